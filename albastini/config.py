@@ -1,0 +1,96 @@
+"""Settings of the bot, read from the environment and an optional ``.env`` file.
+
+Kept apart from the rules core; the Discord layer and the table service read it. Every value is
+checked here so that a malformed setting stops the bot at start-up with one clear line.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+TOKEN_HELP = """\
+No Discord bot token found.
+
+  1. Open https://discord.com/developers/applications and create an application.
+  2. Under "Bot", press "Reset Token" and copy the token.
+  3. Put it in a file named .env next to bot.py:   DISCORD_TOKEN=your-token-here
+     (or export DISCORD_TOKEN in your shell), then run `make run` again.
+
+See the README, section "Creating the Discord application", for inviting the bot to a server."""
+
+
+class ConfigError(Exception):
+    """A setting is missing or malformed; the message says which and how to fix it."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    token: str
+    database: Path
+    log_level: str = "INFO"
+    computer_pause: float = 1.5
+    workers: int = 0  # 0 = one per core
+    language: str = "en"
+    sync_commands: str = "auto"  # auto | always | never
+    api_base: str | None = None  # only for running against a fake Discord
+    gateway_url: str | None = None
+
+    def __repr__(self) -> str:  # never print the token
+        return f"Settings(database={self.database!s}, log_level={self.log_level})"
+
+
+def _float(env: dict[str, str], name: str, default: float, lo: float, hi: float) -> float:
+    raw = env.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ConfigError(f"{name} must be a number of seconds, got {raw!r}") from None
+    if not lo <= value <= hi:
+        raise ConfigError(f"{name} must be between {lo:g} and {hi:g}, got {raw!r}")
+    return value
+
+
+def _int(env: dict[str, str], name: str, default: int, lo: int, hi: int) -> int:
+    raw = env.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ConfigError(f"{name} must be a whole number, got {raw!r}") from None
+    if not lo <= value <= hi:
+        raise ConfigError(f"{name} must be between {lo} and {hi}, got {raw!r}")
+    return value
+
+
+def load_settings(env: dict[str, str] | None = None, *, require_token: bool = True) -> Settings:
+    """Build the settings from ``env`` (default: the process environment)."""
+    if env is None:
+        env = dict(os.environ)
+    token = env.get("DISCORD_TOKEN", "").strip()
+    if require_token and not token:
+        raise ConfigError(TOKEN_HELP)
+    level = env.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
+    if level not in {"DEBUG", "INFO", "WARNING", "ERROR"}:
+        raise ConfigError(f"LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, got {level!r}")
+    language = env.get("ALBASTINI_LANGUAGE", "en").strip().lower() or "en"
+    if language not in {"en", "sw"}:
+        raise ConfigError(f"ALBASTINI_LANGUAGE must be en or sw, got {language!r}")
+    sync = env.get("ALBASTINI_SYNC", "auto").strip().lower() or "auto"
+    if sync not in {"auto", "always", "never"}:
+        raise ConfigError(f"ALBASTINI_SYNC must be auto, always or never, got {sync!r}")
+    return Settings(
+        token=token,
+        database=Path(env.get("ALBASTINI_DB", "").strip() or "data/albastini.db"),
+        log_level=level,
+        computer_pause=_float(env, "ALBASTINI_COMPUTER_PAUSE", 1.5, 0.0, 30.0),
+        workers=_int(env, "ALBASTINI_WORKERS", 0, 0, 64),
+        language=language,
+        sync_commands=sync,
+        api_base=env.get("DISCORD_API_BASE", "").strip() or None,
+        gateway_url=env.get("DISCORD_GATEWAY_URL", "").strip() or None,
+    )

@@ -1,0 +1,31 @@
+"""Entry point: read the settings, set up logging, run the bot. `make run` starts this file."""
+
+from __future__ import annotations
+
+import logging
+import sys
+
+from dotenv import load_dotenv
+
+from albastini.config import ConfigError, load_settings
+
+
+def main() -> int:
+    load_dotenv()
+    try:
+        settings = load_settings()
+    except ConfigError as exc:
+        print(exc, file=sys.stderr)
+        return 1
+    logging.basicConfig(
+        level=settings.log_level,
+        stream=sys.stderr,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    from cogs.runner import run_bot  # imported late: discord.py is heavy
+
+    return run_bot(settings)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
