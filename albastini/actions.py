@@ -1,0 +1,62 @@
+"""The three things a player can do: bid a card, pass, play a card."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .cards import Card
+
+
+@dataclass(frozen=True, slots=True)
+class Bid:
+    """Place ``card`` face up as a bid for its suit to be trump (dealer's opponents only)."""
+
+    card: Card
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "card", Card.parse(self.card))
+
+    @property
+    def code(self) -> str:
+        return f"bid:{self.card.code}"
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """Decline to bid."""
+
+    @property
+    def code(self) -> str:
+        return "pass"
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """Play ``card`` to the round in progress."""
+
+    card: Card
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "card", Card.parse(self.card))
+
+    @property
+    def code(self) -> str:
+        return f"play:{self.card.code}"
+
+
+Action = Bid | Pass | Play
+
+
+def parse_action(code: str) -> Action:
+    """Read an action code: ``"bid:4C"``, ``"pass"`` or ``"play:7H"``; ValueError otherwise."""
+    if not isinstance(code, str) or len(code) > 16:
+        raise ValueError(f"Not an action: {code!r}")
+    text = code.strip().lower()
+    if text == "pass":
+        return Pass()
+    kind, sep, card = text.partition(":")
+    if sep and kind == "bid":
+        return Bid(Card.parse(card))
+    if sep and kind == "play":
+        return Play(Card.parse(card))
+    raise ValueError(f"Not an action: {code!r} (expected bid:XY, pass or play:XY)")
