@@ -1,0 +1,1574 @@
+"""Persistence: every SQL statement of the project lives behind the :class:`Store` interface.
+
+A table's game state is never stored: it is derived by replaying the mode settings, each deal's
+seed and dealer, and the ordered action log through the engine. The store keeps that log
+(append-only, numbered without gaps), the results of finished deals and matches, and settings.
+
+:class:`SQLiteStore` is the implementation for one bot process: aiosqlite over SQLite in WAL mode.
+Writes go through one connection; moves that arrive while a commit is in flight are committed
+together (group commit), each caller still awaiting its own commit. Reads use a second
+connection, so they see committed data only and never wait behind a write.
+
+Durability: ``synchronous=NORMAL`` in WAL mode (the default here). A commit has written its WAL
+frames to the operating system before ``COMMIT`` returns, so a move acknowledged by
+:meth:`SQLiteStore.append_move` survives the bot process being killed (SIGKILL, OOM killer,
+crash). Only an operating-system crash or power loss may lose the last few commits, and never
+corrupts the file. ``synchronous="FULL"`` (fsync on each commit) is available to
+:meth:`SQLiteStore.open` for hosts where that matters more than speed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import sqlite3
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from os import PathLike
+from pathlib import Path
+from typing import Any, Literal, Protocol, cast
+
+import aiosqlite
+
+__all__ = [
+    "DEFAULT_GUILD_SETTINGS",
+    "ChannelBusy",
+    "ConflictError",
+    "CorruptDatabase",
+    "DealRecord",
+    "DealResult",
+    "GuildSettings",
+    "InvalidValue",
+    "LeaderboardPage",
+    "MigrationError",
+    "MoveGap",
+    "MoveRecord",
+    "PlayerResult",
+    "PlayerStats",
+    "SQLiteStore",
+    "SchemaTooNew",
+    "SeatRecord",
+    "StaleMove",
+    "Store",
+    "StoreClosed",
+    "StoreError",
+    "TableRecord",
+    "TableSnapshot",
+    "TableStatus",
+    "UnknownSeat",
+    "UnknownTable",
+    "WrongStatus",
+]
+
+TableStatus = Literal["lobby", "running", "finished", "cancelled"]
+Language = Literal["en", "sw"]
+Synchronous = Literal["NORMAL", "FULL"]
+
+MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "data" / "migrations"
+NAME_MAX = 100  # display names longer than this are truncated (they are cosmetic)
+ACTION_MAX = 16
+SETTINGS_MAX = 4096  # characters of JSON
+LANGUAGES: tuple[Language, ...] = ("en", "sw")
+TURN_TIME_RANGE = (15, 600)
+TARGET_VP_RANGE = (1, 21)
+_ACTION_RE = re.compile(r"[A-Za-z0-9:_.,+\-]{1,16}")
+_CARD_RE = re.compile(r"[A-Za-z0-9]{1,4}")
+_LEVEL_RE = re.compile(r"[A-Za-z0-9_\-]{1,16}")
+_GAME_RE = re.compile(r"[a-z0-9_]{1,32}")
+_MIGRATION_RE = re.compile(r"(\d{4})_([a-z0-9_]+)\.sql")
+_SQLITE_MAGIC = b"SQLite format 3\x00"
+_INT64_MAX = 2**63 - 1
+_SEED_LIMIT = 2**64
+
+
+# --------------------------------------------------------------------------- errors
+
+
+class StoreError(Exception):
+    """Base of every error the store raises; the message says what was refused and why."""
+
+
+class CorruptDatabase(StoreError):
+    """The database file is not an SQLite database or fails its integrity check."""
+
+
+class SchemaTooNew(StoreError):
+    """The database was written by a newer version of the bot; this code will not touch it."""
+
+
+class MigrationError(StoreError):
+    """A migration file is malformed or failed to apply (the database is left as it was)."""
+
+
+class StoreClosed(StoreError):
+    """The store was used before :meth:`SQLiteStore.open` or after ``close()``."""
+
+
+class InvalidValue(StoreError, ValueError):
+    """A value has the wrong type, is out of range or is malformed; nothing was written."""
+
+
+class UnknownTable(StoreError, LookupError):
+    """No table has this id."""
+
+
+class UnknownSeat(StoreError, LookupError):
+    """The table has no such seat."""
+
+
+class ConflictError(StoreError):
+    """The write conflicts with what is stored (order, status, uniqueness); nothing was written."""
+
+
+class ChannelBusy(ConflictError):
+    """The channel already has a table in the lobby or running."""
+
+
+class WrongStatus(ConflictError):
+    """The table's status does not allow this operation (e.g. a move on a finished table)."""
+
+
+class StaleMove(ConflictError):
+    """A move with this number is already stored: another action got there first."""
+
+
+class MoveGap(ConflictError):
+    """The move number skips ahead of the log; moves are appended as last + 1 only."""
+
+
+# --------------------------------------------------------------------------- records
+
+
+@dataclass(frozen=True, slots=True)
+class TableRecord:
+    """One match hosted in one Discord channel."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    host_id: int
+    game: str
+    settings: Mapping[str, Any]
+    status: TableStatus
+    language: Language
+    message_id: int | None
+    created_at: datetime
+    updated_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRecord:
+    """A seat; ``user_id`` is None for a computer seat (which then has a ``computer_level``)."""
+
+    table_id: int
+    seat_no: int
+    user_id: int | None
+    display_name: str
+    computer_level: str | None
+    away: bool
+    computer_control: bool
+    timeouts: int
+
+    @property
+    def is_computer(self) -> bool:
+        """True for a seat played by the computer for good (not a person who is away)."""
+        return self.user_id is None
+
+
+@dataclass(frozen=True, slots=True)
+class DealResult:
+    """The outcome of a finished deal: card points per team, winner (None on a tie) and VP."""
+
+    table_id: int
+    deal_no: int
+    card_points: tuple[int, ...]
+    winner_team: int | None
+    vp: int
+    finished_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class DealRecord:
+    """A deal: the engine derives the deck from ``seed``; ``deck`` is kept only for audit."""
+
+    table_id: int
+    deal_no: int
+    dealer_seat: int
+    seed: int
+    deck: tuple[str, ...] | None
+    started_at: datetime
+    result: DealResult | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class MoveRecord:
+    """One action of the log, e.g. ``play:7H``; ``user_id`` is None when the computer acted."""
+
+    table_id: int
+    move_no: int
+    deal_no: int
+    seat_no: int
+    user_id: int | None
+    action: str
+    by_computer: bool
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class TableSnapshot:
+    """All a replay needs: the table, its seats, deals and moves in order."""
+
+    table: TableRecord
+    seats: tuple[SeatRecord, ...]
+    deals: tuple[DealRecord, ...]
+    moves: tuple[MoveRecord, ...]
+
+    @property
+    def last_move_no(self) -> int:
+        """Number of the last stored move (0 when none); the next move is this + 1."""
+        return self.moves[-1].move_no if self.moves else 0
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerResult:
+    """What the table service reports for one person at the end of a match (input record)."""
+
+    user_id: int
+    team: int
+    team_vp: int
+    won: bool
+    deals_played: int
+    deals_won: int
+    deals_won_2vp: int
+    card_points: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStats:
+    """A player's totals over their finished matches in one guild; ``rank`` on leaderboards."""
+
+    user_id: int
+    matches_played: int
+    matches_won: int
+    vp: int
+    deals_played: int
+    deals_won: int
+    deals_won_2vp: int
+    card_points: int
+    rank: int | None = None
+
+    @property
+    def avg_card_points_per_deal(self) -> float | None:
+        """Card points their team ate per deal played, or None before the first deal."""
+        return self.card_points / self.deals_played if self.deals_played else None
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderboardPage:
+    """One page of a guild's leaderboard and the number of ranked players (for paging)."""
+
+    entries: tuple[PlayerStats, ...]
+    total: int
+    offset: int
+    limit: int
+
+
+@dataclass(frozen=True, slots=True)
+class GuildSettings:
+    """A guild's settings; the defaults apply until the guild changes them."""
+
+    guild_id: int
+    turn_time: int = 60
+    target_vp: int = 5
+    language: Language = "en"
+
+
+DEFAULT_GUILD_SETTINGS = GuildSettings(guild_id=0)
+
+
+# --------------------------------------------------------------------------- interface
+
+
+class Store(Protocol):
+    """The persistence interface the table service uses; implemented by :class:`SQLiteStore`."""
+
+    async def close(self) -> None: ...
+
+    # tables
+    async def create_table(
+        self,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        settings: Mapping[str, Any],
+        *,
+        game: str = "albastini",
+        language: str = "en",
+    ) -> TableRecord: ...
+    async def get_table(self, table_id: int) -> TableRecord: ...
+    async def active_table(self, channel_id: int) -> TableRecord | None: ...
+    async def update_table_settings(
+        self, table_id: int, settings: Mapping[str, Any]
+    ) -> TableRecord: ...
+    async def set_message_id(self, table_id: int, message_id: int | None) -> None: ...
+    async def start_table(
+        self, table_id: int, dealer_seat: int, seed: int, deck: Sequence[str] | None = None
+    ) -> DealRecord: ...
+    async def cancel_table(self, table_id: int) -> None: ...
+    async def finish_table(self, table_id: int, results: Sequence[PlayerResult]) -> None: ...
+    async def load_table(self, table_id: int) -> TableSnapshot: ...
+    async def unfinished_tables(self) -> list[TableSnapshot]: ...
+
+    # seats
+    async def add_seat(
+        self,
+        table_id: int,
+        seat_no: int,
+        user_id: int | None,
+        display_name: str,
+        computer_level: str | None = None,
+    ) -> SeatRecord: ...
+    async def remove_seat(self, table_id: int, seat_no: int) -> None: ...
+    async def replace_with_computer(
+        self, table_id: int, seat_no: int, computer_level: str, display_name: str
+    ) -> SeatRecord: ...
+    async def update_seat(
+        self,
+        table_id: int,
+        seat_no: int,
+        *,
+        away: bool | None = None,
+        computer_control: bool | None = None,
+        timeouts: int | None = None,
+    ) -> SeatRecord: ...
+    async def seats(self, table_id: int) -> list[SeatRecord]: ...
+
+    # deals and moves
+    async def begin_deal(
+        self,
+        table_id: int,
+        deal_no: int,
+        dealer_seat: int,
+        seed: int,
+        deck: Sequence[str] | None = None,
+    ) -> DealRecord: ...
+    async def record_deal_result(
+        self,
+        table_id: int,
+        deal_no: int,
+        card_points: Sequence[int],
+        winner_team: int | None,
+        vp: int,
+    ) -> DealResult: ...
+    async def append_move(
+        self,
+        table_id: int,
+        move_no: int,
+        deal_no: int,
+        seat_no: int,
+        action: str,
+        *,
+        user_id: int | None,
+        by_computer: bool,
+    ) -> MoveRecord: ...
+    async def moves(self, table_id: int, after: int = 0) -> list[MoveRecord]: ...
+
+    # settings and statistics
+    async def guild_settings(self, guild_id: int) -> GuildSettings: ...
+    async def set_guild_settings(
+        self,
+        guild_id: int,
+        *,
+        turn_time: int | None = None,
+        target_vp: int | None = None,
+        language: str | None = None,
+    ) -> GuildSettings: ...
+    async def user_language(self, user_id: int) -> Language | None: ...
+    async def set_user_language(self, user_id: int, language: str | None) -> None: ...
+    async def leaderboard(
+        self, guild_id: int, limit: int = 10, offset: int = 0, *, game: str = "albastini"
+    ) -> LeaderboardPage: ...
+    async def user_stats(
+        self, guild_id: int, user_id: int, *, game: str = "albastini"
+    ) -> PlayerStats: ...
+
+
+# --------------------------------------------------------------------------- validation
+
+
+def _id(name: str, value: object) -> int:
+    if type(value) is not int or not 0 < value <= _INT64_MAX:
+        raise InvalidValue(f"{name} must be a positive 64-bit integer id, got {value!r}")
+    return value
+
+
+def _opt_id(name: str, value: object) -> int | None:
+    return None if value is None else _id(name, value)
+
+
+def _int(name: str, value: object, lo: int, hi: int) -> int:
+    if type(value) is not int or not lo <= value <= hi:
+        raise InvalidValue(f"{name} must be a whole number from {lo} to {hi}, got {value!r}")
+    return value
+
+
+def _bool(name: str, value: object) -> bool:
+    if type(value) is not bool:
+        raise InvalidValue(f"{name} must be True or False, got {value!r}")
+    return value
+
+
+def _language(value: object) -> Language:
+    if value == "en" or value == "sw":
+        return value
+    raise InvalidValue(f"language must be 'en' or 'sw', got {value!r}")
+
+
+def _name(value: object) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise InvalidValue(f"display name must be a non-empty string, got {value!r}")
+    return value.strip()[:NAME_MAX]
+
+
+def _level(value: object) -> str:
+    if not isinstance(value, str) or not _LEVEL_RE.fullmatch(value):
+        raise InvalidValue(f"computer level must be 1-16 letters/digits/_/-, got {value!r}")
+    return value
+
+
+def _action(value: object) -> str:
+    if not isinstance(value, str) or not _ACTION_RE.fullmatch(value):
+        raise InvalidValue(
+            f"action code must be 1-{ACTION_MAX} characters of A-Z a-z 0-9 : _ . , + -, "
+            f"got {value!r}"
+        )
+    return value
+
+
+def _settings_json(value: object) -> str:
+    if not isinstance(value, Mapping) or not all(isinstance(k, str) for k in value):
+        raise InvalidValue(f"table settings must be a mapping with string keys, got {value!r}")
+    try:
+        text = json.dumps(dict(value), sort_keys=True, allow_nan=False, separators=(",", ":"))
+    except (TypeError, ValueError) as exc:
+        raise InvalidValue(f"table settings must be JSON-serialisable: {exc}") from None
+    if len(text) > SETTINGS_MAX:
+        raise InvalidValue(f"table settings are {len(text)} characters of JSON, max {SETTINGS_MAX}")
+    return text
+
+
+def _seed_to_db(seed: object) -> int:
+    if type(seed) is not int or not 0 <= seed < _SEED_LIMIT:
+        raise InvalidValue(f"seed must be an integer from 0 to 2**64-1, got {seed!r}")
+    return seed - _SEED_LIMIT if seed > _INT64_MAX else seed
+
+
+def _seed_from_db(value: int) -> int:
+    return value + _SEED_LIMIT if value < 0 else value
+
+
+def _deck(deck: object) -> str | None:
+    if deck is None:
+        return None
+    if isinstance(deck, str) or not isinstance(deck, Sequence) or not 1 <= len(deck) <= 64:
+        raise InvalidValue(f"deck must be a sequence of 1-64 card codes, got {deck!r}")
+    for card in deck:
+        if not isinstance(card, str) or not _CARD_RE.fullmatch(card):
+            raise InvalidValue(f"card code must be 1-4 letters/digits, got {card!r}")
+    return " ".join(cast(Sequence[str], deck))
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+def _ts(text: str) -> datetime:
+    return datetime.fromisoformat(text)
+
+
+# --------------------------------------------------------------------------- row mapping
+
+_TABLE_COLS = (
+    "id, guild_id, channel_id, host_id, game, settings, status, language, message_id, "
+    "created_at, updated_at"
+)
+_SEAT_COLS = (
+    "table_id, seat_no, user_id, display_name, computer_level, away, computer_control, timeouts"
+)
+_DEAL_COLS = "table_id, deal_no, dealer_seat, seed, deck, started_at"
+_RESULT_COLS = "table_id, deal_no, card_points, winner_team, vp, finished_at"
+_MOVE_COLS = "table_id, move_no, deal_no, seat_no, user_id, action, by_computer, created_at"
+_STATS_COLS = (
+    "user_id, count(*), total(won), total(team_vp), total(deals_played), total(deals_won), "
+    "total(deals_won_2vp), total(card_points)"
+)
+
+
+def _table(r: sqlite3.Row) -> TableRecord:
+    return TableRecord(
+        id=r[0],
+        guild_id=r[1],
+        channel_id=r[2],
+        host_id=r[3],
+        game=r[4],
+        settings=json.loads(r[5]),
+        status=r[6],
+        language=r[7],
+        message_id=r[8],
+        created_at=_ts(r[9]),
+        updated_at=_ts(r[10]),
+    )
+
+
+def _seat(r: sqlite3.Row) -> SeatRecord:
+    return SeatRecord(r[0], r[1], r[2], r[3], r[4], bool(r[5]), bool(r[6]), r[7])
+
+
+def _deal(r: sqlite3.Row, result: DealResult | None = None) -> DealRecord:
+    deck = tuple(r[4].split()) if r[4] is not None else None
+    return DealRecord(r[0], r[1], r[2], _seed_from_db(r[3]), deck, _ts(r[5]), result)
+
+
+def _result(r: sqlite3.Row) -> DealResult:
+    return DealResult(r[0], r[1], tuple(json.loads(r[2])), r[3], r[4], _ts(r[5]))
+
+
+def _move(r: sqlite3.Row) -> MoveRecord:
+    return MoveRecord(r[0], r[1], r[2], r[3], r[4], r[5], bool(r[6]), _ts(r[7]))
+
+
+def _stats(r: sqlite3.Row, rank: int | None = None) -> PlayerStats:
+    return PlayerStats(
+        user_id=r[0],
+        matches_played=int(r[1]),
+        matches_won=int(r[2]),
+        vp=int(r[3]),
+        deals_played=int(r[4]),
+        deals_won=int(r[5]),
+        deals_won_2vp=int(r[6]),
+        card_points=int(r[7]),
+        rank=rank,
+    )
+
+
+# Errors raised by the triggers of 0001_init.sql, mapped to the store's own exceptions.
+_TRIGGER_ERRORS: dict[str, tuple[type[StoreError], str]] = {
+    "unknown_table": (UnknownTable, "no table {t}"),
+    "table_not_running": (WrongStatus, "table {t} is not running; moves are refused"),
+    "stale_move": (StaleMove, "table {t} already has move {m}"),
+    "move_gap": (MoveGap, "move {m} of table {t} skips ahead; the next move is last + 1"),
+    "not_current_deal": (ConflictError, "deal {d} is not the current deal of table {t}"),
+    "deal_finished": (ConflictError, "deal {d} of table {t} is finished; no more moves"),
+}
+
+
+@dataclass(slots=True)
+class _PendingMove:
+    params: tuple[Any, ...]
+    future: asyncio.Future[None] = field(repr=False)
+
+
+# --------------------------------------------------------------------------- migrations
+
+
+@dataclass(frozen=True, slots=True)
+class _Migration:
+    version: int
+    name: str
+    sql: str
+
+
+def _load_migrations(directory: Path) -> list[_Migration]:
+    found: list[_Migration] = []
+    for path in sorted(directory.glob("*.sql")):
+        m = _MIGRATION_RE.fullmatch(path.name)
+        if not m:
+            raise MigrationError(f"migration file name {path.name!r} is not NNNN_name.sql")
+        found.append(_Migration(int(m[1]), m[2], path.read_text(encoding="utf-8")))
+    versions = [m.version for m in found]
+    if versions != list(range(1, len(found) + 1)):
+        raise MigrationError(f"migrations in {directory} must be numbered 1, 2, 3...: {versions}")
+    return found
+
+
+# --------------------------------------------------------------------------- SQLite store
+
+
+class SQLiteStore:
+    """The :class:`Store` on SQLite (WAL). Create with ``await SQLiteStore.open(path)``."""
+
+    def __init__(
+        self, path: Path, writer: aiosqlite.Connection, reader: aiosqlite.Connection
+    ) -> None:
+        """Use :meth:`open`; this only wires already-prepared connections."""
+        self.path = path
+        self._writer: aiosqlite.Connection | None = writer
+        self._reader: aiosqlite.Connection | None = reader
+        self._wlock = asyncio.Lock()  # one write transaction at a time on the writer
+        self._rlock = asyncio.Lock()  # multi-statement snapshots on the reader
+        self._pending: list[_PendingMove] = []
+        self._flusher: asyncio.Task[None] | None = None
+
+    # ---------------------------------------------------------------- open / close
+
+    @classmethod
+    async def open(
+        cls,
+        path: str | PathLike[str],
+        *,
+        synchronous: Synchronous = "NORMAL",
+        migrations_dir: Path | None = None,
+    ) -> SQLiteStore:
+        """Open (creating if missing) the database at ``path`` and bring its schema up to date.
+
+        Creates the parent directory. Refuses, with :class:`CorruptDatabase` and without
+        writing a byte, a file that is not an SQLite database or fails ``PRAGMA quick_check``;
+        refuses with :class:`SchemaTooNew` a database written by newer code.
+        """
+        if synchronous not in ("NORMAL", "FULL"):
+            raise InvalidValue(f"synchronous must be 'NORMAL' or 'FULL', got {synchronous!r}")
+        db_path = Path(path)
+        migrations = _load_migrations(migrations_dir or MIGRATIONS_DIR)
+        try:
+            db_path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(f"cannot create the directory for database {db_path}: {exc}") from None
+        _check_header(db_path)
+        try:
+            writer = await aiosqlite.connect(db_path, isolation_level=None)
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot open database {db_path}: {exc}") from None
+        reader: aiosqlite.Connection | None = None
+        try:
+            await _quick_check(writer, db_path)
+            await _configure(writer, db_path, synchronous)
+            await _migrate(writer, db_path, migrations)
+            reader = await aiosqlite.connect(db_path, isolation_level=None)
+            await reader.execute("PRAGMA busy_timeout = 5000")
+            await reader.execute("PRAGMA query_only = ON")
+        except BaseException:
+            await writer.close()
+            if reader is not None:
+                await reader.close()
+            raise
+        return cls(db_path, writer, reader)
+
+    async def close(self) -> None:
+        """Wait for pending writes, then checkpoint the WAL into the file and close."""
+        if self._writer is None or self._reader is None:
+            return
+        if self._flusher is not None:
+            await asyncio.shield(self._flusher)
+        async with self._wlock:
+            writer, reader = self._writer, self._reader
+            self._writer = self._reader = None
+            try:
+                await reader.close()
+                await writer.execute("PRAGMA optimize")
+                await writer.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            finally:
+                await writer.close()
+
+    async def __aenter__(self) -> SQLiteStore:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    def _w(self) -> aiosqlite.Connection:
+        if self._writer is None:
+            raise StoreClosed(f"store {self.path} is closed")
+        return self._writer
+
+    def _r(self) -> aiosqlite.Connection:
+        if self._reader is None:
+            raise StoreClosed(f"store {self.path} is closed")
+        return self._reader
+
+    async def _begin(self) -> aiosqlite.Connection:
+        db = self._w()
+        await db.execute("BEGIN IMMEDIATE")
+        return db
+
+    async def _rollback(self, db: aiosqlite.Connection) -> None:
+        if db.in_transaction:
+            await db.execute("ROLLBACK")
+
+    async def _fetch(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
+        return list(await self._r().execute_fetchall(sql, params))
+
+    async def _fetch_w(
+        self, db: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()
+    ) -> list[sqlite3.Row]:
+        return list(await db.execute_fetchall(sql, params))
+
+    async def _table_status(self, db: aiosqlite.Connection, table_id: int) -> TableStatus:
+        rows = await self._fetch_w(db, "SELECT status FROM game_tables WHERE id = ?", (table_id,))
+        if not rows:
+            raise UnknownTable(f"no table {table_id}")
+        return cast(TableStatus, rows[0][0])
+
+    async def _require_status(
+        self, db: aiosqlite.Connection, table_id: int, allowed: tuple[TableStatus, ...], what: str
+    ) -> TableStatus:
+        status = await self._table_status(db, table_id)
+        if status not in allowed:
+            raise WrongStatus(f"cannot {what}: table {table_id} is {status}")
+        return status
+
+    async def _touch(self, db: aiosqlite.Connection, table_id: int, now: str) -> None:
+        await db.execute("UPDATE game_tables SET updated_at = ? WHERE id = ?", (now, table_id))
+
+    # ---------------------------------------------------------------- tables
+
+    async def create_table(
+        self,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        settings: Mapping[str, Any],
+        *,
+        game: str = "albastini",
+        language: str = "en",
+    ) -> TableRecord:
+        """Open a lobby in ``channel_id``; :class:`ChannelBusy` if one is already active there."""
+        params = (
+            _id("guild_id", guild_id),
+            _id("channel_id", channel_id),
+            _id("host_id", host_id),
+        )
+        if not isinstance(game, str) or not _GAME_RE.fullmatch(game):
+            raise InvalidValue(f"game must be 1-32 characters of a-z 0-9 _, got {game!r}")
+        text = _settings_json(settings)
+        lang = _language(language)
+        now = _now()
+        async with self._wlock:
+            db = await self._begin()
+            try:
+                cur = await db.execute(
+                    "INSERT INTO game_tables (guild_id, channel_id, host_id, game, settings, "
+                    "status, language, created_at, updated_at) "
+                    "VALUES (?, ?, ?, ?, ?, 'lobby', ?, ?, ?)",
+                    (*params, game, text, lang, now, now),
+                )
+                table_id = cur.lastrowid
+                await db.execute("COMMIT")
+            except sqlite3.IntegrityError as exc:
+                await self._rollback(db)
+                if "game_tables.channel_id" in str(exc):
+                    raise ChannelBusy(
+                        f"channel {channel_id} already has a table in the lobby or running"
+                    ) from None
+                raise InvalidValue(f"table refused by the database: {exc}") from None
+            except BaseException:
+                await self._rollback(db)
+                raise
+        assert table_id is not None
+        return await self.get_table(table_id)
+
+    async def get_table(self, table_id: int) -> TableRecord:
+        """The table with this id; :class:`UnknownTable` if there is none."""
+        rows = await self._fetch(
+            f"SELECT {_TABLE_COLS} FROM game_tables WHERE id = ?", (_id("table_id", table_id),)
+        )
+        if not rows:
+            raise UnknownTable(f"no table {table_id}")
+        return _table(rows[0])
+
+    async def active_table(self, channel_id: int) -> TableRecord | None:
+        """The channel's table in the lobby or running, if any."""
+        rows = await self._fetch(
+            f"SELECT {_TABLE_COLS} FROM game_tables "
+            "WHERE channel_id = ? AND status IN ('lobby', 'running')",
+            (_id("channel_id", channel_id),),
+        )
+        return _table(rows[0]) if rows else None
+
+    async def update_table_settings(
+        self, table_id: int, settings: Mapping[str, Any]
+    ) -> TableRecord:
+        """Replace the mode settings of a table still in the lobby."""
+        _id("table_id", table_id)
+        text = _settings_json(settings)
+        async with self._wlock:
+            db = await self._begin()
+            try:
+                await self._require_status(db, table_id, ("lobby",), "change the settings")
+                await db.execute(
+                    "UPDATE game_tables SET settings = ?, updated_at = ? WHERE id = ?",
+                    (text, _now(), table_id),
+                )
+                await db.execute("COMMIT")
+            except BaseException:
+                await self._rollback(db)
+                raise
+        return await self.get_table(table_id)
+
+    async def set_message_id(self, table_id: int, message_id: int | None) -> None:
+        """Remember the public message of the table, so it can be edited after a restart."""
+        _id("table_id", table_id)
+        _opt_id("message_id", message_id)
+        async with self._wlock:
+            db = await self._begin()
+            try:
+                await self._table_status(db, table_id)
+                await db.execute(
+                    "UPDATE game_tables SET message_id = ?, updated_at = ? WHERE id = ?",
+                    (message_id, _now(), table_id),
+                )
+                await db.execute("COMMIT")
+            except BaseException:
+                await self._rollback(db)
+                raise
+
+    async def start_table(
+        self, table_id: int, dealer_seat: int, seed: int, deck: Sequence[str] | None = None
+    ) -> DealRecord:
+        """Lobby → running, and record deal 1 (dealer and seed) in the same transaction."""
+        _id("table_id", table_id)
+        _int("dealer_seat", dealer_seat, 0, 15)
+        db_seed, deck_text = _seed_to_db(seed), _deck(deck)
+        now = _now()
+        async with self._wlock:
+            db = await self._begin()
+            try:
+                await self._require_status(db, table_id, ("lobby",), "start")
+                if not await self._fetch_w(
+                    db,
+                    "SELECT 1 FROM seats WHERE table_id = ? AND seat_no = ?",
+                    (table_id, dealer_seat),
+                ):
+                    raise UnknownSeat(f"table {table_id} has no seat {dealer_seat} to deal")
+                await db.execute(
+                    "UPDATE game_tables SET status = 'running', updated_at = ? WHERE id = ?",
+                    (now, table_id),
+                )
+                await db.execute(
+                    f"INSERT INTO deals ({_DEAL_COLS}) VALUES (?, 1, ?, ?, ?, ?)",
+                    (table_id, dealer_seat, db_seed, deck_text, now),
+                )
+                await db.execute("COMMIT")
+            except BaseException:
+                await self._rollback(db)
+                raise
+        return DealRecord(table_id, 1, dealer_seat, seed, tuple(deck) if deck else None, _ts(now))
+
+    async def cancel_table(self, table_id: int) -> None:
+        """Lobby or running → cancelled (the log is kept; the channel is free again)."""
+        await self._set_final_status(table_id, "cancelled", ())
+
+    async def finish_table(self, table_id: int, results: Sequence[PlayerResult]) -> None:
+        """Running → finished, storing one result row per person seated at the end."""
+        rows = []
+        seen: set[int] = set()
+        if isinstance(results, str | bytes) or not isinstance(results, Sequence):
+            raise InvalidValue(f"results must be a sequence of PlayerResult, got {results!r}")
+        for r in results:
+            if not isinstance(r, PlayerResult):
+                raise InvalidValue(f"results must be PlayerResult records, got {r!r}")
+            uid = _id("user_id", r.user_id)
+            if uid in seen:
+                raise InvalidValue(f"user {uid} has two results in table {table_id}")
+            seen.add(uid)
+            played = _int("deals_played", r.deals_played, 0, 10_000)
+            won_deals = _int("deals_won", r.deals_won, 0, played)
+            rows.append(
+                (
+                    uid,
+                    _int("team", r.team, 0, 15),
+                    _int("team_vp", r.team_vp, 0, 1000),
+                    _bool("won", r.won),
+                    played,
+                    won_deals,
+                    _int("deals_won_2vp", r.deals_won_2vp, 0, won_deals),
+                    _int("card_points", r.card_points, 0, 1_000_000),
+                )
+            )
+        await self._set_final_status(table_id, "finished", rows)
+
+    async def _set_final_status(
+        self, table_id: int, status: TableStatus, rows: Sequence[tuple[Any, ...]]
+    ) -> None:
+        _id("table_id", table_id)
+        allowed: tuple[TableStatus, ...] = (
+            ("running",) if status == "finished" else ("lobby", "running")
+        )
+        now = _now()
+        async with self._wlock:
+            db = await self._begin()
+            try:
+                await self._require_status(db, table_id, allowed, f"mark as {status}")
+                await db.execute(
+                    "UPDATE game_tables SET status = ?, updated_at = ? WHERE id = ?",
+                    (status, now, table_id),
+                )
+                if rows:
+                    await db.executemany(
+                        "INSERT INTO match_results (table_id, guild_id, game, user_id, team, "
+                        "team_vp, won, deals_played, deals_won, deals_won_2vp, card_points, "
+                        "finished_at) SELECT id, guild_id, game, ?, ?, ?, ?, ?, ?, ?, ?, ? "
+                        "FROM game_tables WHERE id = ?",
+                        [(*r, now, table_id) for r in rows],
+                    )
+                await db.execute("COMMIT")
+            except BaseException:
+                await self._rollback(db)
+                raise
+
+    async def load_table(self, table_id: int) -> TableSnapshot:
+        """The table with its seats, deals (with results) and moves, as one consistent snapshot."""
+        _id("table_id", table_id)
+        snaps = await self._snapshots("WHERE id = ?", (table_id,))
+        if not snaps:
+            raise UnknownTable(f"no table {table_id}")
+        return snaps[0]
+
+    async def unfinished_tables(self) -> list[TableSnapshot]:
+        """Every table in the lobby or running, with seats, deals and moves, ordered by id.
+
+        The table service calls this at start-up and replays each table's moves.
+        """
+        return await self._snapshots("WHERE status IN ('lobby', 'running')", ())
+
+    async def _snapshots(self, where: str, params: tuple[Any, ...]) -> list[TableSnapshot]:
+        sub = f"SELECT id FROM game_tables {where}"
+        async with self._rlock:
+            db = self._r()
+            await db.execute("BEGIN")
+            try:
+                tables = await db.execute_fetchall(
+                    f"SELECT {_TABLE_COLS} FROM game_tables {where} ORDER BY id", params
+                )
+                seats = await db.execute_fetchall(
+                    f"SELECT {_SEAT_COLS} FROM seats WHERE table_id IN ({sub}) "
+                    "ORDER BY table_id, seat_no",
+                    params,
+                )
+                deals = await db.execute_fetchall(
+                    f"SELECT {_DEAL_COLS} FROM deals WHERE table_id IN ({sub}) "
+                    "ORDER BY table_id, deal_no",
+                    params,
+                )
+                results = await db.execute_fetchall(
+                    f"SELECT {_RESULT_COLS} FROM deal_results WHERE table_id IN ({sub})", params
+                )
+                moves = await db.execute_fetchall(
+                    f"SELECT {_MOVE_COLS} FROM moves WHERE table_id IN ({sub}) "
+                    "ORDER BY table_id, move_no",
+                    params,
+                )
+            finally:
+                await db.execute("COMMIT")
+        by_result = {(r[0], r[1]): _result(r) for r in results}
+        seat_map: dict[int, list[SeatRecord]] = {}
+        for r in seats:
+            seat_map.setdefault(r[0], []).append(_seat(r))
+        deal_map: dict[int, list[DealRecord]] = {}
+        for r in deals:
+            deal_map.setdefault(r[0], []).append(_deal(r, by_result.get((r[0], r[1]))))
+        move_map: dict[int, list[MoveRecord]] = {}
+        for r in moves:
+            move_map.setdefault(r[0], []).append(_move(r))
+        out = []
+        for r in tables:
+            t = _table(r)
+            out.append(
+                TableSnapshot(
+                    t,
+                    tuple(seat_map.get(t.id, ())),
+                    tuple(deal_map.get(t.id, ())),
+                    tuple(move_map.get(t.id, ())),
+                )
+            )
+        return out
+
+    # ---------------------------------------------------------------- seats
+
+    async def add_seat(
+        self,
+        table_id: int,
+        seat_no: int,
+        user_id: int | None,
+        display_name: str,
+        computer_level: str | None = None,
+    ) -> SeatRecord:
+        """Seat a person (``user_id``) or a computer (``user_id=None`` + level) in the lobby.
+
+        Names are stripped and truncated to 100 characters. :class:`ConflictError` if the seat
+        is taken or the person already sits at this table.
+        """
+        _id("table_id", table_id)
+        _int("seat_no", seat_no, 0, 15)
+        _opt_id("user_id", user_id)
+        name = _name(display_name)
+        if (user_id is None) != (computer_level is not None):
+            raise InvalidValue("a seat has either a user_id (person) or a computer_level")
+        level = None if computer_level is None else _level(computer_level)
+        async with self._wlock:
+            db = await self._begin()
+            try:
+                await self._require_status(db, table_id, ("lobby",), "add a seat")
+                if await self._fetch_w(
+                    db,
+                    "SELECT 1 FROM seats WHERE table_id = ? AND seat_no = ?",
+                    (table_id, seat_no),
+                ):
+                    raise ConflictError(f"seat {seat_no} of table {table_id} is taken")
+                if user_id is not None and await self._fetch_w(
+                    db,
+                    "SELECT 1 FROM seats WHERE table_id = ? AND user_id = ?",
+                    (table_id, user_id),
+                ):
+                    raise ConflictError(f"user {user_id} already sits at table {table_id}")
+                await db.execute(
+                    "INSERT INTO seats (table_id, seat_no, user_id, display_name, computer_level)"
+                    " VALUES (?, ?, ?, ?, ?)",
+                    (table_id, seat_no, user_id, name, level),
+                )
+                await self._touch(db, table_id, _now())
+                await db.execute("COMMIT")
+            except BaseException:
+                await self._rollback(db)
+                raise
+        return SeatRecord(table_id, seat_no, user_id, name, level, False, False, 0)
+
+    async def remove_seat(self, table_id: int, seat_no: int) -> None:
+        """Free a seat in the lobby (someone leaves, or the host removes a computer)."""
+        _id("table_id", table_id)
+        _int("seat_no", seat_no, 0, 15)
+        async with self._wlock:
+            db = await self._begin()
+            try:
+                await self._require_status(db, table_id, ("lobby",), "remove a seat")
+                cur = await db.execute(
+                    "DELETE FROM seats WHERE table_id = ? AND seat_no = ?", (table_id, seat_no)
+                )
+                if cur.rowcount != 1:
+                    raise UnknownSeat(f"table {table_id} has no seat {seat_no}")
+                await self._touch(db, table_id, _now())
+                await db.execute("COMMIT")
+            except BaseException:
+                await self._rollback(db)
+                raise
+
+    async def replace_with_computer(
+        self, table_id: int, seat_no: int, computer_level: str, display_name: str
+    ) -> SeatRecord:
+        """A person leaves a running game: the computer takes their seat for good."""
+        _id("table_id", table_id)
+        _int("seat_no", seat_no, 0, 15)
+        level, name = _level(computer_level), _name(display_name)
+        async with self._wlock:
+            db = await self._begin()
+            try:
+                await self._require_status(db, table_id, ("running",), "hand a seat over")
+                cur = await db.execute(
+                    "UPDATE seats SET user_id = NULL, computer_level = ?, display_name = ?, "
+                    "away = 0, computer_control = 0, timeouts = 0 "
+                    "WHERE table_id = ? AND seat_no = ?",
+                    (level, name, table_id, seat_no),
+                )
+                if cur.rowcount != 1:
+                    raise UnknownSeat(f"table {table_id} has no seat {seat_no}")
+                await self._touch(db, table_id, _now())
+                await db.execute("COMMIT")
+            except BaseException:
+                await self._rollback(db)
+                raise
+        return SeatRecord(table_id, seat_no, None, name, level, False, False, 0)
+
+    async def update_seat(
+        self,
+        table_id: int,
+        seat_no: int,
+        *,
+        away: bool | None = None,
+        computer_control: bool | None = None,
+        timeouts: int | None = None,
+    ) -> SeatRecord:
+        """Set the away / under-computer-control flags or the consecutive timeout count.
+
+        Arguments left as None are unchanged. Allowed while the table is in the lobby or running.
+        """
+        _id("table_id", table_id)
+        _int("seat_no", seat_no, 0, 15)
+        sets: list[str] = []
+        params: list[Any] = []
+        if away is not None:
+            sets.append("away = ?")
+            params.append(_bool("away", away))
+        if computer_control is not None:
+            sets.append("computer_control = ?")
+            params.append(_bool("computer_control", computer_control))
+        if timeouts is not None:
+            sets.append("timeouts = ?")
+            params.append(_int("timeouts", timeouts, 0, 1_000_000))
+        async with self._wlock:
+            db = await self._begin()
+            try:
+                await self._require_status(db, table_id, ("lobby", "running"), "update a seat")
+                if sets:
+                    await db.execute(
+                        f"UPDATE seats SET {', '.join(sets)} WHERE table_id = ? AND seat_no = ?",
+                        (*params, table_id, seat_no),
+                    )
+                rows = await self._fetch_w(
+                    db,
+                    f"SELECT {_SEAT_COLS} FROM seats WHERE table_id = ? AND seat_no = ?",
+                    (table_id, seat_no),
+                )
+                if not rows:
+                    raise UnknownSeat(f"table {table_id} has no seat {seat_no}")
+                await db.execute("COMMIT")
+            except BaseException:
+                await self._rollback(db)
+                raise
+        return _seat(rows[0])
+
+    async def seats(self, table_id: int) -> list[SeatRecord]:
+        """The table's seats by seat number (empty list for an unknown table)."""
+        rows = await self._fetch(
+            f"SELECT {_SEAT_COLS} FROM seats WHERE table_id = ? ORDER BY seat_no",
+            (_id("table_id", table_id),),
+        )
+        return [_seat(r) for r in rows]
+
+    # ---------------------------------------------------------------- deals and moves
+
+    async def begin_deal(
+        self,
+        table_id: int,
+        deal_no: int,
+        dealer_seat: int,
+        seed: int,
+        deck: Sequence[str] | None = None,
+    ) -> DealRecord:
+        """Record the next deal (``deal_no`` = last + 1, after the last deal's result)."""
+        _id("table_id", table_id)
+        _int("deal_no", deal_no, 1, 1_000_000)
+        _int("dealer_seat", dealer_seat, 0, 15)
+        db_seed, deck_text = _seed_to_db(seed), _deck(deck)
+        now = _now()
+        async with self._wlock:
+            db = await self._begin()
+            try:
+                await self._require_status(db, table_id, ("running",), "deal")
+                rows = await self._fetch_w(
+                    db,
+                    "SELECT d.deal_no, r.deal_no FROM deals d LEFT JOIN deal_results r "
+                    "USING (table_id, deal_no) WHERE d.table_id = ? "
+                    "ORDER BY d.deal_no DESC LIMIT 1",
+                    (table_id,),
+                )
+                last = rows[0][0] if rows else 0
+                if deal_no <= last:
+                    raise ConflictError(f"table {table_id} already has deal {deal_no}")
+                if deal_no != last + 1:
+                    raise ConflictError(f"table {table_id}: the next deal is {last + 1}")
+                if rows and rows[0][1] is None:
+                    raise ConflictError(f"deal {last} of table {table_id} has no result yet")
+                await db.execute(
+                    f"INSERT INTO deals ({_DEAL_COLS}) VALUES (?, ?, ?, ?, ?, ?)",
+                    (table_id, deal_no, dealer_seat, db_seed, deck_text, now),
+                )
+                await db.execute("COMMIT")
+            except sqlite3.IntegrityError:
+                await self._rollback(db)
+                raise UnknownSeat(f"table {table_id} has no seat {dealer_seat} to deal") from None
+            except BaseException:
+                await self._rollback(db)
+                raise
+        return DealRecord(
+            table_id, deal_no, dealer_seat, seed, tuple(deck) if deck else None, _ts(now)
+        )
+
+    async def record_deal_result(
+        self,
+        table_id: int,
+        deal_no: int,
+        card_points: Sequence[int],
+        winner_team: int | None,
+        vp: int,
+    ) -> DealResult:
+        """Store a finished deal: card points per team, winner (None on a tie), VP (0 on a tie)."""
+        _id("table_id", table_id)
+        _int("deal_no", deal_no, 1, 1_000_000)
+        if (
+            isinstance(card_points, str | bytes)
+            or not isinstance(card_points, Sequence)
+            or not 1 <= len(card_points) <= 16
+        ):
+            raise InvalidValue(f"card_points must list 1-16 team totals, got {card_points!r}")
+        points = tuple(_int("card points", p, 0, 1000) for p in card_points)
+        if winner_team is None:
+            if vp != 0:
+                raise InvalidValue(f"a tied deal awards no VP, got vp={vp!r}")
+        else:
+            _int("winner_team", winner_team, 0, len(points) - 1)
+            _int("vp", vp, 1, 2)
+        now = _now()
+        async with self._wlock:
+            db = await self._begin()
+            try:
+                await self._require_status(db, table_id, ("running",), "score a deal")
+                if not await self._fetch_w(
+                    db,
+                    "SELECT 1 FROM deals WHERE table_id = ? AND deal_no = ?",
+                    (table_id, deal_no),
+                ):
+                    raise ConflictError(f"table {table_id} has no deal {deal_no}")
+                if await self._fetch_w(
+                    db,
+                    "SELECT 1 FROM deal_results WHERE table_id = ? AND deal_no = ?",
+                    (table_id, deal_no),
+                ):
+                    raise ConflictError(f"deal {deal_no} of table {table_id} is already scored")
+                await db.execute(
+                    f"INSERT INTO deal_results ({_RESULT_COLS}) VALUES (?, ?, ?, ?, ?, ?)",
+                    (table_id, deal_no, json.dumps(list(points)), winner_team, vp, now),
+                )
+                await db.execute("COMMIT")
+            except BaseException:
+                await self._rollback(db)
+                raise
+        return DealResult(table_id, deal_no, points, winner_team, vp, _ts(now))
+
+    async def append_move(
+        self,
+        table_id: int,
+        move_no: int,
+        deal_no: int,
+        seat_no: int,
+        action: str,
+        *,
+        user_id: int | None,
+        by_computer: bool,
+    ) -> MoveRecord:
+        """Append one action to the table's log; committed (durable) when this returns.
+
+        ``move_no`` must be the last move number + 1 (1 for the first move): a number already
+        used raises :class:`StaleMove`, one further ahead :class:`MoveGap`. The table must be
+        running and ``deal_no`` its current, unscored deal. A computer's move has
+        ``user_id=None`` and ``by_computer=True``. On any error nothing is written.
+
+        Moves arriving while a commit is in flight are committed together (group commit).
+        If the caller is cancelled after the move was handed to a commit, it may still be
+        stored; reload the log to know.
+        """
+        params = (
+            _id("table_id", table_id),
+            _int("move_no", move_no, 1, _INT64_MAX),
+            _int("deal_no", deal_no, 1, 1_000_000),
+            _int("seat_no", seat_no, 0, 15),
+            _opt_id("user_id", user_id),
+            _action(action),
+            _bool("by_computer", by_computer),
+            _now(),
+        )
+        if (user_id is None) != by_computer:
+            raise InvalidValue("a computer's move has user_id=None; a person's move has a user_id")
+        self._w()
+        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._pending.append(_PendingMove(params, fut))
+        if self._flusher is None:
+            self._flusher = asyncio.create_task(self._flush_moves())
+        await fut
+        return MoveRecord(
+            table_id, move_no, deal_no, seat_no, user_id, action, by_computer, _ts(params[-1])
+        )
+
+    async def _flush_moves(self) -> None:
+        """Commit pending moves in batches until none are left (runs as one task at a time)."""
+        try:
+            async with self._wlock:
+                while self._pending:
+                    batch = [p for p in self._pending if not p.future.done()]
+                    self._pending = []
+                    if batch:
+                        await self._commit_batch(batch)
+        finally:
+            self._flusher = None
+            for p in self._pending:  # only if the store broke down mid-way
+                if not p.future.done():
+                    p.future.set_exception(StoreClosed(f"store {self.path} is closed"))
+            self._pending = []
+
+    async def _commit_batch(self, batch: list[_PendingMove]) -> None:
+        sql = f"INSERT INTO moves ({_MOVE_COLS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+        errors: dict[int, BaseException] = {}
+        try:
+            db = await self._begin()
+        except BaseException as exc:
+            for p in batch:
+                p.future.set_exception(_wrap_commit_error(exc, self.path))
+            return
+        try:
+            fast = len(batch) > 1
+            if fast:  # usually every move is fine: one round trip for the whole batch
+                await db.execute("SAVEPOINT batch")
+                try:
+                    await db.executemany(sql, [p.params for p in batch])
+                    await db.execute("RELEASE batch")
+                except sqlite3.IntegrityError:
+                    await db.execute("ROLLBACK TO batch")
+                    await db.execute("RELEASE batch")
+                    fast = False
+            if not fast:  # one by one: a refused statement rolls back alone
+                for i, p in enumerate(batch):
+                    try:
+                        await db.execute(sql, p.params)
+                    except sqlite3.IntegrityError as exc:
+                        errors[i] = _move_error(exc, p.params)
+            await db.execute("COMMIT")
+        except BaseException as exc:
+            await self._rollback(db)
+            for p in batch:
+                if not p.future.done():
+                    p.future.set_exception(_wrap_commit_error(exc, self.path))
+            if not isinstance(exc, Exception):
+                raise
+            return
+        for i, p in enumerate(batch):
+            if p.future.done():
+                continue
+            if i in errors:
+                p.future.set_exception(errors[i])
+            else:
+                p.future.set_result(None)
+
+    async def moves(self, table_id: int, after: int = 0) -> list[MoveRecord]:
+        """The table's moves with number > ``after``, in order."""
+        rows = await self._fetch(
+            f"SELECT {_MOVE_COLS} FROM moves WHERE table_id = ? AND move_no > ? ORDER BY move_no",
+            (_id("table_id", table_id), _int("after", after, 0, _INT64_MAX)),
+        )
+        return [_move(r) for r in rows]
+
+    # ---------------------------------------------------------------- settings
+
+    async def guild_settings(self, guild_id: int) -> GuildSettings:
+        """The guild's settings, or the defaults (60 s, 5 VP, English) if never set."""
+        rows = await self._fetch(
+            "SELECT turn_time, target_vp, language FROM guild_settings WHERE guild_id = ?",
+            (_id("guild_id", guild_id),),
+        )
+        if not rows:
+            return GuildSettings(guild_id)
+        return GuildSettings(guild_id, rows[0][0], rows[0][1], rows[0][2])
+
+    async def set_guild_settings(
+        self,
+        guild_id: int,
+        *,
+        turn_time: int | None = None,
+        target_vp: int | None = None,
+        language: str | None = None,
+    ) -> GuildSettings:
+        """Change some of a guild's settings (None = keep); returns the settings now in force.
+
+        Turn time 15-600 s, target 1-21 VP, language 'en' or 'sw'; others raise
+        :class:`InvalidValue` and change nothing.
+        """
+        _id("guild_id", guild_id)
+        if turn_time is not None:
+            _int("turn time (seconds)", turn_time, *TURN_TIME_RANGE)
+        if target_vp is not None:
+            _int("target VP", target_vp, *TARGET_VP_RANGE)
+        if language is not None:
+            _language(language)
+        async with self._wlock:
+            db = await self._begin()
+            try:
+                rows = await self._fetch_w(
+                    db,
+                    "SELECT turn_time, target_vp, language FROM guild_settings WHERE guild_id = ?",
+                    (guild_id,),
+                )
+                old = GuildSettings(guild_id, *rows[0]) if rows else GuildSettings(guild_id)
+                new = GuildSettings(
+                    guild_id,
+                    old.turn_time if turn_time is None else turn_time,
+                    old.target_vp if target_vp is None else target_vp,
+                    old.language if language is None else _language(language),
+                )
+                await db.execute(
+                    "INSERT INTO guild_settings (guild_id, turn_time, target_vp, language, "
+                    "updated_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
+                    "turn_time = excluded.turn_time, target_vp = excluded.target_vp, "
+                    "language = excluded.language, updated_at = excluded.updated_at",
+                    (guild_id, new.turn_time, new.target_vp, new.language, _now()),
+                )
+                await db.execute("COMMIT")
+            except BaseException:
+                await self._rollback(db)
+                raise
+        return new
+
+    async def user_language(self, user_id: int) -> Language | None:
+        """The user's preferred language, or None to follow the guild's."""
+        rows = await self._fetch(
+            "SELECT language FROM user_preferences WHERE user_id = ?", (_id("user_id", user_id),)
+        )
+        return cast(Language | None, rows[0][0]) if rows else None
+
+    async def set_user_language(self, user_id: int, language: str | None) -> None:
+        """Set ('en' or 'sw') or clear (None) the user's preferred language."""
+        _id("user_id", user_id)
+        lang = None if language is None else _language(language)
+        async with self._wlock:
+            db = await self._begin()
+            try:
+                await db.execute(
+                    "INSERT INTO user_preferences (user_id, language, updated_at) "
+                    "VALUES (?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET "
+                    "language = excluded.language, updated_at = excluded.updated_at",
+                    (user_id, lang, _now()),
+                )
+                await db.execute("COMMIT")
+            except BaseException:
+                await self._rollback(db)
+                raise
+
+    # ---------------------------------------------------------------- statistics
+
+    async def leaderboard(
+        self, guild_id: int, limit: int = 10, offset: int = 0, *, game: str = "albastini"
+    ) -> LeaderboardPage:
+        """A page of the guild's players ranked by matches won, then VP, then user id."""
+        _id("guild_id", guild_id)
+        _int("limit", limit, 1, 100)
+        _int("offset", offset, 0, 10_000_000)
+        async with self._rlock:
+            db = self._r()
+            await db.execute("BEGIN")
+            try:
+                rows = await db.execute_fetchall(
+                    f"SELECT {_STATS_COLS} FROM match_results "
+                    "WHERE guild_id = ? AND game = ? GROUP BY user_id "
+                    "ORDER BY total(won) DESC, total(team_vp) DESC, user_id "
+                    "LIMIT ? OFFSET ?",
+                    (guild_id, game, limit, offset),
+                )
+                total = await db.execute_fetchall(
+                    "SELECT count(DISTINCT user_id) FROM match_results "
+                    "WHERE guild_id = ? AND game = ?",
+                    (guild_id, game),
+                )
+            finally:
+                await db.execute("COMMIT")
+        entries = tuple(_stats(r, offset + i + 1) for i, r in enumerate(rows))
+        return LeaderboardPage(entries, int(next(iter(total))[0]), offset, limit)
+
+    async def user_stats(
+        self, guild_id: int, user_id: int, *, game: str = "albastini"
+    ) -> PlayerStats:
+        """A player's totals in the guild (zeros if they never finished a match there)."""
+        _id("guild_id", guild_id)
+        _id("user_id", user_id)
+        rows = await self._fetch(
+            f"SELECT {_STATS_COLS} FROM match_results "
+            "WHERE guild_id = ? AND game = ? AND user_id = ?",
+            (guild_id, game, user_id),
+        )
+        r = rows[0]
+        if r[1] == 0:
+            return PlayerStats(user_id, 0, 0, 0, 0, 0, 0, 0)
+        return _stats(r)
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _move_error(exc: sqlite3.IntegrityError, params: tuple[Any, ...]) -> StoreError:
+    t, m, d, s = params[0], params[1], params[2], params[3]
+    text = str(exc)
+    if text in _TRIGGER_ERRORS:
+        kind, msg = _TRIGGER_ERRORS[text]
+        return kind(msg.format(t=t, m=m, d=d))
+    if "FOREIGN KEY" in text:
+        return UnknownSeat(f"table {t} has no seat {s} (or no deal {d})")
+    return ConflictError(f"move {m} of table {t} refused by the database: {text}")
+
+
+def _wrap_commit_error(exc: BaseException, path: Path) -> BaseException:
+    if isinstance(exc, StoreError) or not isinstance(exc, Exception):
+        return exc
+    return StoreError(f"could not commit moves to {path}: {exc}")
+
+
+def _check_header(path: Path) -> None:
+    """Refuse a file that is not an SQLite database before SQLite is let near it."""
+    try:
+        with path.open("rb") as f:
+            head = f.read(len(_SQLITE_MAGIC))
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise StoreError(f"cannot read database file {path}: {exc}") from None
+    if head and head != _SQLITE_MAGIC:
+        raise CorruptDatabase(
+            f"{path} is not an SQLite database (wrong header); it was left untouched. "
+            "Restore it from a backup or point ALBASTINI_DB at another file."
+        )
+
+
+async def _quick_check(db: aiosqlite.Connection, path: Path) -> None:
+    try:
+        rows = list(await db.execute_fetchall("PRAGMA quick_check"))
+    except sqlite3.DatabaseError as exc:
+        raise CorruptDatabase(
+            f"database {path} is unreadable ({exc}); it was left untouched. "
+            "Restore it from a backup or point ALBASTINI_DB at another file."
+        ) from None
+    problems = [str(r[0]) for r in rows]
+    if problems != ["ok"]:
+        raise CorruptDatabase(
+            f"database {path} fails its integrity check ({'; '.join(problems[:3])}); "
+            "it was left untouched. Restore it from a backup."
+        )
+
+
+async def _configure(db: aiosqlite.Connection, path: Path, synchronous: Synchronous) -> None:
+    await db.execute("PRAGMA busy_timeout = 5000")
+    rows = list(await db.execute_fetchall("PRAGMA journal_mode = WAL"))
+    if str(rows[0][0]).lower() != "wal":
+        raise StoreError(f"database {path} cannot use WAL mode (got {rows[0][0]!r})")
+    await db.execute(f"PRAGMA synchronous = {synchronous}")
+    await db.execute("PRAGMA foreign_keys = ON")
+
+
+async def _migrate(db: aiosqlite.Connection, path: Path, migrations: list[_Migration]) -> None:
+    await db.execute(
+        "CREATE TABLE IF NOT EXISTS schema_version ("
+        "version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
+    )
+    rows = list(await db.execute_fetchall("SELECT coalesce(max(version), 0) FROM schema_version"))
+    current = int(rows[0][0])
+    known = len(migrations)
+    if current > known:
+        raise SchemaTooNew(
+            f"database {path} has schema version {current}, but this code knows only up to "
+            f"{known}: it was written by a newer version of the bot. Upgrade the bot; the "
+            "database was not changed."
+        )
+    for m in migrations[current:]:
+        script = (
+            f"BEGIN IMMEDIATE;\n{m.sql}\n;\n"
+            f"INSERT INTO schema_version (version, name, applied_at) "
+            f"VALUES ({m.version}, '{m.name}', '{_now()}');\nCOMMIT;"
+        )
+        try:
+            await db.executescript(script)
+        except sqlite3.Error as exc:
+            if db.in_transaction:
+                await db.execute("ROLLBACK")
+            raise MigrationError(
+                f"migration {m.version:04d}_{m.name}.sql failed on {path}: {exc}; "
+                f"the database was left at version {m.version - 1}"
+            ) from None
+
+
+def _conforms(store: SQLiteStore) -> Store:
+    return store  # mypy checks here that SQLiteStore implements the Store interface
