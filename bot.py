@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import sys
+from pathlib import Path
 
 from dotenv import load_dotenv
 
@@ -11,7 +12,8 @@ from albastini.config import ConfigError, load_settings
 
 
 def main() -> int:
-    load_dotenv()
+    # .env in the folder the bot is started from (`make run` starts it in the checkout).
+    load_dotenv(Path.cwd() / ".env")
     try:
         settings = load_settings()
     except ConfigError as exc:

@@ -1,0 +1,76 @@
+"""The entry point and settings: what an operator sees when something is missing or wrong."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from albastini.config import ConfigError, load_settings
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _run_bot(tmp_path: Path, env_extra: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
+    env.update(env_extra)
+    # Run from an empty folder so that no .env of the developer's is picked up.
+    return subprocess.run(
+        [sys.executable, str(ROOT / "bot.py")],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_missing_token_explains_and_exits_1(tmp_path: Path) -> None:
+    proc = _run_bot(tmp_path, {})
+    assert proc.returncode == 1
+    assert "No Discord bot token found" in proc.stderr
+    assert "DISCORD_TOKEN=" in proc.stderr
+    assert "Traceback" not in proc.stderr + proc.stdout
+
+
+def test_malformed_setting_is_one_clear_line(tmp_path: Path) -> None:
+    proc = _run_bot(tmp_path, {"DISCORD_TOKEN": "x.y.z", "ALBASTINI_COMPUTER_PAUSE": "soon"})
+    assert proc.returncode == 1
+    assert "ALBASTINI_COMPUTER_PAUSE must be a number" in proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert "x.y.z" not in proc.stderr + proc.stdout
+
+
+def test_token_read_from_dotenv_file(tmp_path: Path) -> None:
+    (tmp_path / ".env").write_text("DISCORD_TOKEN=abc\nLOG_LEVEL=loud\n")
+    proc = _run_bot(tmp_path, {})
+    # The token was found (no token help); the bad log level is reported instead.
+    assert proc.returncode == 1
+    assert "No Discord bot token" not in proc.stderr
+    assert "LOG_LEVEL must be" in proc.stderr
+
+
+def test_defaults() -> None:
+    s = load_settings({"DISCORD_TOKEN": "secret-token"})
+    assert s.database == Path("data/albastini.db")
+    assert s.computer_pause == 1.5
+    assert s.language == "en"
+    assert "secret-token" not in repr(s)
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "message"),
+    [
+        ("ALBASTINI_COMPUTER_PAUSE", "-1", "between 0 and 30"),
+        ("ALBASTINI_WORKERS", "two", "whole number"),
+        ("ALBASTINI_LANGUAGE", "fr", "en or sw"),
+        ("ALBASTINI_SYNC", "sometimes", "auto, always or never"),
+        ("LOG_LEVEL", "chatty", "LOG_LEVEL"),
+    ],
+)
+def test_malformed_settings_refused(name: str, value: str, message: str) -> None:
+    with pytest.raises(ConfigError, match=message):
+        load_settings({"DISCORD_TOKEN": "t", name: value})
