@@ -1,0 +1,1248 @@
+"""The fake Discord server (REST + gateway) and the driver that plays the people."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import math
+import secrets
+import time
+from collections.abc import AsyncIterator, Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+from .models import (
+    ALL_PERMISSIONS,
+    EPHEMERAL,
+    LOADING,
+    FakeAttachment,
+    FakeButton,
+    FakeChannel,
+    FakeGuild,
+    FakeMessage,
+    FakeUser,
+    form_errors,
+    iso_now,
+    snowflake,
+    validate_message,
+)
+
+JSON = {"Content-Type": "application/json"}
+GUILD_MEMBERS_INTENT = 1 << 1
+GUILD_MESSAGES_INTENT = 1 << 9
+TOKEN_LIFETIME = 15 * 60.0
+
+
+class DriverError(Exception):
+    """The driver was asked to do something a person in a Discord client cannot do."""
+
+
+@dataclass
+class InteractionResult:
+    """What happened to one interaction sent by the driver.
+
+    `response_type` is the callback type the bot answered with (4 message, 5 deferred message,
+    6 deferred update, 7 update message, 9 modal) or None if it never answered in time
+    (`failed` is then True). `message` is the message the response created, filled in, or
+    updated (for 6 and 7 the clicked message); it is the live object, so later edits show.
+    """
+
+    interaction_id: int
+    token: str
+    type: int
+    user: FakeUser
+    response_type: int | None = None
+    message: FakeMessage | None = None
+    ephemeral: bool = False
+    failed: bool = False
+    modal: dict[str, Any] | None = None
+
+
+@dataclass
+class Rejection:
+    """A request the fake refused with a 4xx because the bot broke one of Discord's rules."""
+
+    method: str
+    path: str
+    status: int
+    body: dict[str, Any]
+
+
+@dataclass(eq=False)
+class _Interaction:
+    id: int
+    token: str
+    type: int
+    user: FakeUser
+    guild_id: int
+    channel_id: int
+    created: float  # on the controlled clock
+    result: InteractionResult
+    future: asyncio.Future[InteractionResult]
+    source: FakeMessage | None = None  # the clicked message for components
+    responded: bool = False
+    failed: bool = False
+    original_id: int | None = None
+    message_ids: set[int] = field(default_factory=set)
+    timer: asyncio.TimerHandle | None = None
+
+
+@dataclass(eq=False)
+class _Session:
+    ws: web.WebSocketResponse
+    shard_id: int = 0
+    shard_count: int = 1
+    intents: int = 0
+    seq: int = 0
+    session_id: str = ""
+    identified: bool = False
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    async def send(self, op: int, d: Any, t: str | None = None) -> None:
+        if self.ws.closed:
+            return
+        if op == 0:
+            self.seq += 1
+            frame = {"op": 0, "t": t, "s": self.seq, "d": d}
+        else:
+            frame = {"op": op, "d": d, "s": None, "t": None}
+        async with self.lock:
+            with contextlib.suppress(ConnectionError, RuntimeError):
+                await self.ws.send_str(json.dumps(frame))
+
+
+def _json(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
+    h = dict(JSON)
+    if headers:
+        h.update(headers)
+    return web.Response(body=json.dumps(data).encode(), status=status, headers=h)
+
+
+def _err(status: int, code: int, message: str, **extra: Any) -> web.Response:
+    return _json({"code": code, "message": message, **extra}, status=status)
+
+
+class FakeDiscord:
+    """A wire-level fake of Discord's REST API and gateway, plus a driver that plays people.
+
+    Args:
+        interaction_deadline: seconds the bot has for the first response (Discord: 3.0).
+        edit_rate: optional (limit, per_seconds) for message creates/edits per channel
+            (channel routes only); beyond it the fake answers 429 with Discord's headers.
+        shards: shard count announced by GET /gateway/bot (more than 1 makes discord.py
+            sleep 5 s between IDENTIFYs).
+        max_messages: per-channel history cap (oldest messages are forgotten).
+        app_id: the bot's application id (also its user id).
+    """
+
+    def __init__(
+        self,
+        *,
+        interaction_deadline: float = 3.0,
+        edit_rate: tuple[int, float] | None = None,
+        shards: int = 1,
+        max_messages: int = 10000,
+        app_id: int | None = None,
+        bot_name: str = "Albastini",
+    ) -> None:
+        self.interaction_deadline = interaction_deadline
+        self.edit_rate = edit_rate
+        self.shards = shards
+        self.max_messages = max_messages
+        self.app_id = app_id or snowflake()
+        self.bot_user = FakeUser(self.app_id, bot_name, bot=True)
+        self.host = "127.0.0.1"
+        self.port = 0
+        #: Every request the fake did not know, as "METHOD /path".
+        self.unknown_routes: list[str] = []
+        #: Interactions the bot did not answer within the deadline.
+        self.failed_interactions: list[InteractionResult] = []
+        #: Requests refused for breaking Discord's rules (limits, double responses, expiry...).
+        self.rejections: list[Rejection] = []
+        #: Requests answered with 429, as "METHOD /path".
+        self.rate_limited: list[str] = []
+        #: Count of REST requests served, by "METHOD route-template".
+        self.request_counts: dict[str, int] = {}
+        #: Synced global commands (as echoed back, with ids).
+        self.global_commands: list[dict[str, Any]] = []
+        #: Synced guild commands by guild id.
+        self.guild_commands: dict[int, list[dict[str, Any]]] = {}
+        self.users: dict[int, FakeUser] = {}
+        self.guilds: dict[int, FakeGuild] = {}
+        self.channels: dict[int, FakeChannel] = {}
+        self._messages: dict[int, FakeMessage] = {}
+        self._channel_messages: dict[int, dict[int, FakeMessage]] = {}
+        self._interactions: dict[int, _Interaction] = {}
+        self._by_token: dict[str, _Interaction] = {}
+        self._sessions: list[_Session] = []
+        self._clock_offset = 0.0
+        self._buckets: dict[int, list[float]] = {}
+        self._in_flight = 0
+        self._last_activity = time.monotonic()
+        self._changed: asyncio.Event | None = None
+        self._runner: web.AppRunner | None = None
+        self.identify_count = 0
+        self.guild_id = self.add_guild("Albastini Club")
+        self.channel_id = next(iter(self.guilds[self.guild_id].channels))
+
+    # ------------------------------------------------------------------ lifecycle
+    async def start(self) -> FakeDiscord:
+        """Start the server on 127.0.0.1 at a free port."""
+        app = web.Application(middlewares=[self._middleware], client_max_size=64 * 1024 * 1024)
+        self._routes(app)
+        self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, self.host, 0)
+        await site.start()
+        server = site._server
+        assert server is not None
+        self.port = server.sockets[0].getsockname()[1]  # type: ignore[attr-defined]
+        return self
+
+    async def stop(self) -> None:
+        """Close every gateway connection and stop the server."""
+        for s in list(self._sessions):
+            with contextlib.suppress(Exception):
+                await s.ws.close(code=1000)
+        for inter in self._interactions.values():
+            if inter.timer:
+                inter.timer.cancel()
+        if self._runner:
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def __aenter__(self) -> FakeDiscord:
+        return await self.start()
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.stop()
+
+    @property
+    def base_url(self) -> str:
+        """http://127.0.0.1:PORT"""
+        return f"http://{self.host}:{self.port}"
+
+    @property
+    def api_base(self) -> str:
+        """The REST base the bot must use, e.g. http://127.0.0.1:PORT/api/v10."""
+        return f"{self.base_url}/api/v10"
+
+    @property
+    def gateway_url(self) -> str:
+        """The gateway URL, ws://127.0.0.1:PORT/gateway."""
+        return f"ws://{self.host}:{self.port}/gateway"
+
+    def env(self) -> dict[str, str]:
+        """Environment variables for a bot run in a subprocess (bot.py honours them)."""
+        return {"DISCORD_API_BASE": self.api_base, "DISCORD_GATEWAY_URL": self.gateway_url}
+
+    @contextlib.contextmanager
+    def patch(self) -> Iterator[None]:
+        """Point discord.py in this process at the fake (process-wide class attributes)."""
+        import discord.gateway
+        import discord.http
+        import yarl
+
+        old_base = discord.http.Route.BASE
+        old_gw = discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
+        discord.http.Route.BASE = self.api_base
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(self.gateway_url)
+        try:
+            yield
+        finally:
+            discord.http.Route.BASE = old_base
+            discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = old_gw
+
+    @contextlib.asynccontextmanager
+    async def run_bot(self, bot: Any, token: str = "fake-token",
+                      timeout: float = 10.0) -> AsyncIterator[Any]:
+        """Run a discord.py Client/Bot in this process against the fake until the block ends.
+
+        Logs in, connects with reconnect=False, waits for on_ready, yields the bot, then
+        closes it. A crash of the bot's connection while starting raises here.
+        """
+        with self.patch():
+            await bot.login(token)
+            task = asyncio.create_task(bot.connect(reconnect=False))
+            ready = asyncio.create_task(bot.wait_until_ready())
+            done, _ = await asyncio.wait({task, ready}, timeout=timeout,
+                                         return_when=asyncio.FIRST_COMPLETED)
+            if ready not in done:
+                ready.cancel()
+                if task in done:
+                    await bot.close()
+                    task.result()
+                    raise RuntimeError("the bot stopped before it was ready")
+                await bot.close()
+                task.cancel()
+                raise TimeoutError("the bot did not become ready")
+            try:
+                yield bot
+            finally:
+                await bot.close()
+                with contextlib.suppress(Exception, asyncio.CancelledError):
+                    await asyncio.wait_for(task, 5)
+
+    # ------------------------------------------------------------------ world
+    def add_guild(self, name: str, channels: tuple[str, ...] = ("albastini",)) -> int:
+        """Create a guild with text channels; returns its id. Do it before the bot connects."""
+        gid = snowflake()
+        g = FakeGuild(id=gid, name=name, owner_id=snowflake(), moderator_role_id=snowflake(),
+                      manager_role_id=snowflake())
+        self.guilds[gid] = g
+        for ch in channels:
+            self.add_channel(ch, gid)
+        return gid
+
+    def add_channel(self, name: str, guild_id: int | None = None) -> int:
+        """Create a text channel in a guild (default guild); returns its id. Before connecting."""
+        g = self.guilds[guild_id or self.guild_id]
+        ch = FakeChannel(id=snowflake(), guild_id=g.id, name=name, position=len(g.channels))
+        g.channels[ch.id] = ch
+        self.channels[ch.id] = ch
+        self._channel_messages[ch.id] = {}
+        return ch.id
+
+    def add_user(self, name: str, *, manage_messages: bool = False, manage_guild: bool = False,
+                 owner: bool = False, locale: str = "en-US",
+                 guild_id: int | None = None) -> FakeUser:
+        """Create a guild member. Best done before the bot connects (then GUILD_CREATE lists
+        them); later is fine too (interactions carry the member, and GUILD_MEMBER_ADD is sent
+        to bots that asked for the members intent). `owner=True` makes them the guild owner."""
+        g = self.guilds[guild_id or self.guild_id]
+        user = FakeUser(snowflake(), name, manage_messages=manage_messages,
+                        manage_guild=manage_guild, owner=owner, locale=locale)
+        self.users[user.id] = user
+        g.member_ids.append(user.id)
+        if owner:
+            g.owner_id = user.id
+        for s in self._sessions:
+            if s.identified and s.intents & GUILD_MEMBERS_INTENT and self._shard_of(g.id, s):
+                payload = {**g.member_payload(user), "guild_id": str(g.id)}
+                asyncio.get_running_loop().create_task(
+                    s.send(0, payload, "GUILD_MEMBER_ADD"))
+        return user
+
+    # ------------------------------------------------------------------ clock and waiting
+    def now(self) -> float:
+        """The controlled clock: real monotonic time plus everything `advance` added."""
+        return time.monotonic() + self._clock_offset
+
+    def advance(self, seconds: float) -> None:
+        """Move the controlled clock forward (token expiry uses it; deadlines do not)."""
+        self._clock_offset += seconds
+
+    def _notify(self) -> None:
+        if self._changed is not None:
+            self._changed.set()
+            self._changed = None
+
+    async def wait_until(self, predicate: Callable[[], Any], timeout: float = 5.0) -> Any:
+        """Wait until `predicate()` is truthy (re-checked after every change); return its value.
+
+        Raises TimeoutError with the predicate's last value after `timeout` seconds."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while True:
+            value = predicate()
+            if value:
+                return value
+            left = end - loop.time()
+            if left <= 0:
+                raise TimeoutError(f"condition not met within {timeout}s (last value {value!r})")
+            if self._changed is None:
+                self._changed = asyncio.Event()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._changed.wait(), min(left, 0.05))
+
+    async def wait_idle(self, quiet: float = 0.05, timeout: float = 10.0) -> None:
+        """Wait until no REST request is in flight and none arrived for `quiet` seconds."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while True:
+            idle_for = time.monotonic() - self._last_activity
+            if self._in_flight == 0 and idle_for >= quiet:
+                return
+            if loop.time() > end:
+                raise TimeoutError(f"the bot was still busy after {timeout}s")
+            await asyncio.sleep(max(quiet - idle_for, 0.005))
+
+    # ------------------------------------------------------------------ reading the channel
+    def messages(self, channel_id: int | None = None) -> list[FakeMessage]:
+        """Public messages of a channel (default channel), oldest first."""
+        msgs = self._channel_messages[channel_id or self.channel_id].values()
+        return [m for m in msgs if m.ephemeral_for is None]
+
+    def visible(self, user: FakeUser, channel_id: int | None = None) -> list[FakeMessage]:
+        """The channel as `user` sees it: public messages and their own ephemerals, in order."""
+        msgs = self._channel_messages[channel_id or self.channel_id].values()
+        return [m for m in msgs if m.ephemeral_for is None or m.ephemeral_for == user.id]
+
+    def ephemerals(self, user: FakeUser, channel_id: int | None = None) -> list[FakeMessage]:
+        """Only the ephemeral messages `user` has received in a channel, oldest first."""
+        msgs = self._channel_messages[channel_id or self.channel_id].values()
+        return [m for m in msgs if m.ephemeral_for == user.id]
+
+    def last_message(self, user: FakeUser | None = None, channel_id: int | None = None,
+                     ephemeral: bool | None = None) -> FakeMessage | None:
+        """The newest message visible to `user` (public only if user is None), or None.
+        `ephemeral=True/False` restricts to ephemeral or public ones."""
+        msgs = self._channel_messages[channel_id or self.channel_id]
+        for m in reversed(msgs.values()):
+            if m.ephemeral_for is not None and (user is None or m.ephemeral_for != user.id):
+                continue
+            if ephemeral is not None and m.ephemeral != ephemeral:
+                continue
+            return m
+        return None
+
+    def message(self, message_id: int) -> FakeMessage | None:
+        """A stored message by id (public or ephemeral), or None if deleted/unknown."""
+        return self._messages.get(message_id)
+
+    @staticmethod
+    def find_button(message: FakeMessage, label: str | None = None,
+                    custom_id: str | None = None) -> FakeButton | None:
+        """The first button on `message` with this label (exact) and/or custom_id, or None."""
+        for b in message.buttons:
+            if (label is None or b.label == label) and (custom_id is None
+                                                        or b.custom_id == custom_id):
+                return b
+        return None
+
+    def commands(self, guild_id: int | None = None) -> list[dict[str, Any]]:
+        """The synced command list: global, or of one guild."""
+        if guild_id is None:
+            return self.global_commands
+        return self.guild_commands.get(guild_id, [])
+
+    # ------------------------------------------------------------------ driver: acting as people
+    async def slash(self, user: FakeUser, command: str, *, channel_id: int | None = None,
+                    **options: Any) -> InteractionResult:
+        """Run a slash command as `user`, e.g. `slash(u, "albastini start", players=4)`.
+
+        The command path is looked up in the synced commands (guild commands first, then
+        global); options are checked and typed from the synced schema (choices, required,
+        min/max). User options take a FakeUser; channel options a channel id. Waits for the
+        bot's initial response or the deadline; see InteractionResult."""
+        channel = self.channels[channel_id or self.channel_id]
+        guild = self.guilds[channel.guild_id]
+        words = command.split()
+        cmd, is_guild = self._find_command(words[0], guild.id)
+        resolved: dict[str, dict[str, Any]] = {}
+        node: dict[str, Any] = cmd
+        chain: list[dict[str, Any]] = []
+        for word in words[1:]:
+            sub = next((o for o in node.get("options", [])
+                        if o["name"] == word and o.get("type") in (1, 2)), None)
+            if sub is None:
+                raise DriverError(f"/{command}: no subcommand {word!r}")
+            chain.append(sub)
+            node = sub
+        if any(o.get("type") in (1, 2) for o in node.get("options", [])):
+            raise DriverError(f"/{command} is a group: name a subcommand")
+        leaf_opts = self._build_options(command, node, options, guild, resolved)
+        top: list[dict[str, Any]] = leaf_opts
+        for sub in reversed(chain):
+            top = [{"name": sub["name"], "type": sub["type"], "options": top}]
+        data: dict[str, Any] = {"id": cmd["id"], "name": cmd["name"], "type": 1, "options": top}
+        if resolved:
+            data["resolved"] = resolved
+        if is_guild:
+            data["guild_id"] = str(guild.id)
+        return await self._send_interaction(user, 2, data, channel)
+
+    async def click(self, user: FakeUser, message: FakeMessage, *, label: str | None = None,
+                    custom_id: str | None = None) -> InteractionResult:
+        """Click a button as `user`, found by label and/or custom_id on the message's current
+        components. Raises DriverError if the user cannot see the message, or the button is
+        missing, disabled or a link. Waits for the initial response like `slash`."""
+        self._check_sees(user, message)
+        button = self.find_button(message, label=label, custom_id=custom_id)
+        if button is None:
+            have = [(b.label, b.custom_id) for b in message.buttons]
+            raise DriverError(f"no button label={label!r} custom_id={custom_id!r}; have {have}")
+        if button.disabled:
+            raise DriverError(f"button {button.label!r} is disabled")
+        if button.custom_id is None:
+            raise DriverError(f"button {button.label!r} is a link or premium button")
+        return await self.send_component(user, message, button.custom_id)
+
+    async def select(self, user: FakeUser, message: FakeMessage, custom_id: str,
+                     values: list[str]) -> InteractionResult:
+        """Pick `values` in a string select menu. Checks the values exist and the count is
+        within min/max_values, as a client would."""
+        self._check_sees(user, message)
+        sel = next((s for s in message.selects if s.custom_id == custom_id), None)
+        if sel is None:
+            raise DriverError(f"no select {custom_id!r} on message {message.id}")
+        if sel.disabled:
+            raise DriverError(f"select {custom_id!r} is disabled")
+        if sel.type == 3:
+            allowed = {v for _, v in sel.options}
+            bad = [v for v in values if v not in allowed]
+            if bad:
+                raise DriverError(f"values {bad} are not options of {custom_id!r}")
+        if not sel.min_values <= len(values) <= sel.max_values:
+            raise DriverError(f"{len(values)} values outside {sel.min_values}..{sel.max_values}")
+        return await self.send_component(user, message, custom_id, component_type=sel.type,
+                                         values=values)
+
+    async def send_component(self, user: FakeUser, message: FakeMessage, custom_id: str, *,
+                             component_type: int = 2,
+                             values: list[str] | None = None) -> InteractionResult:
+        """Send a component interaction with any custom_id (no checks): for forging ids."""
+        data: dict[str, Any] = {"custom_id": custom_id, "component_type": component_type}
+        if values is not None:
+            data["values"] = values
+        channel = self.channels[message.channel_id]
+        return await self._send_interaction(user, 3, data, channel, source=message)
+
+    def _check_sees(self, user: FakeUser, message: FakeMessage) -> None:
+        if message.deleted or message.id not in self._messages:
+            raise DriverError(f"message {message.id} no longer exists")
+        if message.ephemeral_for is not None and message.ephemeral_for != user.id:
+            raise DriverError(f"{user.name} cannot see someone else's ephemeral message")
+
+    def _find_command(self, name: str, guild_id: int) -> tuple[dict[str, Any], bool]:
+        for c in self.guild_commands.get(guild_id, []):
+            if c["name"] == name and c.get("type", 1) == 1:
+                return c, True
+        for c in self.global_commands:
+            if c["name"] == name and c.get("type", 1) == 1:
+                return c, False
+        raise DriverError(f"no synced slash command {name!r}")
+
+    def _build_options(self, command: str, node: dict[str, Any], given: dict[str, Any],
+                       guild: FakeGuild, resolved: dict[str, dict[str, Any]]
+                       ) -> list[dict[str, Any]]:
+        schema = {o["name"]: o for o in node.get("options", [])}
+        unknown = set(given) - set(schema)
+        if unknown:
+            raise DriverError(f"/{command}: unknown options {sorted(unknown)}; "
+                              f"has {sorted(schema)}")
+        out: list[dict[str, Any]] = []
+        for name, opt in schema.items():
+            if name not in given:
+                if opt.get("required"):
+                    raise DriverError(f"/{command}: option {name!r} is required")
+                continue
+            value = given[name]
+            t = opt["type"]
+            if t == 6 or t == 9:
+                u = value if isinstance(value, FakeUser) else self.users[int(value)]
+                value = str(u.id)
+                resolved.setdefault("users", {})[value] = u.payload()
+                member = guild.member_payload(u, with_permissions=True)
+                del member["user"]
+                resolved.setdefault("members", {})[value] = member
+            elif t == 7:
+                ch = self.channels[int(value)]
+                value = str(ch.id)
+                resolved.setdefault("channels", {})[value] = {
+                    **ch.payload(), "permissions": str(ALL_PERMISSIONS)}
+            elif t == 8:
+                value = str(value)
+            elif t == 4:
+                if isinstance(value, bool) or not isinstance(value, int):
+                    raise DriverError(f"/{command}: {name!r} needs an integer")
+            elif t == 10:
+                value = float(value)
+            elif t == 5:
+                value = bool(value)
+            elif t == 3:
+                value = str(value)
+                if "min_length" in opt and len(value) < opt["min_length"]:
+                    raise DriverError(f"/{command}: {name!r} shorter than {opt['min_length']}")
+                if "max_length" in opt and len(value) > opt["max_length"]:
+                    raise DriverError(f"/{command}: {name!r} longer than {opt['max_length']}")
+            if opt.get("choices") and value not in [c["value"] for c in opt["choices"]]:
+                raise DriverError(f"/{command}: {value!r} is not a choice of {name!r}")
+            if t in (4, 10):
+                if opt.get("min_value") is not None and value < opt["min_value"]:
+                    raise DriverError(f"/{command}: {name!r} below {opt['min_value']}")
+                if opt.get("max_value") is not None and value > opt["max_value"]:
+                    raise DriverError(f"/{command}: {name!r} above {opt['max_value']}")
+            out.append({"name": name, "type": t, "value": value})
+        return out
+
+    async def _send_interaction(self, user: FakeUser, itype: int, data: dict[str, Any],
+                                channel: FakeChannel,
+                                source: FakeMessage | None = None) -> InteractionResult:
+        guild = self.guilds[channel.guild_id]
+        shard = self._session_for(guild.id)
+        if shard is None:
+            raise DriverError("no bot is connected to the fake for this guild")
+        iid = snowflake()
+        token = f"aW50ZXJhY3Rpb24{iid}{secrets.token_urlsafe(24)}"
+        loop = asyncio.get_running_loop()
+        result = InteractionResult(iid, token, itype, user)
+        inter = _Interaction(iid, token, itype, user, guild.id, channel.id, self.now(), result,
+                             loop.create_future(), source=source)
+        if source is not None:
+            inter.original_id = source.id
+            result.ephemeral = source.ephemeral
+        self._interactions[iid] = inter
+        self._by_token[token] = inter
+        payload: dict[str, Any] = {
+            "id": str(iid),
+            "application_id": str(self.app_id),
+            "type": itype,
+            "token": token,
+            "version": 1,
+            "attachment_size_limit": 25 * 1024 * 1024,
+            "data": data,
+            "guild_id": str(guild.id),
+            "guild": {"id": str(guild.id), "locale": "en-US", "features": []},
+            "guild_locale": "en-US",
+            "channel_id": str(channel.id),
+            "channel": channel.payload(),
+            "member": guild.member_payload(user, with_permissions=True),
+            "locale": user.locale,
+            "app_permissions": str(ALL_PERMISSIONS),
+            "entitlements": [],
+            "authorizing_integration_owners": {"0": str(guild.id)},
+            "context": 0,
+        }
+        if source is not None:
+            payload["message"] = source.payload(self.app_id)
+        inter.timer = loop.call_later(self.interaction_deadline, self._expire, inter)
+        await shard.send(0, payload, "INTERACTION_CREATE")
+        return await inter.future
+
+    def _expire(self, inter: _Interaction) -> None:
+        if inter.responded:
+            return
+        inter.failed = True
+        inter.result.failed = True
+        self.failed_interactions.append(inter.result)
+        if not inter.future.done():
+            inter.future.set_result(inter.result)
+        self._notify()
+
+    # ------------------------------------------------------------------ gateway
+    def _shard_of(self, guild_id: int, s: _Session) -> bool:
+        return (guild_id >> 22) % s.shard_count == s.shard_id
+
+    def _session_for(self, guild_id: int) -> _Session | None:
+        for s in reversed(self._sessions):
+            if s.identified and not s.ws.closed and self._shard_of(guild_id, s):
+                return s
+        return None
+
+    @property
+    def connected(self) -> int:
+        """Number of identified gateway sessions currently open."""
+        return sum(1 for s in self._sessions if s.identified and not s.ws.closed)
+
+    async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse(autoping=True, max_msg_size=0)
+        await ws.prepare(request)
+        session = _Session(ws)
+        self._sessions.append(session)
+        await session.send(10, {"heartbeat_interval": 41250})
+        try:
+            async for msg in ws:
+                if msg.type != WSMsgType.TEXT:
+                    continue
+                frame = json.loads(msg.data)
+                op = frame.get("op")
+                if op == 1:
+                    await session.send(11, None)
+                elif op == 2:
+                    await self._identify(session, frame["d"])
+                elif op == 6:
+                    await session.send(9, False)  # no resume: discord.py will re-identify
+        finally:
+            self._sessions.remove(session)
+            self._notify()
+        return ws
+
+    async def _identify(self, session: _Session, d: dict[str, Any]) -> None:
+        shard = d.get("shard") or [0, 1]
+        session.shard_id, session.shard_count = int(shard[0]), int(shard[1])
+        session.intents = int(d.get("intents", 0))
+        session.session_id = secrets.token_hex(16)
+        self.identify_count += 1
+        guilds = [g for g in self.guilds.values() if self._shard_of(g.id, session)]
+        ready = {
+            "v": 10,
+            "user": {**self.bot_user.payload(), "verified": True, "mfa_enabled": False,
+                     "flags": 0},
+            "guilds": [{"id": str(g.id), "unavailable": True} for g in guilds],
+            "session_id": session.session_id,
+            "resume_gateway_url": self.gateway_url,
+            "shard": [session.shard_id, session.shard_count],
+            "application": {"id": str(self.app_id), "flags": 0},
+            "private_channels": [],
+            "relationships": [],
+        }
+        await session.send(0, ready, "READY")
+        for g in guilds:
+            await session.send(0, self._guild_payload(g), "GUILD_CREATE")
+        session.identified = True
+        self._notify()
+
+    def _guild_payload(self, g: FakeGuild) -> dict[str, Any]:
+        members = [g.member_payload(self.users[uid]) for uid in g.member_ids]
+        members.append(g.member_payload(self.bot_user))
+        return {
+            "id": str(g.id), "name": g.name, "icon": None, "owner_id": str(g.owner_id),
+            "unavailable": False, "member_count": len(members), "large": False,
+            "roles": g.roles_payload(), "emojis": [], "stickers": [], "features": [],
+            "channels": [c.payload(with_guild=False) for c in g.channels.values()],
+            "threads": [], "members": members, "voice_states": [], "presences": [],
+            "stage_instances": [], "guild_scheduled_events": [], "soundboard_sounds": [],
+            "preferred_locale": "en-US", "premium_tier": 0, "verification_level": 0,
+            "default_message_notifications": 0, "explicit_content_filter": 0,
+            "mfa_level": 0, "nsfw_level": 0, "system_channel_id": None, "afk_channel_id": None,
+            "afk_timeout": 300, "joined_at": iso_now(), "max_members": 500000,
+        }
+
+    def _dispatch_message(self, event: str, msg: FakeMessage) -> None:
+        if msg.ephemeral_for is not None:
+            return  # Discord never sends gateway events for ephemeral messages
+        for s in self._sessions:
+            if s.identified and s.intents & GUILD_MESSAGES_INTENT \
+                    and self._shard_of(msg.guild_id, s):
+                if event == "MESSAGE_DELETE":
+                    d: dict[str, Any] = {"id": str(msg.id), "channel_id": str(msg.channel_id),
+                                         "guild_id": str(msg.guild_id)}
+                else:
+                    d = msg.payload(self.app_id)
+                asyncio.get_running_loop().create_task(s.send(0, d, event))
+
+    # ------------------------------------------------------------------ HTTP plumbing
+    @web.middleware
+    async def _middleware(self, request: web.Request, handler: Any) -> web.StreamResponse:
+        if request.path == "/gateway":
+            return await handler(request)  # type: ignore[no-any-return]
+        self._in_flight += 1
+        self._last_activity = time.monotonic()
+        try:
+            info = request.match_info.route.resource
+            key = f"{request.method} {info.canonical if info else request.path}"
+            self.request_counts[key] = self.request_counts.get(key, 0) + 1
+            response: web.StreamResponse = await handler(request)
+            return response
+        finally:
+            self._in_flight -= 1
+            self._last_activity = time.monotonic()
+            self._notify()
+
+    def _routes(self, app: web.Application) -> None:
+        r = app.router
+        api = "/api/v{version:\\d+}"
+        r.add_get("/gateway", self._gateway)
+        r.add_get(api + "/gateway", self._get_gateway)
+        r.add_get(api + "/gateway/bot", self._get_gateway_bot)
+        r.add_get(api + "/users/@me", self._get_me)
+        r.add_get(api + "/oauth2/applications/@me", self._get_app)
+        r.add_get(api + "/applications/@me", self._get_app)
+        r.add_put(api + "/applications/{app}/commands", self._put_commands)
+        r.add_get(api + "/applications/{app}/commands", self._get_commands)
+        r.add_put(api + "/applications/{app}/guilds/{guild}/commands", self._put_commands)
+        r.add_get(api + "/applications/{app}/guilds/{guild}/commands", self._get_commands)
+        r.add_post(api + "/interactions/{iid}/{token}/callback", self._callback)
+        r.add_post(api + "/webhooks/{app}/{token}", self._followup)
+        wm = api + "/webhooks/{app}/{token}/messages/{mid}"
+        r.add_get(wm, self._webhook_get)
+        r.add_patch(wm, self._webhook_edit)
+        r.add_delete(wm, self._webhook_delete)
+        r.add_get(api + "/channels/{cid}", self._get_channel)
+        r.add_get(api + "/channels/{cid}/messages", self._history)
+        r.add_post(api + "/channels/{cid}/messages", self._channel_create)
+        cm = api + "/channels/{cid}/messages/{mid}"
+        r.add_get(cm, self._channel_get)
+        r.add_patch(cm, self._channel_edit)
+        r.add_delete(cm, self._channel_delete)
+        r.add_get(api + "/guilds/{guild}/members/{uid}", self._get_member)
+        r.add_get("/attachments/{cid}/{aid}/{filename}", self._attachment)
+        r.add_route("*", "/{tail:.*}", self._unknown)
+
+    async def _unknown(self, request: web.Request) -> web.Response:
+        self.unknown_routes.append(f"{request.method} {request.path_qs}")
+        return _err(404, 0, "404: Not Found")
+
+    def _reject(self, request: web.Request, status: int, code: int, message: str,
+                **extra: Any) -> web.Response:
+        body = {"code": code, "message": message, **extra}
+        self.rejections.append(Rejection(request.method, request.path_qs, status, body))
+        return _json(body, status=status)
+
+    def _reject_form(self, request: web.Request, errors: list[Any],
+                     prefix: tuple[str, ...] = ()) -> web.Response:
+        if len(errors) == 1 and errors[0][1] == "EMPTY":
+            return self._reject(request, 400, 50006, "Cannot send an empty message")
+        errors = [e for e in errors if e[1] != "EMPTY"]
+        return self._reject(request, 400, 50035, "Invalid Form Body",
+                            errors=form_errors(errors, prefix))
+
+    async def _read_body(self, request: web.Request
+                         ) -> tuple[dict[str, Any], list[tuple[str, bytes, str | None]]]:
+        """JSON body or multipart (payload_json + files[n]); returns (payload, files)."""
+        files: list[tuple[str, bytes, str | None]] = []
+        if request.content_type.startswith("multipart/"):
+            payload: dict[str, Any] = {}
+            reader = await request.multipart()
+            async for part in reader:
+                name = getattr(part, "name", None)
+                if name == "payload_json":
+                    payload = json.loads(await part.text())  # type: ignore[union-attr]
+                elif name and name.startswith("files["):
+                    data = await part.read()  # type: ignore[union-attr]
+                    filename = getattr(part, "filename", None) or "file"
+                    index = int(name[6:-1])
+                    while len(files) <= index:
+                        files.append(("file", b"", None))
+                    files[index] = (filename, bytes(data), _guess_type(filename))
+            return payload, files
+        if request.can_read_body:
+            text = await request.text()
+            return (json.loads(text) if text else {}), files
+        return {}, files
+
+    # ------------------------------------------------------------------ REST: session
+    async def _get_gateway(self, request: web.Request) -> web.Response:
+        return _json({"url": self.gateway_url})
+
+    async def _get_gateway_bot(self, request: web.Request) -> web.Response:
+        return _json({
+            "url": self.gateway_url,
+            "shards": self.shards,
+            "session_start_limit": {"total": 1000, "remaining": 999, "reset_after": 14400000,
+                                    "max_concurrency": 1},
+        })
+
+    async def _get_me(self, request: web.Request) -> web.Response:
+        if not request.headers.get("Authorization", "").startswith("Bot "):
+            return _err(401, 0, "401: Unauthorized")
+        return _json({**self.bot_user.payload(), "verified": True, "mfa_enabled": False,
+                      "flags": 0})
+
+    async def _get_app(self, request: web.Request) -> web.Response:
+        owner = FakeUser(self.guilds[self.guild_id].owner_id, "Owner")
+        return _json({
+            "id": str(self.app_id), "name": self.bot_user.name, "icon": None,
+            "description": "", "bot_public": True, "bot_require_code_grant": False,
+            "owner": owner.payload(), "verify_key": "0" * 64, "flags": 0, "team": None,
+            "summary": "", "interactions_endpoint_url": None, "rpc_origins": [],
+            "bot": self.bot_user.payload(),
+        })
+
+    async def _put_commands(self, request: web.Request) -> web.Response:
+        body, _ = await self._read_body(request)
+        if not isinstance(body, list):
+            return self._reject(request, 400, 50035, "Invalid Form Body")
+        guild = request.match_info.get("guild")
+        old = self.commands(int(guild) if guild else None)
+        old_ids = {(c["name"], c.get("type", 1)): c["id"] for c in old}
+        out = []
+        for c in body:
+            cmd = dict(c)
+            cmd.setdefault("type", 1)
+            cmd.setdefault("options", [])
+            cmd.setdefault("description", "")
+            cmd["id"] = old_ids.get((cmd["name"], cmd["type"])) or str(snowflake())
+            cmd["application_id"] = str(self.app_id)
+            cmd["version"] = str(snowflake())
+            if guild:
+                cmd["guild_id"] = guild
+            out.append(cmd)
+        if guild:
+            self.guild_commands[int(guild)] = out
+        else:
+            self.global_commands = out
+        self._notify()
+        return _json(out)
+
+    async def _get_commands(self, request: web.Request) -> web.Response:
+        guild = request.match_info.get("guild")
+        return _json(self.commands(int(guild) if guild else None))
+
+    async def _get_member(self, request: web.Request) -> web.Response:
+        g = self.guilds.get(int(request.match_info["guild"]))
+        u = self.users.get(int(request.match_info["uid"]))
+        if g is None:
+            return _err(404, 10004, "Unknown Guild")
+        if u is None or u.id not in g.member_ids:
+            return _err(404, 10007, "Unknown Member")
+        return _json(g.member_payload(u))
+
+    # ------------------------------------------------------------------ message storage
+    def _store(self, msg: FakeMessage) -> None:
+        chan = self._channel_messages[msg.channel_id]
+        chan[msg.id] = msg
+        self._messages[msg.id] = msg
+        while len(chan) > self.max_messages:
+            old_id = next(iter(chan))
+            del chan[old_id]
+            self._messages.pop(old_id, None)
+        self._dispatch_message("MESSAGE_CREATE", msg)
+        self._notify()
+
+    def _delete(self, msg: FakeMessage) -> None:
+        msg.deleted = True
+        self._channel_messages[msg.channel_id].pop(msg.id, None)
+        self._messages.pop(msg.id, None)
+        self._dispatch_message("MESSAGE_DELETE", msg)
+        self._notify()
+
+    def _attachments(self, msg: FakeMessage, body: dict[str, Any],
+                     files: list[tuple[str, bytes, str | None]],
+                     keep_old: bool) -> list[FakeAttachment]:
+        def new(index: int, desc: str | None = None) -> FakeAttachment:
+            name, data, ctype = files[index]
+            aid = snowflake()
+            url = f"{self.base_url}/attachments/{msg.channel_id}/{aid}/{name}"
+            return FakeAttachment(aid, name, data, url, ctype, desc)
+
+        if "attachments" not in body:
+            base = list(msg.attachments) if keep_old else []
+            return base + [new(i) for i in range(len(files))]
+        out: list[FakeAttachment] = []
+        old = {a.id: a for a in msg.attachments}
+        used: set[int] = set()
+        for entry in body.get("attachments") or []:
+            aid = int(entry.get("id", -1))
+            if 0 <= aid < len(files) and aid not in old:
+                out.append(new(aid, entry.get("description")))
+                used.add(aid)
+            elif aid in old:
+                out.append(old[aid])
+        out.extend(new(i) for i in range(len(files)) if i not in used)
+        return out
+
+    def _apply(self, msg: FakeMessage, body: dict[str, Any],
+               files: list[tuple[str, bytes, str | None]], *, edit: bool) -> None:
+        if "content" in body:
+            msg.content = body["content"] or ""
+        if "embeds" in body:
+            msg.embeds = [{"type": "rich", **e} for e in body["embeds"] or []]
+        if "components" in body:
+            msg.components = body["components"] or []
+        if "flags" in body and body["flags"] is not None:
+            keep = msg.flags & EPHEMERAL
+            msg.flags = (int(body["flags"]) & ~(EPHEMERAL | LOADING)) | keep
+        if "attachments" in body or files:
+            msg.attachments = self._attachments(msg, body, files, keep_old=edit)
+        if edit:
+            msg.edited_at = iso_now()
+            msg.edits += 1
+
+    def _new_message(self, channel: FakeChannel, *, ephemeral_for: int | None = None,
+                     inter: _Interaction | None = None) -> FakeMessage:
+        msg = FakeMessage(snowflake(), channel.id, channel.guild_id, self.bot_user,
+                          ephemeral_for=ephemeral_for)
+        if ephemeral_for is not None:
+            msg.flags |= EPHEMERAL
+        if inter is not None:
+            msg.interaction_id = inter.id
+            msg.interaction_user = inter.user
+            msg.interaction_type = inter.type
+        return msg
+
+    # ------------------------------------------------------------------ REST: interactions
+    async def _callback(self, request: web.Request) -> web.Response:
+        inter = self._interactions.get(int(request.match_info["iid"]))
+        if inter is None or inter.token != request.match_info["token"] or inter.failed:
+            return self._reject(request, 404, 10062, "Unknown interaction")
+        body, files = await self._read_body(request)
+        if inter.responded:
+            return self._reject(request, 400, 40060,
+                                "Interaction has already been acknowledged.")
+        if inter.failed:  # the deadline passed while the body was read
+            return self._reject(request, 404, 10062, "Unknown interaction")
+        rtype = int(body.get("type", 0))
+        data: dict[str, Any] = body.get("data") or {}
+        channel = self.channels[inter.channel_id]
+        result = inter.result
+        msg: FakeMessage | None = None
+        if rtype in (6, 7) and inter.type != 3:
+            return self._reject(request, 400, 50035, "Invalid Form Body", errors=form_errors(
+                [(("type",), "INTERACTION_RESPONSE_TYPE_INVALID",
+                  "This response type is only valid for message components")]))
+        if rtype == 4:
+            errors = validate_message(data, has_files=bool(files))
+            if errors:
+                return self._reject_form(request, errors, ("data",))
+            eph = inter.user.id if int(data.get("flags") or 0) & EPHEMERAL else None
+            msg = self._new_message(channel, ephemeral_for=eph, inter=inter)
+            msg.message_type = 20 if inter.type == 2 else 0
+            self._apply(msg, data, files, edit=False)
+            self._store(msg)
+            inter.original_id = msg.id
+            inter.message_ids.add(msg.id)
+            result.ephemeral = msg.ephemeral
+        elif rtype == 5:
+            eph = inter.user.id if int(data.get("flags") or 0) & EPHEMERAL else None
+            msg = self._new_message(channel, ephemeral_for=eph, inter=inter)
+            msg.message_type = 20 if inter.type == 2 else 0
+            msg.flags |= LOADING
+            self._store(msg)
+            inter.original_id = msg.id
+            inter.message_ids.add(msg.id)
+            result.ephemeral = msg.ephemeral
+        elif rtype == 6:
+            msg = inter.source
+        elif rtype == 7:
+            assert inter.source is not None
+            errors = validate_message(data, has_files=bool(files), require_content=False)
+            if errors:
+                return self._reject_form(request, errors, ("data",))
+            msg = inter.source
+            if msg.deleted:
+                return self._reject(request, 404, 10008, "Unknown Message")
+            self._apply(msg, data, files, edit=True)
+            self._dispatch_message("MESSAGE_UPDATE", msg)
+        elif rtype == 9:
+            result.modal = data
+        else:
+            return self._reject(request, 400, 50035, "Invalid Form Body", errors=form_errors(
+                [(("type",), "BASE_TYPE_CHOICES", f"Value {rtype} is not a valid response")]))
+        inter.responded = True
+        if inter.timer:
+            inter.timer.cancel()
+        result.response_type = rtype
+        result.message = msg
+        if not inter.future.done():
+            inter.future.set_result(result)
+        self._notify()
+        resp: dict[str, Any] = {
+            "interaction": {
+                "id": str(inter.id), "type": inter.type, "activity_instance_id": None,
+                "response_message_id": str(msg.id) if msg else None,
+                "response_message_loading": rtype == 5,
+                "response_message_ephemeral": bool(msg and msg.ephemeral),
+            },
+            "resource": {"type": rtype},
+        }
+        if msg is not None and rtype in (4, 5, 7):
+            resp["resource"]["message"] = msg.payload(self.app_id)
+        return _json(resp)
+
+    def _token_inter(self, request: web.Request) -> _Interaction | web.Response:
+        inter = self._by_token.get(request.match_info["token"])
+        if inter is None or str(self.app_id) != request.match_info["app"]:
+            return self._reject(request, 404, 10015, "Unknown Webhook")
+        if self.now() - inter.created >= TOKEN_LIFETIME:
+            return self._reject(request, 401, 50027, "Invalid Webhook Token")
+        if not inter.responded:
+            return self._reject(request, 404, 10015, "Unknown Webhook")
+        return inter
+
+    def _token_message(self, request: web.Request,
+                       inter: _Interaction) -> FakeMessage | web.Response:
+        mid = request.match_info["mid"]
+        msg_id = inter.original_id if mid == "@original" else int(mid)
+        msg = self._messages.get(msg_id) if msg_id is not None else None
+        if msg is None or (msg.id not in inter.message_ids and msg.id != inter.original_id):
+            return self._reject(request, 404, 10008, "Unknown Message")
+        return msg
+
+    async def _followup(self, request: web.Request) -> web.Response:
+        inter = self._token_inter(request)
+        if isinstance(inter, web.Response):
+            return inter
+        body, files = await self._read_body(request)
+        errors = validate_message(body, has_files=bool(files))
+        if errors:
+            return self._reject_form(request, errors)
+        original = self._messages.get(inter.original_id or 0)
+        if original is not None and original.loading:
+            # Discord: the first follow-up after a deferred response fills in the "thinking"
+            # message (and keeps its ephemerality).
+            msg = original
+            msg.flags &= ~LOADING
+            self._apply(msg, body, files, edit=False)
+            self._dispatch_message("MESSAGE_UPDATE", msg)
+            self._notify()
+        else:
+            eph = inter.user.id if int(body.get("flags") or 0) & EPHEMERAL else None
+            msg = self._new_message(self.channels[inter.channel_id], ephemeral_for=eph,
+                                    inter=inter)
+            self._apply(msg, body, files, edit=False)
+            self._store(msg)
+            inter.message_ids.add(msg.id)
+        if request.query.get("wait") in ("1", "true", "True"):
+            return _json(msg.payload(self.app_id))
+        return web.Response(status=204)
+
+    async def _webhook_get(self, request: web.Request) -> web.Response:
+        inter = self._token_inter(request)
+        if isinstance(inter, web.Response):
+            return inter
+        msg = self._token_message(request, inter)
+        if isinstance(msg, web.Response):
+            return msg
+        return _json(msg.payload(self.app_id))
+
+    async def _webhook_edit(self, request: web.Request) -> web.Response:
+        inter = self._token_inter(request)
+        if isinstance(inter, web.Response):
+            return inter
+        msg = self._token_message(request, inter)
+        if isinstance(msg, web.Response):
+            return msg
+        body, files = await self._read_body(request)
+        errors = validate_message(body, has_files=bool(files), require_content=False)
+        if errors:
+            return self._reject_form(request, errors)
+        filling = msg.loading
+        msg.flags &= ~LOADING
+        self._apply(msg, body, files, edit=not filling)
+        self._dispatch_message("MESSAGE_UPDATE", msg)
+        self._notify()
+        return _json(msg.payload(self.app_id))
+
+    async def _webhook_delete(self, request: web.Request) -> web.Response:
+        inter = self._token_inter(request)
+        if isinstance(inter, web.Response):
+            return inter
+        msg = self._token_message(request, inter)
+        if isinstance(msg, web.Response):
+            return msg
+        self._delete(msg)
+        return web.Response(status=204)
+
+    # ------------------------------------------------------------------ REST: channels
+    def _channel(self, request: web.Request) -> FakeChannel | web.Response:
+        ch = self.channels.get(int(request.match_info["cid"]))
+        if ch is None:
+            return self._reject(request, 404, 10003, "Unknown Channel")
+        return ch
+
+    def _channel_msg(self, request: web.Request, ch: FakeChannel) -> FakeMessage | web.Response:
+        msg = self._channel_messages[ch.id].get(int(request.match_info["mid"]))
+        if msg is None or msg.ephemeral_for is not None:
+            return self._reject(request, 404, 10008, "Unknown Message")
+        return msg
+
+    def _rate_check(self, request: web.Request, ch: FakeChannel) -> dict[str, str] | web.Response:
+        """Fixed-window per-channel limit; returns headers for a success or a 429 response."""
+        if self.edit_rate is None:
+            return {}
+        limit, per = self.edit_rate
+        now = time.monotonic()
+        window = self._buckets.get(ch.id)
+        if window is None or now >= window[0] + per:
+            window = self._buckets[ch.id] = [now, 0.0]
+        reset_after = window[0] + per - now
+        headers = {
+            "X-RateLimit-Limit": str(limit),
+            "X-RateLimit-Reset": f"{time.time() + reset_after:.3f}",
+            "X-RateLimit-Reset-After": f"{reset_after:.3f}",
+            "X-RateLimit-Bucket": f"fake-channel-messages-{limit}-{per}",
+            "Via": "1.1 google",
+        }
+        if window[1] >= limit:
+            headers["X-RateLimit-Remaining"] = "0"
+            headers["X-RateLimit-Scope"] = "user"
+            headers["Retry-After"] = str(math.ceil(reset_after))
+            self.rate_limited.append(f"{request.method} {request.path}")
+            body = {"message": "You are being rate limited.",
+                    "retry_after": round(reset_after, 3), "global": False}
+            return _json(body, status=429, headers=headers)
+        window[1] += 1
+        headers["X-RateLimit-Remaining"] = str(int(limit - window[1]))
+        return headers
+
+    async def _get_channel(self, request: web.Request) -> web.Response:
+        ch = self._channel(request)
+        if isinstance(ch, web.Response):
+            return ch
+        return _json(ch.payload())
+
+    async def _history(self, request: web.Request) -> web.Response:
+        ch = self._channel(request)
+        if isinstance(ch, web.Response):
+            return ch
+        limit = min(int(request.query.get("limit", 50)), 100)
+        before = int(request.query.get("before", 0)) or None
+        out = []
+        for m in reversed(self._channel_messages[ch.id].values()):
+            if m.ephemeral_for is None and (before is None or m.id < before):
+                out.append(m.payload(self.app_id))
+                if len(out) >= limit:
+                    break
+        return _json(out)
+
+    async def _channel_create(self, request: web.Request) -> web.Response:
+        ch = self._channel(request)
+        if isinstance(ch, web.Response):
+            return ch
+        body, files = await self._read_body(request)
+        errors = validate_message(body, has_files=bool(files))
+        if errors:
+            return self._reject_form(request, errors)
+        headers = self._rate_check(request, ch)
+        if isinstance(headers, web.Response):
+            return headers
+        msg = self._new_message(ch)
+        self._apply(msg, body, files, edit=False)
+        self._store(msg)
+        return _json(msg.payload(self.app_id), headers=headers)
+
+    async def _channel_get(self, request: web.Request) -> web.Response:
+        ch = self._channel(request)
+        if isinstance(ch, web.Response):
+            return ch
+        msg = self._channel_msg(request, ch)
+        if isinstance(msg, web.Response):
+            return msg
+        return _json(msg.payload(self.app_id))
+
+    async def _channel_edit(self, request: web.Request) -> web.Response:
+        ch = self._channel(request)
+        if isinstance(ch, web.Response):
+            return ch
+        msg = self._channel_msg(request, ch)
+        if isinstance(msg, web.Response):
+            return msg
+        if not msg.author.bot:
+            return self._reject(request, 403, 50005,
+                                "Cannot edit a message authored by another user")
+        body, files = await self._read_body(request)
+        errors = validate_message(body, has_files=bool(files), require_content=False)
+        if errors:
+            return self._reject_form(request, errors)
+        headers = self._rate_check(request, ch)
+        if isinstance(headers, web.Response):
+            return headers
+        self._apply(msg, body, files, edit=True)
+        self._dispatch_message("MESSAGE_UPDATE", msg)
+        self._notify()
+        return _json(msg.payload(self.app_id), headers=headers)
+
+    async def _channel_delete(self, request: web.Request) -> web.Response:
+        ch = self._channel(request)
+        if isinstance(ch, web.Response):
+            return ch
+        msg = self._channel_msg(request, ch)
+        if isinstance(msg, web.Response):
+            return msg
+        self._delete(msg)
+        return web.Response(status=204)
+
+    async def _attachment(self, request: web.Request) -> web.Response:
+        msgs = self._channel_messages.get(int(request.match_info["cid"]), {})
+        aid = int(request.match_info["aid"])
+        for m in reversed(msgs.values()):
+            for a in m.attachments:
+                if a.id == aid:
+                    return web.Response(body=a.data,
+                                        content_type=a.content_type or "application/octet-stream")
+        return _err(404, 0, "404: Not Found")
+
+
+def _guess_type(filename: str) -> str | None:
+    lower = filename.lower()
+    for ext, ctype in ((".png", "image/png"), (".jpg", "image/jpeg"), (".jpeg", "image/jpeg"),
+                       (".gif", "image/gif"), (".webp", "image/webp"), (".txt", "text/plain"),
+                       (".json", "application/json")):
+        if lower.endswith(ext):
+            return ctype
+    return None
