@@ -1,0 +1,76 @@
+"""Computer players for Albastini: pure functions of what a seat may see, no I/O.
+
+::
+
+    from albastini.ai import make_player, decide
+
+    player = make_player("normal", seed=1)
+    action = player.choose(deal.view(seat, history=True))   # a Bid, Pass or Play
+    deal.apply(action)
+
+    # off the event loop, in a process pool:
+    code = await loop.run_in_executor(pool, partial(decide, "hard", view, seed))
+
+Levels: ``random`` (uniform, for tests), ``greedy`` (the point-trick baseline), ``heuristic``
+(counts cards, keeps trumps, feeds partners, solves the known endgame) and ``search``
+(information-set sampling with rollouts and exact endgame search). Difficulties for players:
+``easy`` (greedy with a little randomness), ``normal`` (heuristic), ``hard`` (search).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .players import GreedyPlayer, Player, RandomPlayer
+
+LEVELS: tuple[str, ...] = ("random", "greedy", "heuristic", "search")
+#: Difficulty names offered to players, and the level each one maps to.
+DIFFICULTIES: dict[str, str] = {"easy": "greedy", "normal": "heuristic", "hard": "search"}
+#: How much randomness ``easy`` adds to greedy: the chance of a random legal action.
+EASY_EPSILON = 0.15
+
+
+def make_player(level: str, *, seed: int | None = None, **options: Any) -> Player:
+    """A computer player for a level (``random``, ``greedy``, ``heuristic``, ``search``) or a
+    difficulty (``easy``, ``normal``, ``hard``).
+
+    ``seed`` makes its choices reproducible. Options: ``epsilon`` (greedy: chance of a random
+    move), ``time_ms`` (search: time per decision, default 300), ``iterations`` (search: a fixed
+    number of sampled deals per decision instead of a time budget, for reproducible runs),
+    ``rollout`` (search: ``"greedy"`` or ``"heuristic"`` rollout policy).
+    Raises ValueError for an unknown level or option.
+    """
+    name = level.strip().lower()
+    if name == "easy":
+        options.setdefault("epsilon", EASY_EPSILON)
+    name = DIFFICULTIES.get(name, name)
+    try:
+        if name == "random":
+            return RandomPlayer(seed, **options)
+        if name == "greedy":
+            return GreedyPlayer(seed, **options)
+        if name in ("heuristic", "search"):
+            # Interim: these levels land in the next commits; until then they play greedy.
+            options = {k: v for k, v in options.items() if k == "epsilon"}
+            return GreedyPlayer(seed, **options)
+    except TypeError as exc:
+        raise ValueError(f"Bad option for the {name} player: {exc}") from None
+    choices = ", ".join((*LEVELS, *DIFFICULTIES))
+    raise ValueError(f"No computer player level {level!r} (choose from {choices})")
+
+
+def decide(level: str, view: dict[str, Any], seed: int | None = None, **options: Any) -> str:
+    """The action code (``"bid:4C"``, ``"pass"``, ``"play:7H"``) a fresh ``level`` player picks
+    for ``view``. A top-level function, so it can be sent to a ``ProcessPoolExecutor``."""
+    return make_player(level, seed=seed, **options).choose(view).code
+
+
+__all__ = [
+    "DIFFICULTIES",
+    "LEVELS",
+    "GreedyPlayer",
+    "Player",
+    "RandomPlayer",
+    "decide",
+    "make_player",
+]
