@@ -1,0 +1,676 @@
+"""How a deal looks to players: card labels, the text table, the private hand header, deal results,
+and a picture of the table drawn with Pillow.
+
+Pure functions over the engine's JSON views (``Deal.view(seat)``) and plain strings: no discord.py
+objects, no I/O beyond the package's own catalogues. Every word comes from :mod:`cogs.i18n`.
+
+The picture uses only what ships with the project's own install: Pillow's built-in scalable font
+(``ImageFont.load_default(size=...)``, Pillow >= 10.1) for ranks, digits and names, and suit symbols
+drawn as vector shapes — no system font is assumed. That font covers ASCII only, so names are
+folded to ASCII (accents dropped) and other characters become "?" rather than boxes; the seat number
+is always drawn next to the name so a player stays identifiable.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import re
+import unicodedata
+from collections.abc import Sequence
+from functools import cache
+from typing import Any
+
+from PIL import Image, ImageDraw, ImageFont
+
+from cogs.i18n import join_list, t, tn
+
+__all__ = [
+    "SUIT_SYMBOLS",
+    "card_button_label",
+    "card_label",
+    "card_points",
+    "deal_summary_text",
+    "default_side_names",
+    "explain_result",
+    "hand_text",
+    "suit_label",
+    "suit_name",
+    "suit_symbol",
+    "table_png",
+    "table_text",
+]
+
+SUIT_SYMBOLS: dict[str, str] = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+RED_SUITS = frozenset("DH")
+# Card points, high rank to low; kept here so the presentation layer needs nothing but the view.
+POINTS: dict[str, int] = {"A": 11, "7": 10, "K": 4, "J": 3, "Q": 2, "6": 0, "5": 0, "4": 0, "3": 0}
+TEXT_LIMIT = 1500
+TEAM_LETTERS = "ABCDEF"
+
+
+# --------------------------------------------------------------------------- cards and suits
+def _split(code: str) -> tuple[str, str]:
+    if len(code) != 2 or code[0] not in POINTS or code[1] not in SUIT_SYMBOLS:
+        raise ValueError(f"Not a card code: {code!r} (expected rank then suit, like 'AS' or '7H')")
+    return code[0], code[1]
+
+
+def card_label(code: str) -> str:
+    """The card as players read it: ``"AS"`` -> ``"A♠"``, ``"7H"`` -> ``"7♥"``."""
+    rank, suit = _split(code)
+    return rank + SUIT_SYMBOLS[suit]
+
+
+def card_points(code: str) -> int:
+    """Card points of a card: A 11, 7 10, K 4, J 3, Q 2, others 0."""
+    return POINTS[_split(code)[0]]
+
+
+def card_button_label(code: str) -> str:
+    """Label of a card button: ``"A♠ 11"`` with its points, or just ``"5♠"`` when worth nothing."""
+    points = card_points(code)
+    return f"{card_label(code)} {points}" if points else card_label(code)
+
+
+def suit_symbol(suit: str) -> str:
+    """The symbol of a suit letter: ``"H"`` -> ``"♥"``."""
+    if suit not in SUIT_SYMBOLS:
+        raise ValueError(f"Not a suit: {suit!r} (expected one of C D H S)")
+    return SUIT_SYMBOLS[suit]
+
+
+# Swahili suit names (sw.json, for a native reviewer): hearts "kopa" (also "mioyo"), spades
+# "shupaza" (also "jembe", "spedi"), diamonds "kisu" (also "diamonds", "almasi"), clubs "karanga"
+# (also "mavi ya kuku", "maua"). The first of each is what East African players say most widely.
+def suit_name(lang: str, suit: str, *, capitalize: bool = False) -> str:
+    """The suit's name in ``lang`` ("hearts" / "kopa"); ``capitalize`` to start a sentence."""
+    suit_symbol(suit)
+    name = t(lang, f"suit.{suit}")
+    return name[:1].upper() + name[1:] if capitalize else name
+
+
+def suit_label(lang: str, suit: str) -> str:
+    """Symbol and name together, readable by eye and by screen readers: ``"♥ hearts"``."""
+    return f"{suit_symbol(suit)} {suit_name(lang, suit)}"
+
+
+# --------------------------------------------------------------------------- seats and sides
+def _name(names: Sequence[str], seat: int, lang: str) -> str:
+    if 0 <= seat < len(names) and names[seat]:
+        return names[seat]
+    return t(lang, "seat.label", seat=seat + 1)
+
+
+def _side_count(view: dict[str, Any]) -> int:
+    return int(view.get("teams") or view["players"])
+
+
+def default_side_names(
+    lang: str, players: int, teams: int, names: Sequence[str]
+) -> list[str]:
+    """Names of the sides: "Team A", "Team B"... in team play, the players' names when solo."""
+    if teams >= players:
+        return [_name(names, seat, lang) for seat in range(players)]
+    return [t(lang, "team.name", letter=TEAM_LETTERS[i]) for i in range(teams)]
+
+
+def _sides(view: dict[str, Any], names: Sequence[str], lang: str,
+           side_names: Sequence[str] | None) -> list[str]:
+    default = default_side_names(lang, view["players"], _side_count(view), names)
+    if side_names:
+        return [side_names[i] if i < len(side_names) else default[i] for i in range(len(default))]
+    return default
+
+
+def _eligible_bidders(view: dict[str, Any]) -> list[int]:
+    teams = _side_count(view)
+    dealer = view["dealer"]
+    return [s for s in range(view["players"]) if s % teams != dealer % teams]
+
+
+# --------------------------------------------------------------------------- deal results
+def _result_kind(result: dict[str, Any], team_size: int | None) -> str:
+    if team_size is None:
+        team_size = max(1, int(result.get("threshold", 10)) // 10)
+    return {1: "solo", 3: "trios"}.get(team_size, "team")
+
+
+def explain_result(
+    lang: str,
+    result: dict[str, Any],
+    side_names: Sequence[str],
+    *,
+    team_size: int | None = None,
+) -> str:
+    """Why the deal scored what it scored, in one sentence a player understands.
+
+    ``result`` is the view's ``result`` dict (points per side, winner, victory_points, threshold,
+    lowest); ``side_names`` names each side. ``team_size`` defaults to ``threshold // 10``.
+    Examples: "Team B ate only 14 — under 20 — so Team A scores 2 VP." /
+    "Tie for the most points (60 each) between Team A and Team B: nobody scores."
+    """
+    points: list[int] = list(result["points"])
+    names = [side_names[i] if i < len(side_names) else TEAM_LETTERS[i] for i in range(len(points))]
+    threshold = int(result["threshold"])
+    kind = _result_kind(result, team_size)
+    winner = result.get("winner")
+    if winner is None:
+        top = max(points)
+        tied = [names[i] for i, p in enumerate(points) if p == top]
+        return t(lang, "result.tie", points=top, sides=join_list(lang, tied))
+    lowest = result.get("lowest")
+    if lowest is None:
+        lowest = min(range(len(points)), key=lambda i: points[i])
+    grammar = "solo" if kind == "solo" else "team"
+    if int(result["victory_points"]) >= 2:
+        return t(lang, f"result.two_vp.{grammar}", loser=names[lowest], points=points[lowest],
+                 threshold=threshold, winner=names[winner])
+    if kind == "trios":
+        return t(lang, "result.one_vp.trios", loser=names[lowest], points=points[lowest],
+                 threshold=threshold, winner=names[winner])
+    return t(lang, f"result.one_vp.{grammar}", threshold=threshold, winner=names[winner])
+
+
+def deal_summary_text(
+    lang: str,
+    result: dict[str, Any],
+    side_names: Sequence[str],
+    *,
+    deal_no: int,
+    team_size: int | None = None,
+) -> str:
+    """The end-of-deal line: "Deal 3 — Team A ate 96, Team B ate 24. Team A scores 1 VP (...)"."""
+    eaten = join_list(lang, [t(lang, "deal.summary.ate", side=side_names[i], points=p)
+                             for i, p in enumerate(result["points"])])
+    return t(lang, "deal.summary.line", deal=deal_no, eaten=eaten,
+             explanation=explain_result(lang, result, side_names, team_size=team_size))
+
+
+# --------------------------------------------------------------------------- text table
+def _scores_line(lang: str, sides: Sequence[str], scores: Sequence[int]) -> str:
+    items = [t(lang, "table.score", side=sides[i], vp=scores[i] if i < len(scores) else 0)
+             for i in range(len(sides))]
+    return t(lang, "table.score_separator").join(items)
+
+
+def _bids_line(lang: str, view: dict[str, Any], names: Sequence[str]) -> str:
+    bids = view.get("bids") or []
+    if not bids:
+        return t(lang, "table.bids_none")
+    exchange = view.get("exchange")
+    bidding = view["phase"] == "bidding"
+    items: list[str] = []
+    for bid in bids:
+        who = _name(names, bid["seat"], lang)
+        card = bid.get("card")
+        if card is None:
+            items.append(t(lang, "table.bid.pass", name=who))
+        elif bidding:
+            items.append(t(lang, "table.bid.card", name=who, card=card_label(card)))
+        elif exchange and exchange.get("seat") == bid["seat"] and exchange.get("took"):
+            items.append(t(lang, "table.bid.exchanged", name=who, card=card_label(card),
+                           indicator=card_label(exchange["took"])))
+        else:
+            items.append(t(lang, "table.bid.returned", name=who, card=card_label(card)))
+    if not bidding and all(b.get("card") is None for b in bids):
+        return t(lang, "table.bids_all_passed")
+    return t(lang, "table.bids", bids=t(lang, "inline.separator").join(items))
+
+
+def _stock_text(lang: str, count: int) -> str:
+    return t(lang, "table.stock.zero") if count == 0 else tn(lang, "table.stock", count)
+
+
+def _trump_text(lang: str, view: dict[str, Any]) -> str:
+    trump = view.get("trump")
+    if not trump:
+        return t(lang, "table.trump_pending")
+    face_up = view.get("face_up")
+    if not face_up:
+        return t(lang, "table.trump", suit=suit_label(lang, trump))
+    key = "table.face_up_never_drawn" if view["players"] == 5 else "table.face_up"
+    return t(lang, "table.trump_with_face_up", suit=suit_label(lang, trump),
+             face_up=t(lang, key, card=card_label(face_up)))
+
+
+def _round_line(lang: str, view: dict[str, Any], names: Sequence[str]) -> str | None:
+    if view["phase"] != "playing":
+        return None
+    sep = t(lang, "inline.separator")
+    current = view.get("current") or []
+    to_act = view.get("to_act")
+    if not current:
+        leader = to_act if to_act is not None else view.get("leader")
+        return t(lang, "table.round_not_started", round=view["round"],
+                 total=view["rounds_total"], name=_name(names, leader or 0, lang))
+    winning = view.get("winning")
+    plays = []
+    for seat, card in current:
+        key = "table.play_winning" if seat == winning else "table.play"
+        plays.append(t(lang, key, name=_name(names, seat, lang), card=card_label(card)))
+    if to_act is not None:
+        plays.append(t(lang, "table.to_play", name=_name(names, to_act, lang)))
+    return t(lang, "table.round", round=view["round"], total=view["rounds_total"],
+             plays=sep.join(plays))
+
+
+def _last_round_line(lang: str, view: dict[str, Any], names: Sequence[str]) -> str | None:
+    last = view.get("last_trick")
+    if not last:
+        return None
+    winner = last["winner"]
+    win_card = next((c for s, c in last["plays"] if s == winner), None)
+    plays = t(lang, "inline.separator").join(
+        t(lang, "table.play", name=_name(names, s, lang), card=card_label(c))
+        for s, c in last["plays"]
+    )
+    return t(lang, "table.last_round", name=_name(names, winner, lang),
+             card=card_label(win_card) if win_card else "?", points=last["points"], plays=plays)
+
+
+def _turn_line(lang: str, view: dict[str, Any], names: Sequence[str]) -> str | None:
+    to_act = view.get("to_act")
+    if view["phase"] == "finished":
+        return None
+    if to_act is None:
+        return t(lang, "table.turn.none")
+    key = "table.turn.bid" if view["phase"] == "bidding" else "table.turn.play"
+    return t(lang, key, name=_name(names, to_act, lang))
+
+
+def table_text(
+    view: dict[str, Any],
+    names: list[str],
+    lang: str,
+    *,
+    deal_no: int,
+    scores: list[int],
+    target: int,
+    side_names: list[str] | None = None,
+) -> str:
+    """The public table as text, for screen readers and narrow screens (an embed description).
+
+    ``view`` is a view dict (the public one, ``seat=None``, is what the channel should get);
+    ``names`` names each seat (mentions or plain names); ``scores`` are VP per side. Lines: title
+    and VP, whose turn it is, dealer/trump/face-up/stock, bids, the round in progress, the last
+    round, cards in hand and rounds eaten. At most ``TEXT_LIMIT`` characters: the least important
+    lines are dropped first.
+    """
+    sides = _sides(view, names, lang, side_names)
+    sep = t(lang, "inline.separator")
+    title = t(lang, "table.title", deal=deal_no, scores=_scores_line(lang, sides, scores),
+              target=target)
+    info = sep.join([t(lang, "table.dealer", name=_name(names, view["dealer"], lang)),
+                     _trump_text(lang, view), _stock_text(lang, int(view.get("stock") or 0))])
+    essential: list[str | None] = [
+        title, _turn_line(lang, view, names), info, _bids_line(lang, view, names),
+        _round_line(lang, view, names), _last_round_line(lang, view, names),
+    ]
+    optional: list[str] = []
+    if view["phase"] == "finished" and view.get("result"):
+        result = view["result"]
+        essential.append(t(lang, "table.finished") + " "
+                         + deal_summary_text(lang, result, sides, deal_no=deal_no,
+                                             team_size=view.get("team_size")))
+    else:
+        hands = [t(lang, "table.hand_size", name=_name(names, s, lang), count=n)
+                 for s, n in enumerate(view.get("hand_sizes") or [])]
+        if hands:
+            optional.append(t(lang, "table.hands", hands=sep.join(hands)))
+    won = view.get("tricks_won") or []
+    if any(won):
+        n_sides = len(sides)
+        per_side = [0] * n_sides
+        for seat, count in enumerate(won):
+            per_side[seat % n_sides] += count
+        optional.append(t(lang, "table.eaten", items=sep.join(
+            t(lang, "table.eaten_item", side=sides[i], count=c) for i, c in enumerate(per_side))))
+    lines = [line for line in essential if line]
+    text = "\n".join(lines)
+    for extra in optional:
+        if len(text) + 1 + len(extra) <= TEXT_LIMIT:
+            text += "\n" + extra
+    if len(text) > TEXT_LIMIT:
+        text = text[: TEXT_LIMIT - 1] + "…"
+    return text
+
+
+# --------------------------------------------------------------------------- private hand header
+def hand_text(view: dict[str, Any], lang: str, names: list[str]) -> str:
+    """Header of a player's private hand, from that seat's own view.
+
+    "Your hand — your turn (round 4, trump ♥)" or "... — waiting for NAME"; while bidding, a
+    second line says which suits are already bid (only those cards are refused), or that this
+    seat does not bid because it is on the dealer's side.
+    """
+    seat = view.get("seat")
+    to_act = view.get("to_act")
+    phase = view["phase"]
+    if phase == "finished":
+        return t(lang, "hand.finished")
+    if phase == "bidding":
+        lines = []
+        if to_act is not None and to_act == seat:
+            lines.append(t(lang, "hand.bid.your_turn"))
+        else:
+            lines.append(t(lang, "hand.bid.waiting", name=_name(names, to_act or 0, lang)))
+        if seat is not None and seat not in _eligible_bidders(view):
+            lines.append(t(lang, "hand.bid.not_bidding"))
+        taken = [b["card"][1] for b in view.get("bids") or [] if b.get("card")]
+        if taken:
+            lines.append(t(lang, "hand.bid.taken",
+                           suits=join_list(lang, [suit_label(lang, s) for s in taken])))
+        else:
+            lines.append(t(lang, "hand.bid.none_taken"))
+        return "\n".join(lines)
+    trump = view.get("trump")
+    trump_text = suit_symbol(trump) if trump else "?"
+    if to_act is not None and to_act == seat:
+        header = t(lang, "hand.your_turn", round=view["round"], trump=trump_text)
+    else:
+        header = t(lang, "hand.waiting", name=_name(names, to_act if to_act is not None else 0,
+                                                    lang),
+                   round=view["round"], trump=trump_text)
+    if not view.get("hand") and seat is not None:
+        header += "\n" + t(lang, "hand.empty")
+    return header
+
+
+# --------------------------------------------------------------------------- the picture
+WIDTH, HEIGHT = 800, 500
+_SS = 2  # drawn at twice the size, then reduced: smooth edges without an anti-aliasing library
+_BG = (30, 33, 38)
+_FELT = (28, 110, 72)
+_FELT_EDGE = (20, 84, 55)
+_RIM = (92, 60, 36)
+_RED = (200, 30, 45)
+_BLACK = (25, 25, 30)
+_WHITE = (250, 250, 247)
+_GOLD = (255, 200, 40)
+_BACK = (40, 70, 150)
+_BACK_LINE = (90, 120, 200)
+_PLATE = (44, 47, 54)
+_PLATE_TURN = (78, 68, 24)
+_TEXT = (235, 235, 235)
+_MUTED = (170, 175, 185)
+_SIDE_COLOURS = [(80, 160, 255), (255, 140, 70), (190, 120, 255),
+                 (90, 210, 140), (255, 105, 160), (230, 220, 90)]
+_CARD_W, _CARD_H = 50, 72
+
+
+@cache
+def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    return ImageFont.load_default(size=size * _SS)
+
+
+@cache
+def _notdef_mask() -> bytes:
+    return bytes(_font(14).getmask("\U000f0001"))
+
+
+@cache
+def _has_glyph(char: str) -> bool:
+    if char.isascii():
+        return char.isprintable()
+    try:
+        return bytes(_font(14).getmask(char)) != _notdef_mask()
+    except Exception:  # a broken glyph must never break a picture
+        return False
+
+
+_MENTION = re.compile(r"^<@!?\d+>$")
+
+
+def _drawable_name(name: str, seat: int) -> str:
+    """Fold a name to what the built-in font can draw: accents dropped, other glyphs as "?"."""
+    if not name or _MENTION.match(name.strip()):
+        return f"Seat {seat + 1}"
+    out = []
+    for ch in name:
+        if _has_glyph(ch):
+            out.append(ch)
+            continue
+        folded = unicodedata.normalize("NFKD", ch).encode("ascii", "ignore").decode()
+        out.append(folded if folded and all(_has_glyph(c) for c in folded) else "?")
+    text = re.sub(r"\?{2,}", "??", "".join(out)).strip()
+    return text or f"Seat {seat + 1}"
+
+
+def _fit(draw: ImageDraw.ImageDraw, text: str, size: int, width: float) -> str:
+    font = _font(size)
+    if draw.textlength(text, font=font) <= width * _SS:
+        return text
+    while text and draw.textlength(text + "...", font=font) > width * _SS:
+        text = text[:-1]
+    return text.rstrip() + "..."
+
+
+def _suit_shape(draw: ImageDraw.ImageDraw, suit: str, cx: float, cy: float, size: float,
+                fill: tuple[int, int, int]) -> None:
+    """Draw a suit symbol as shapes, centred on (cx, cy), ``size`` high (canvas pixels)."""
+    s = size
+
+    def circle(x: float, y: float, r: float) -> None:
+        draw.ellipse([x - r, y - r, x + r, y + r], fill=fill)
+
+    if suit == "D":
+        draw.polygon([(cx, cy - s / 2), (cx + s * 0.38, cy), (cx, cy + s / 2),
+                      (cx - s * 0.38, cy)], fill=fill)
+    elif suit == "H":
+        r = s * 0.26
+        circle(cx - s * 0.22, cy - s * 0.17, r)
+        circle(cx + s * 0.22, cy - s * 0.17, r)
+        draw.polygon([(cx - s * 0.46, cy - s * 0.08), (cx + s * 0.46, cy - s * 0.08),
+                      (cx, cy + s * 0.46)], fill=fill)
+    elif suit == "S":
+        r = s * 0.25
+        circle(cx - s * 0.21, cy + s * 0.08, r)
+        circle(cx + s * 0.21, cy + s * 0.08, r)
+        draw.polygon([(cx - s * 0.445, cy + s * 0.0), (cx + s * 0.445, cy + s * 0.0),
+                      (cx, cy - s * 0.48)], fill=fill)
+        draw.polygon([(cx, cy + s * 0.1), (cx - s * 0.17, cy + s * 0.5),
+                      (cx + s * 0.17, cy + s * 0.5)], fill=fill)
+    else:  # clubs
+        r = s * 0.2
+        circle(cx, cy - s * 0.24, r)
+        circle(cx - s * 0.23, cy + s * 0.1, r)
+        circle(cx + s * 0.23, cy + s * 0.1, r)
+        circle(cx, cy + s * 0.02, r * 0.6)
+        draw.polygon([(cx, cy + s * 0.02), (cx - s * 0.16, cy + s * 0.5),
+                      (cx + s * 0.16, cy + s * 0.5)], fill=fill)
+
+
+@cache
+def _card_face(code: str, w: int, h: int, *, highlight: bool = False) -> Image.Image:
+    """One face-up card as an RGBA image (canvas pixels), with an optional gold glow."""
+    k = _SS
+    pad = 5 * k if highlight else 0
+    img = Image.new("RGBA", (w * k + 2 * pad, h * k + 2 * pad), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    if highlight:
+        d.rounded_rectangle([0, 0, img.width - 1, img.height - 1], radius=10 * k, fill=_GOLD)
+    box = [pad, pad, pad + w * k - 1, pad + h * k - 1]
+    d.rounded_rectangle(box, radius=6 * k, fill=_WHITE, outline=(150, 150, 150), width=k)
+    rank, suit = _split(code)
+    colour = _RED if suit in RED_SUITS else _BLACK
+    font = _font(max(12, h // 4))
+    x0, y0 = pad + 5 * k, pad + 3 * k
+    d.text((x0, y0), rank, font=font, fill=colour)
+    small = h * k * 0.16
+    _suit_shape(d, suit, x0 + d.textlength(rank, font=font) / 2, y0 + h * k * 0.36, small, colour)
+    _suit_shape(d, suit, pad + w * k * 0.58, pad + h * k * 0.62, h * k * 0.38, colour)
+    # The bottom-right corner, upside down, as on a real card.
+    corner = Image.new("RGBA", (w * k // 2, h * k // 2), (0, 0, 0, 0))
+    cd = ImageDraw.Draw(corner)
+    cd.text((5 * k, 3 * k), rank, font=font, fill=colour)
+    _suit_shape(cd, suit, 5 * k + cd.textlength(rank, font=font) / 2, 3 * k + h * k * 0.36,
+                small, colour)
+    corner = corner.rotate(180)
+    img.alpha_composite(corner, (pad + w * k - corner.width, pad + h * k - corner.height))
+    return img
+
+
+@cache
+def _card_back(w: int, h: int) -> Image.Image:
+    k = _SS
+    img = Image.new("RGBA", (w * k, h * k), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    d.rounded_rectangle([0, 0, w * k - 1, h * k - 1], radius=max(2, w // 8) * k, fill=_WHITE,
+                        outline=(120, 120, 120), width=k)
+    inset = max(2, w // 12) * k
+    d.rounded_rectangle([inset, inset, w * k - 1 - inset, h * k - 1 - inset],
+                        radius=max(1, w // 12) * k, fill=_BACK)
+    step = max(4, w // 5) * k
+    for x in range(-h * k, w * k, step):
+        d.line([(x, h * k), (x + h * k, 0)], fill=_BACK_LINE, width=k)
+        d.line([(x, 0), (x + h * k, h * k)], fill=_BACK_LINE, width=k)
+    mask = Image.new("L", img.size, 0)
+    ImageDraw.Draw(mask).rounded_rectangle([inset, inset, w * k - 1 - inset, h * k - 1 - inset],
+                                           radius=max(1, w // 12) * k, fill=255)
+    plain = Image.new("RGBA", img.size, (0, 0, 0, 0))
+    pd = ImageDraw.Draw(plain)
+    pd.rounded_rectangle([0, 0, w * k - 1, h * k - 1], radius=max(2, w // 8) * k, fill=_WHITE,
+                         outline=(120, 120, 120), width=k)
+    plain.paste(img, (0, 0), mask)
+    return plain
+
+
+def _paste_centre(canvas: Image.Image, img: Image.Image, cx: float, cy: float) -> None:
+    canvas.alpha_composite(img, (round(cx * _SS - img.width / 2), round(cy * _SS - img.height / 2)))
+
+
+def _seat_positions(n: int, bottom: int) -> list[tuple[float, float, float, float]]:
+    """(plate x, plate y, card x, card y) per seat, clockwise, ``bottom`` seat at the bottom."""
+    cx, cy = WIDTH / 2, HEIGHT / 2 + 5
+    out: list[tuple[float, float, float, float]] = [(0.0, 0.0, 0.0, 0.0)] * n
+    for i in range(n):
+        seat = (bottom + i) % n
+        angle = math.radians(90 + 360 * i / n)
+        dx, dy = math.cos(angle), math.sin(angle)
+        px = min(max(cx + 318 * dx, 92), WIDTH - 92)
+        py = min(max(cy + 205 * dy, 34), HEIGHT - 34)
+        out[seat] = (px, py, cx + 175 * dx, cy + 112 * dy)
+    return out
+
+
+def _text_centre(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int,
+                 fill: tuple[int, int, int]) -> None:
+    draw.text((xy[0] * _SS, xy[1] * _SS), text, font=_font(size), fill=fill, anchor="mm")
+
+
+def table_png(view: dict[str, Any], names: list[str], *, highlight_winning: bool = True) -> bytes:
+    """A picture of the table as PNG bytes (800×500), drawn only from what ``view`` shows.
+
+    Seats sit around an oval table, clockwise, with their names, seat numbers, a dealer chip and
+    their cards in hand as face-down backs with a count; the seat to act has a gold plate and an
+    arrow. The cards of the round in progress (or, while bidding, the bid cards) lie in front of
+    their players, the winning one ringed in gold. In the middle: the face-down stock with its
+    count, the face-up card under it, and the trump suit in a gold disc ("?" before it is turned).
+    Give it the public view for the channel: a hand is never drawn face up.
+    """
+    k = _SS
+    n = int(view["players"])
+    sides = _side_count(view)
+    own = view.get("seat")
+    bottom = own if isinstance(own, int) and 0 <= own < n else 0
+    canvas = Image.new("RGBA", (WIDTH * k, HEIGHT * k), (*_BG, 255))
+    d = ImageDraw.Draw(canvas)
+
+    # The table.
+    d.ellipse([40 * k, 40 * k, (WIDTH - 40) * k, (HEIGHT - 30) * k], fill=_RIM)
+    d.ellipse([52 * k, 52 * k, (WIDTH - 52) * k, (HEIGHT - 42) * k], fill=_FELT_EDGE)
+    d.ellipse([60 * k, 60 * k, (WIDTH - 60) * k, (HEIGHT - 50) * k], fill=_FELT)
+
+    positions = _seat_positions(n, bottom)
+    cx, cy = WIDTH / 2, HEIGHT / 2 + 5
+
+    # Centre: face-up card under the stock, the stock, the trump disc.
+    stock = int(view.get("stock") or 0)
+    face_up = view.get("face_up")
+    trump = view.get("trump")
+    if face_up:
+        face = _card_face(face_up, _CARD_W, _CARD_H).rotate(90, expand=True)
+        _paste_centre(canvas, face, cx - 30, cy)
+    pile = stock - (1 if face_up else 0)
+    if pile > 0:
+        back = _card_back(_CARD_W, _CARD_H)
+        for layer in range(min(3, pile) - 1, -1, -1):
+            _paste_centre(canvas, back, cx + 10 + layer * 2, cy - layer * 2)
+    if stock > 0:
+        bx, by = cx + 40, cy + 36
+        d.ellipse([(bx - 14) * k, (by - 14) * k, (bx + 14) * k, (by + 14) * k], fill=_BG,
+                  outline=_TEXT, width=k)
+        _text_centre(d, (bx, by), str(stock), 15, _TEXT)
+    tx, ty = cx + 90, cy - 10
+    d.ellipse([(tx - 20) * k, (ty - 20) * k, (tx + 20) * k, (ty + 20) * k], fill=_WHITE,
+              outline=_GOLD, width=3 * k)
+    if trump:
+        _suit_shape(d, trump, tx * k, ty * k, 24 * k, _RED if trump in RED_SUITS else _BLACK)
+    else:
+        _text_centre(d, (tx, ty), "?", 22, _BLACK)
+
+    # Cards in front of the seats: the round in progress, or the bids while bidding.
+    front: list[tuple[int, str]] = []
+    if view["phase"] == "bidding":
+        front = [(b["seat"], b["card"]) for b in view.get("bids") or [] if b.get("card")]
+    elif view["phase"] == "playing":
+        front = [(int(s), str(c)) for s, c in view.get("current") or []]
+    winning = view.get("winning") if highlight_winning and view["phase"] == "playing" else None
+    for seat, code in front:
+        if not 0 <= seat < n:
+            continue
+        img = _card_face(code, _CARD_W, _CARD_H, highlight=seat == winning)
+        _paste_centre(canvas, img, positions[seat][2], positions[seat][3])
+
+    # Seats.
+    to_act = view.get("to_act") if view["phase"] != "finished" else None
+    hand_sizes = view.get("hand_sizes") or [0] * n
+    back_small = _card_back(16, 23)
+    for seat in range(n):
+        px, py, _, _ = positions[seat]
+        turn = seat == to_act
+        colour = _SIDE_COLOURS[(seat % sides) % len(_SIDE_COLOURS)]
+        w, h = 168, 52
+        box = [(px - w / 2) * k, (py - h / 2) * k, (px + w / 2) * k, (py + h / 2) * k]
+        if turn:
+            glow = [box[0] - 5 * k, box[1] - 5 * k, box[2] + 5 * k, box[3] + 5 * k]
+            d.rounded_rectangle(glow, radius=14 * k, fill=_GOLD)
+        d.rounded_rectangle(box, radius=10 * k, fill=_PLATE_TURN if turn else _PLATE,
+                            outline=colour, width=2 * k)
+        d.rounded_rectangle([box[0], box[1], box[0] + 8 * k, box[3]], radius=4 * k, fill=colour)
+        name = _drawable_name(names[seat] if seat < len(names) else "", seat)
+        label = _fit(d, f"{seat + 1}. {name}", 15, w - 24)
+        d.text(((px - w / 2 + 14) * k, (py - h / 2 + 6) * k), label, font=_font(15),
+               fill=_GOLD if turn else _TEXT)
+        count = int(hand_sizes[seat]) if seat < len(hand_sizes) else 0
+        for i in range(min(count, 9)):
+            canvas.alpha_composite(back_small, (round((px - w / 2 + 14 + i * 7) * k),
+                                                round((py + 1) * k)))
+        d.text(((px - w / 2 + 14 + min(count, 9) * 7 + 14) * k, (py + 5) * k), str(count),
+               font=_font(14), fill=_MUTED)
+        if seat == view.get("dealer"):
+            dx, dy = px + w / 2 - 18, py + 12
+            d.ellipse([(dx - 10) * k, (dy - 10) * k, (dx + 10) * k, (dy + 10) * k], fill=_WHITE,
+                      outline=_BLACK, width=k)
+            _text_centre(d, (dx, dy), "D", 13, _BLACK)
+        if turn:
+            # An arrow just outside the plate, pointing at the table centre.
+            ang = math.atan2(cy - py, cx - px)
+            reach = min(w / 2 / max(abs(math.cos(ang)), 1e-6),
+                        h / 2 / max(abs(math.sin(ang)), 1e-6))
+            ax, ay = px + math.cos(ang) * (reach + 10), py + math.sin(ang) * (reach + 10)
+            tip = (ax + math.cos(ang) * 16, ay + math.sin(ang) * 16)
+            left = (ax + math.cos(ang + 2.4) * 12, ay + math.sin(ang + 2.4) * 12)
+            right = (ax + math.cos(ang - 2.4) * 12, ay + math.sin(ang - 2.4) * 12)
+            d.polygon([(x * k, y * k) for x, y in (tip, left, right)], fill=_GOLD)
+
+    # Round counter, top left.
+    if view["phase"] == "playing":
+        d.text((12 * k, 10 * k), f"{view['round']}/{view['rounds_total']}", font=_font(16),
+               fill=_MUTED)
+
+    out = canvas.convert("RGB").reduce(_SS)
+    buf = io.BytesIO()
+    out.save(buf, format="PNG", compress_level=3)
+    return buf.getvalue()

@@ -1,0 +1,160 @@
+"""The catalogues: same keys and placeholders in every language, safe lookups, rules pages."""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+from importlib import resources
+from pathlib import Path
+
+import pytest
+
+from cogs import i18n
+from cogs.i18n import LANGUAGES, catalogue, join_list, placeholders, t, tn
+
+RENDER = Path(__file__).resolve().parents[2] / "cogs" / "render.py"
+
+
+def test_languages_are_english_and_swahili() -> None:
+    assert LANGUAGES == ("en", "sw")
+
+
+def test_catalogues_are_package_data_and_valid_json() -> None:
+    for lang in LANGUAGES:
+        text = resources.files("cogs.i18n").joinpath(f"{lang}.json").read_text(encoding="utf-8")
+        data = json.loads(text)
+        assert data and all(isinstance(v, str) and v for v in data.values())
+
+
+def test_catalogues_have_the_same_keys() -> None:
+    en, sw = set(catalogue("en")), set(catalogue("sw"))
+    assert en - sw == set(), "missing in sw"
+    assert sw - en == set(), "missing in en"
+
+
+@pytest.mark.parametrize("key", sorted(catalogue("en")))
+def test_placeholders_match_across_languages(key: str) -> None:
+    expected = placeholders(catalogue("en")[key])
+    for lang in LANGUAGES:
+        assert placeholders(catalogue(lang)[key]) == expected, (lang, key)
+
+
+def test_every_text_formats_with_its_placeholders() -> None:
+    for lang in LANGUAGES:
+        for key, text in catalogue(lang).items():
+            values = {name: "X" for name in placeholders(text)}
+            assert "{" not in t(lang, key, **values).replace("{{", ""), (lang, key)
+
+
+def test_no_leftover_english_in_swahili_sentences() -> None:
+    en, sw = catalogue("en"), catalogue("sw")
+    def words(text: str) -> str:
+        return re.sub(r"\{[^}]*\}|[^A-Za-z ]", "", text).strip()
+
+    same_by_design = {"app.name", "cmd.albastini.name", "language.sw"}
+    same = [k for k in en if en[k] == sw[k] and len(words(en[k])) > 8 and k not in same_by_design]
+    assert same == []
+
+
+def test_lookup_and_format() -> None:
+    assert t("en", "refuse.not_your_turn", name="@Juma") == (
+        "It's @Juma's turn — you'll be able to play in a moment."
+    )
+    assert "@Juma" in t("sw", "refuse.not_your_turn", name="@Juma")
+
+
+def test_missing_key_falls_back_to_english_then_to_the_key(monkeypatch: pytest.MonkeyPatch) -> None:
+    sw = dict(catalogue("sw"))
+    del sw["button.join"]
+    monkeypatch.setattr(i18n, "catalogue", lambda lang: sw if lang == "sw" else catalogue(lang))
+    assert i18n.t("sw", "button.join") == "Join"
+    assert i18n.t("sw", "no.such.key") == "no.such.key"
+
+
+def test_missing_placeholder_does_not_crash() -> None:
+    raw = catalogue("en")["refuse.not_your_turn"]
+    assert t("en", "refuse.not_your_turn") == raw
+    assert t("en", "refuse.not_your_turn", other="x") == raw
+
+
+def test_unknown_language_falls_back_to_english() -> None:
+    assert t("fr", "button.join") == "Join"
+    assert i18n.normalize_lang("sw-TZ") == "sw"
+    assert i18n.normalize_lang("en-US") == "en"
+    assert i18n.normalize_lang(None) == "en"
+
+
+def test_plurals_and_lists() -> None:
+    assert tn("en", "table.stock", 1) == "Stock: 1 card"
+    assert tn("en", "table.stock", 7) == "Stock: 7 cards"
+    assert join_list("en", ["A", "B", "C"]) == "A, B and C"
+    assert join_list("sw", ["A", "B"]) == "A na B"
+    assert join_list("en", []) == ""
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_rules_pages_fit_discord_and_cover_the_game(lang: str) -> None:
+    cat = catalogue(lang)
+    pages = sorted(k for k in cat if k.startswith("rules.page."))
+    assert 4 <= len(pages) <= 6
+    assert pages == [f"rules.page.{i}" for i in range(1, len(pages) + 1)]
+    assert all(len(cat[k]) < 1800 for k in pages)
+    text = " ".join(cat[k] for k in pages)
+    for needle in ["A 7 K J Q 6 5 4 3", "11", "120", "20", "30"]:
+        assert needle in text
+    if lang == "sw":
+        for word in ["kula", "turufu", "otea", "dume", "jike", "mzungu", "ngarasha"]:
+            assert word in text.lower()
+
+
+def test_command_texts_respect_discord_limits() -> None:
+    for lang in LANGUAGES:
+        for key, text in catalogue(lang).items():
+            if key.startswith("cmd.") and key.endswith(".name"):
+                assert re.fullmatch(r"[-_\w]{1,32}", text) and text == text.lower(), (lang, key)
+            if key.startswith("cmd.") and key.endswith(".description"):
+                assert 1 <= len(text) <= 100, (lang, key)
+            if key.startswith(("button.", "choice.")):
+                assert len(text) <= 80, (lang, key)
+
+
+def test_ux_areas_are_covered() -> None:
+    cat = catalogue("en")
+    for key in ["lobby.title", "lobby.join", "table.turn.play", "refuse.not_your_turn",
+                "refuse.not_seated", "refuse.stale", "refuse.bid_suit_taken", "match.won",
+                "deal.summary.line", "leaderboard.title", "stats.title", "settings.language.set",
+                "error.generic", "button.show_hand", "hand.your_turn", "rules.title",
+                "cmd.start.description"]:
+        assert key in cat
+
+
+def _keys_used_in_render() -> set[str]:
+    tree = ast.parse(RENDER.read_text(encoding="utf-8"))
+    keys: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", None) in {"t", "tn"}:
+            arg = node.args[1] if len(node.args) > 1 else None
+            if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                keys.add(arg.value + (".one" if node.func.id == "tn" else ""))
+            elif isinstance(arg, ast.JoinedStr):
+                prefix = "".join(v.value for v in arg.values if isinstance(v, ast.Constant))
+                keys.add(prefix.split("{")[0] + "*")
+    return keys
+
+
+def test_every_key_used_by_render_exists() -> None:
+    keys = _keys_used_in_render()
+    assert len(keys) > 20
+    for lang in LANGUAGES:
+        cat = catalogue(lang)
+        for key in keys:
+            if key.endswith("*"):
+                assert any(k.startswith(key[:-1]) for k in cat), (lang, key)
+            else:
+                assert key in cat, (lang, key)
+    # The keys built at run time, spelled out.
+    for suffix in ["two_vp.team", "two_vp.solo", "one_vp.team", "one_vp.solo", "one_vp.trios"]:
+        assert f"result.{suffix}" in catalogue("sw")
+    for suit in "CDHS":
+        assert f"suit.{suit}" in catalogue("sw")
