@@ -1,0 +1,372 @@
+"""Tests of the fake Discord, driving a tiny real discord.py bot (minibot.py) through it."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sys
+import textwrap
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import discord
+import pytest
+
+from tests.fakediscord import DriverError, FakeDiscord, FakeUser
+from tests.fakediscord.minibot import MiniBot
+from tests.fakediscord.models import validate_message
+
+DEADLINE = 0.4
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[FakeDiscord]:
+    async with FakeDiscord(interaction_deadline=DEADLINE) as f:
+        yield f
+
+
+@pytest.fixture
+def neema(fake: FakeDiscord) -> FakeUser:
+    return fake.add_user("Neema")
+
+
+@pytest.fixture
+def juma(fake: FakeDiscord) -> FakeUser:
+    return fake.add_user("Juma")
+
+
+@pytest.fixture
+async def bot(fake: FakeDiscord, neema: FakeUser, juma: FakeUser) -> AsyncIterator[MiniBot]:
+    async with fake.run_bot(MiniBot(late_delay=DEADLINE + 0.15)) as b:
+        yield b
+    assert fake.unknown_routes == [] or fake.unknown_routes == ["GET /api/v10/stickers/1"]
+
+
+async def test_login_sync_ready_and_guild(fake: FakeDiscord, bot: MiniBot,
+                                          neema: FakeUser) -> None:
+    assert bot.user is not None and bot.user.id == fake.app_id
+    assert bot.ready_count == 1
+    guild = bot.get_guild(fake.guild_id)
+    assert guild is not None and guild.get_channel(fake.channel_id) is not None
+    # Intents.default() lacks the members intent: discord.py then caches no members
+    assert guild.member_count == 3 and guild.get_member(neema.id) is None
+    (group,) = fake.commands()
+    assert group["name"] == "mini" and group["id"]
+    start = next(o for o in group["options"] if o["name"] == "start")
+    players = next(o for o in start["options"] if o["name"] == "players")
+    assert (players["type"], players["min_value"], players["max_value"]) == (4, 2, 4)
+    fetched = await bot.tree.fetch_commands()  # GET /applications/{app}/commands
+    assert [c.name for c in fetched] == ["mini"]
+    async with aiohttp.ClientSession() as s, s.get(fake.api_base + "/users/@me",
+                                                   headers={"Authorization": "Bot x"}) as r:
+        assert r.headers["Content-Type"] == "application/json"
+    assert fake.unknown_routes == []
+
+
+async def test_slash_options_typed_and_user_resolved(fake: FakeDiscord, bot: MiniBot,
+                                                     neema: FakeUser, juma: FakeUser) -> None:
+    r = await fake.slash(neema, "mini start", players=4, teams="pairs", rival=juma)
+    assert r.response_type == 4 and not r.ephemeral and not r.failed
+    assert r.message is not None and r.message.content == "table for 4 (pairs) vs Juma"
+    assert fake.last_message() is r.message
+    with pytest.raises(DriverError, match="choice"):
+        await fake.slash(neema, "mini start", players=4, teams="trios")
+    with pytest.raises(DriverError, match="above"):
+        await fake.slash(neema, "mini start", players=5)
+    with pytest.raises(DriverError, match="required"):
+        await fake.slash(neema, "mini start")
+    with pytest.raises(DriverError, match="subcommand"):
+        await fake.slash(neema, "mini stop")
+    with pytest.raises(DriverError, match="unknown options"):
+        await fake.slash(neema, "mini start", players=2, colour="red")
+    assert fake.failed_interactions == []
+
+
+async def test_member_permissions(fake: FakeDiscord) -> None:
+    plain = fake.add_user("Plain")
+    mod = fake.add_user("Mod", manage_messages=True)
+    admin = fake.add_user("Admin", manage_guild=True)
+    boss = fake.add_user("Boss", owner=True)
+    async with fake.run_bot(MiniBot()):
+        seen = {}
+        for u in (plain, mod, admin, boss):
+            r = await fake.slash(u, "mini hand")
+            assert r.message is not None
+            seen[u.name] = r.message.content.removeprefix("your hand; ")
+    assert seen == {
+        "Plain": "manage_messages=False manage_guild=False",
+        "Mod": "manage_messages=True manage_guild=False",
+        "Admin": "manage_messages=False manage_guild=True",
+        "Boss": "manage_messages=True manage_guild=True",
+    }
+
+
+async def test_ephemeral_visible_only_to_its_user(fake: FakeDiscord, bot: MiniBot,
+                                                  neema: FakeUser, juma: FakeUser) -> None:
+    public = (await fake.slash(juma, "mini start", players=2)).message
+    r = await fake.slash(neema, "mini hand")
+    assert r.ephemeral and r.message is not None and r.message.ephemeral_for == neema.id
+    assert fake.visible(neema) == [public, r.message]
+    assert fake.visible(juma) == [public]
+    assert fake.messages() == [public]
+    assert fake.ephemerals(neema) == [r.message]
+    assert fake.last_message(neema) is r.message and fake.last_message(juma) is public
+    assert fake.last_message(neema, ephemeral=False) is public
+    r2 = await fake.slash(neema, "mini pick")
+    assert r2.message is not None
+    with pytest.raises(DriverError, match="ephemeral"):
+        await fake.select(juma, r2.message, "pick", ["red"])
+
+
+async def test_persistent_button_click_edits_message(fake: FakeDiscord, bot: MiniBot,
+                                                     neema: FakeUser) -> None:
+    table = (await fake.slash(neema, "mini start", players=3)).message
+    assert table is not None
+    r = await fake.click(neema, table, label="Count 0")
+    assert r.response_type == 7 and r.message is table
+    assert table.content == "count 1" and table.edits == 1
+    assert fake.find_button(table, label="Count 1") is not None
+    r = await fake.click(neema, table, custom_id="cnt:1")
+    assert table.content == "count 2"
+    with pytest.raises(DriverError, match="disabled"):
+        await fake.click(neema, table, label="Nope")
+    with pytest.raises(DriverError, match="no button"):
+        await fake.click(neema, table, label="Count 0")  # replaced by the edit
+    assert fake.failed_interactions == []
+
+
+async def test_forged_custom_id_is_delivered_and_unanswered_fails(
+        fake: FakeDiscord, bot: MiniBot, neema: FakeUser) -> None:
+    table = (await fake.slash(neema, "mini start", players=3)).message
+    assert table is not None
+    # discord.py rebuilds a DynamicItem from the message's own components: an id that is not
+    # on the message (forged, or stale after an edit) is dropped, so the interaction fails.
+    r = await fake.send_component(neema, table, "cnt:41")
+    assert r.failed and r.response_type is None
+    assert fake.failed_interactions == [r]
+    assert table.content.startswith("table for 3")
+
+
+async def test_select_menu(fake: FakeDiscord, bot: MiniBot, neema: FakeUser) -> None:
+    msg = (await fake.slash(neema, "mini pick")).message
+    assert msg is not None and msg.selects[0].custom_id == "pick"
+    with pytest.raises(DriverError, match="not options"):
+        await fake.select(neema, msg, "pick", ["purple"])
+    with pytest.raises(DriverError, match="outside"):
+        await fake.select(neema, msg, "pick", ["red", "green", "blue"])
+    r = await fake.select(neema, msg, "pick", ["red", "blue"])
+    assert r.response_type == 7 and msg.content == "picked red,blue" and msg.components == []
+
+
+async def test_defer_then_followups(fake: FakeDiscord, bot: MiniBot, neema: FakeUser,
+                                    juma: FakeUser) -> None:
+    r = await fake.slash(neema, "mini slow")
+    assert r.response_type == 5 and r.message is not None
+    await fake.wait_idle()
+    assert not r.message.loading and r.message.content == "done thinking"
+    assert [m.content for m in fake.messages()] == ["done thinking", "second follow-up"]
+    r = await fake.slash(neema, "mini slow", private=True)
+    await fake.wait_idle()
+    assert r.ephemeral and r.message is not None and r.message.content == "done thinking"
+    # the first follow-up filled the ephemeral "thinking" message; the second is public
+    assert [m.content for m in fake.visible(juma)][-1] == "second follow-up"
+    assert r.message not in fake.visible(juma)
+
+
+async def test_png_attachment_sent_and_replaced(fake: FakeDiscord, bot: MiniBot,
+                                                neema: FakeUser) -> None:
+    r = await fake.slash(neema, "mini picture")
+    assert r.message is not None
+    await fake.wait_until(lambda: r.message is not None and r.message.edits == 1)
+    (att,) = r.message.attachments
+    assert att.filename == "table.png" and att.data.startswith(b"\x89PNG")
+    assert att.image_size() == (5, 4)  # the edit replaced the 3x2 picture
+    async with aiohttp.ClientSession() as s, s.get(att.url) as resp:
+        assert await resp.read() == att.data
+
+
+async def test_late_answer_fails_and_gets_unknown_interaction(
+        fake: FakeDiscord, bot: MiniBot, neema: FakeUser) -> None:
+    t0 = time.monotonic()
+    r = await fake.slash(neema, "mini late")
+    assert r.failed and r.response_type is None
+    assert DEADLINE <= time.monotonic() - t0 < DEADLINE + 0.3
+    assert fake.failed_interactions == [r]
+    await fake.wait_until(lambda: bot.errors)
+    err = bot.errors[0]
+    assert isinstance(err, discord.NotFound) and err.code == 10062
+    assert fake.messages() == []
+
+
+async def test_second_response_is_refused(fake: FakeDiscord, bot: MiniBot,
+                                          neema: FakeUser) -> None:
+    r = await fake.slash(neema, "mini twice")
+    assert r.response_type == 4
+    await fake.wait_until(lambda: bot.errors)
+    err = bot.errors[0]
+    assert isinstance(err, discord.HTTPException) and (err.status, err.code) == (400, 40060)
+    assert [m.content for m in fake.messages()] == ["first"]
+    assert fake.rejections[-1].body["code"] == 40060
+
+
+async def test_token_expires_after_15_minutes_on_controlled_clock(
+        fake: FakeDiscord, bot: MiniBot, neema: FakeUser) -> None:
+    r = await fake.slash(neema, "mini hand")
+    assert r.message is not None
+    inter = bot.interactions[-1]
+    fake.advance(14 * 60)
+    await inter.edit_original_response(content="still fine")
+    assert r.message.content == "still fine"
+    fake.advance(60)
+    with pytest.raises(discord.HTTPException) as info:
+        await inter.edit_original_response(content="too late")
+    assert (info.value.status, info.value.code) == (401, 50027)
+    with pytest.raises(discord.HTTPException) as info:
+        await inter.followup.send("late follow-up", ephemeral=True)
+    assert info.value.code == 50027
+    assert r.message.content == "still fine"
+
+
+async def test_ephemeral_cannot_be_edited_through_channel(fake: FakeDiscord, bot: MiniBot,
+                                                          neema: FakeUser) -> None:
+    r = await fake.slash(neema, "mini sneaky")
+    await fake.wait_until(lambda: bot.errors)
+    err = bot.errors[0]
+    assert isinstance(err, discord.NotFound) and err.code == 10008
+    assert r.message is not None and r.message.content == "secret"
+
+
+@pytest.mark.parametrize(("kind", "path"), [
+    ("content", ["content"]),
+    ("title", ["embeds", "0", "title"]),
+    ("dup", ["components", "0", "components", "1", "custom_id"]),
+])
+async def test_limits_rejected_with_invalid_form_body(fake: FakeDiscord, bot: MiniBot,
+                                                      neema: FakeUser, kind: str,
+                                                      path: list[str]) -> None:
+    await fake.slash(neema, "mini bad", kind=kind)
+    await fake.wait_idle()
+    err = bot.errors[0]
+    assert isinstance(err, discord.HTTPException) and (err.status, err.code) == (400, 50035)
+    (rej,) = fake.rejections
+    node = rej.body["errors"]
+    for key in path:
+        node = node[key]
+    assert node["_errors"][0]["code"]
+    assert fake.last_message() is not None and fake.last_message().content == "refused 50035"
+
+
+def _rows(n_rows: int, per_row: int, **button: Any) -> list[dict[str, Any]]:
+    return [{"type": 1, "components": [
+        {"type": 2, "style": 1, "label": "x", "custom_id": f"{r}:{i}", **button}
+        for i in range(per_row)]} for r in range(n_rows)]
+
+
+@pytest.mark.parametrize(("body", "ok"), [
+    ({"content": "x" * 2000}, True),
+    ({"content": "x" * 2001}, False),
+    ({"components": _rows(5, 5)}, True),
+    ({"components": _rows(6, 1)}, False),
+    ({"components": _rows(1, 6)}, False),
+    ({"components": _rows(1, 1, label="l" * 81)}, False),
+    ({"components": _rows(1, 1, custom_id="c" * 101)}, False),
+    ({"embeds": [{"title": "t"}] * 10}, True),
+    ({"embeds": [{"title": "t"}] * 11}, False),
+    ({"embeds": [{"description": "d" * 4097}]}, False),
+    ({"embeds": [{"fields": [{"name": "n", "value": "v"}] * 26}]}, False),
+    ({"embeds": [{"fields": [{"name": "n" * 257, "value": "v"}]}]}, False),
+    ({"embeds": [{"fields": [{"name": "n", "value": "v" * 1025}]}]}, False),
+    ({"embeds": [{"footer": {"text": "f" * 2049}}]}, False),
+    ({"embeds": [{"author": {"name": "a" * 257}}]}, False),
+    ({"embeds": [{"description": "d" * 4000}, {"description": "d" * 2001}]}, False),
+    ({}, False),
+])
+def test_validate_message_limits(body: dict[str, Any], ok: bool) -> None:
+    assert (validate_message(body) == []) is ok
+
+
+async def test_rate_limit_429_headers_and_discordpy_retries() -> None:
+    async with FakeDiscord(edit_rate=(3, 0.4)) as fake:
+        neema = fake.add_user("Neema")
+        url = f"{fake.api_base}/channels/{fake.channel_id}/messages"
+        async with aiohttp.ClientSession() as s:
+            for _ in range(3):
+                async with s.post(url, json={"content": "fill"}) as resp:
+                    assert resp.status == 200
+            async with s.post(url, json={"content": "over"}) as resp:
+                assert resp.status == 429
+                h = resp.headers
+                body = await resp.json()
+        assert h["Content-Type"] == "application/json" and h["X-RateLimit-Remaining"] == "0"
+        assert h["X-RateLimit-Limit"] == "3" and h["X-RateLimit-Bucket"] and h["Via"]
+        assert 0 < float(h["X-RateLimit-Reset-After"]) <= 0.4 and int(h["Retry-After"]) >= 1
+        assert float(h["X-RateLimit-Reset"]) > time.time() - 1
+        assert body["global"] is False and 0 < body["retry_after"] <= 0.4
+        async with fake.run_bot(MiniBot()):
+            # the window is exhausted: the bot's first create gets a 429, waits, retries
+            await fake.slash(neema, "mini spam", n=3)
+            await fake.wait_until(lambda: len(fake.messages()) == 3 + 3
+                                  and fake.messages()[-1].content == "spam 2 edited", timeout=5)
+        # the raw 4th request and at least the bot's first create were answered 429
+        assert len(fake.rate_limited) >= 2
+        assert set(fake.rate_limited) <= {f"POST /api/v10/channels/{fake.channel_id}/messages",
+                                          *(f"PATCH /api/v10/channels/{fake.channel_id}"
+                                            f"/messages/{m.id}" for m in fake.messages())}
+        assert fake.unknown_routes == []
+
+
+async def test_unknown_route_is_recorded(fake: FakeDiscord, bot: MiniBot,
+                                         neema: FakeUser) -> None:
+    await fake.slash(neema, "mini unknown")
+    await fake.wait_idle()
+    assert fake.unknown_routes == ["GET /api/v10/stickers/1"]
+    assert isinstance(bot.errors[0], discord.NotFound)
+
+
+async def test_bot_restart_keeps_state_and_persistent_buttons(fake: FakeDiscord,
+                                                              neema: FakeUser) -> None:
+    async with fake.run_bot(MiniBot()):
+        table = (await fake.slash(neema, "mini start", players=2)).message
+        assert table is not None
+    await fake.wait_until(lambda: fake.connected == 0)
+    with pytest.raises(DriverError, match="no bot"):
+        await fake.click(neema, table, label="Count 0")
+    async with fake.run_bot(MiniBot()) as second:
+        assert second.ready_count == 1 and fake.identify_count == 2
+        r = await fake.click(neema, table, label="Count 0")
+        assert r.response_type == 7 and table.content == "count 1"
+    assert fake.messages() == [table] and fake.failed_interactions == []
+
+
+async def test_wait_helpers_time_out(fake: FakeDiscord) -> None:
+    with pytest.raises(TimeoutError):
+        await fake.wait_until(lambda: False, timeout=0.05)
+    await fake.wait_idle(quiet=0.01, timeout=1)
+
+
+async def test_subprocess_bot_via_env(fake: FakeDiscord, neema: FakeUser) -> None:
+    script = textwrap.dedent("""
+        import asyncio, os, sys, yarl, discord, discord.gateway, discord.http
+        sys.path.insert(0, os.getcwd())
+        from tests.fakediscord.minibot import MiniBot
+        discord.http.Route.BASE = os.environ["DISCORD_API_BASE"]
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(
+            os.environ["DISCORD_GATEWAY_URL"])
+        asyncio.run(MiniBot().start("tok", reconnect=False))
+    """)
+    env = {**os.environ, **fake.env()}
+    proc = await asyncio.create_subprocess_exec(sys.executable, "-c", script, cwd=ROOT, env=env,
+                                                stderr=asyncio.subprocess.DEVNULL)
+    try:
+        await fake.wait_until(lambda: fake.connected and fake.commands(), timeout=20)
+        r = await fake.slash(neema, "mini start", players=2)
+        assert r.message is not None and r.message.content.startswith("table for 2")
+    finally:
+        proc.terminate()
+        await proc.wait()
+    assert json.loads(json.dumps(fake.env()))["DISCORD_API_BASE"].endswith("/api/v10")
