@@ -503,7 +503,7 @@ _MOVE_COLS = "table_id, move_no, deal_no, seat_no, user_id, action, by_computer,
 _STATS_COLS = (
     "user_id, count(*), total(won), total(team_vp), total(deals_played), total(deals_won), "
     "total(deals_won_2vp), total(card_points)"
-)
+)  # user_stats sums match_results itself: the source of truth, cheap for one player
 
 
 def _table(r: sqlite3.Row) -> TableRecord:
@@ -1436,7 +1436,11 @@ class SQLiteStore:
     async def leaderboard(
         self, guild_id: int, limit: int = 10, offset: int = 0, *, game: str = "albastini"
     ) -> LeaderboardPage:
-        """A page of the guild's players ranked by matches won, then VP, then user id."""
+        """A page of the guild's players ranked by matches won, then VP, then user id.
+
+        Reads ``player_totals``, the per-player sums of ``match_results`` that triggers keep in
+        the same transaction as each result (see migration 0002); ``rank`` starts at offset + 1.
+        """
         _id("guild_id", guild_id)
         _int("limit", limit, 1, 100)
         _int("offset", offset, 0, 10_000_000)
@@ -1445,15 +1449,14 @@ class SQLiteStore:
             await db.execute("BEGIN")
             try:
                 rows = await db.execute_fetchall(
-                    f"SELECT {_STATS_COLS} FROM match_results "
-                    "WHERE guild_id = ? AND game = ? GROUP BY user_id "
-                    "ORDER BY total(won) DESC, total(team_vp) DESC, user_id "
-                    "LIMIT ? OFFSET ?",
+                    "SELECT user_id, matches_played, matches_won, vp, deals_played, deals_won, "
+                    "deals_won_2vp, card_points FROM player_totals "
+                    "WHERE guild_id = ? AND game = ? "
+                    "ORDER BY matches_won DESC, vp DESC, user_id LIMIT ? OFFSET ?",
                     (guild_id, game, limit, offset),
                 )
                 total = await db.execute_fetchall(
-                    "SELECT count(DISTINCT user_id) FROM match_results "
-                    "WHERE guild_id = ? AND game = ?",
+                    "SELECT count(*) FROM player_totals WHERE guild_id = ? AND game = ?",
                     (guild_id, game),
                 )
             finally:

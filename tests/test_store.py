@@ -1,0 +1,683 @@
+"""The persistence layer against real SQLite files (tmp_path), never a mock."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import os
+import random
+import signal
+import sqlite3
+import subprocess
+import sys
+import textwrap
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from albastini.store import (
+    MIGRATIONS_DIR,
+    ChannelBusy,
+    ConflictError,
+    CorruptDatabase,
+    InvalidValue,
+    MigrationError,
+    MoveGap,
+    PlayerResult,
+    PlayerStats,
+    SchemaTooNew,
+    SQLiteStore,
+    StaleMove,
+    Store,
+    StoreClosed,
+    StoreError,
+    UnknownSeat,
+    UnknownTable,
+    WrongStatus,
+)
+
+ROOT = Path(__file__).resolve().parent.parent
+GUILD, CHANNEL, HOST = 1001, 2002, 3003
+ALICE, BOB, CAROL, DAVE, ERIN = 11, 12, 13, 14, 15
+MODE = {"players": 4, "team_size": 2, "target_vp": 5, "turn_time": 60, "computer_level": "easy"}
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> AsyncIterator[SQLiteStore]:
+    s = await SQLiteStore.open(tmp_path / "db" / "albastini.db")
+    yield s
+    await s.close()
+
+
+async def running_table(
+    store: SQLiteStore, channel: int = CHANNEL, people: tuple[int, ...] = (ALICE, BOB)
+) -> int:
+    """A 4-seat table: the people in seats 0.., computers after them; deal 1 dealt by seat 0."""
+    table = await store.create_table(GUILD, channel, HOST, MODE)
+    for seat in range(4):
+        if seat < len(people):
+            await store.add_seat(table.id, seat, people[seat], f"player{seat}")
+        else:
+            await store.add_seat(table.id, seat, None, f"Computer {seat}", "easy")
+    await store.start_table(table.id, 0, 42)
+    return table.id
+
+
+def schema_versions(path: Path) -> list[int]:
+    with sqlite3.connect(path) as db:
+        return [r[0] for r in db.execute("SELECT version FROM schema_version ORDER BY version")]
+
+
+# ---------------------------------------------------------------- opening and migrations
+
+
+async def test_open_creates_missing_directory_file_and_schema(tmp_path: Path) -> None:
+    path = tmp_path / "not" / "yet" / "there.db"
+    s = await SQLiteStore.open(path)
+    store: Store = s  # SQLiteStore satisfies the interface the table service uses
+    assert await store.unfinished_tables() == []
+    await s.close()
+    assert path.is_file()
+    known = len(list(MIGRATIONS_DIR.glob("*.sql")))
+    assert schema_versions(path) == list(range(1, known + 1))
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+async def test_reopen_is_idempotent_and_keeps_data(tmp_path: Path) -> None:
+    path = tmp_path / "a.db"
+    s = await SQLiteStore.open(path)
+    table_id = await running_table(s)
+    await s.append_move(table_id, 1, 1, 1, "bid:4C", user_id=BOB, by_computer=False)
+    await s.close()
+    versions = schema_versions(path)
+    for _ in range(2):
+        s = await SQLiteStore.open(path)
+        snap = await s.load_table(table_id)
+        assert [m.action for m in snap.moves] == ["bid:4C"]
+        await s.close()
+    assert schema_versions(path) == versions
+
+
+async def test_newer_schema_is_refused_and_left_alone(tmp_path: Path) -> None:
+    path = tmp_path / "a.db"
+    await (await SQLiteStore.open(path)).close()
+    with sqlite3.connect(path) as db:
+        db.execute("INSERT INTO schema_version VALUES (99, 'future', '2030-01-01')")
+    before = path.read_bytes()
+    with pytest.raises(SchemaTooNew, match=r"schema version 99.*newer version"):
+        await SQLiteStore.open(path)
+    assert path.read_bytes() == before
+
+
+async def test_failed_migration_rolls_back_entirely(tmp_path: Path) -> None:
+    migrations = tmp_path / "migrations"
+    migrations.mkdir()
+    (migrations / "0001_init.sql").write_text((MIGRATIONS_DIR / "0001_init.sql").read_text())
+    (migrations / "0002_broken.sql").write_text(
+        "CREATE TABLE half_done (x INTEGER);\nINSERT INTO no_such_table VALUES (1);\n"
+    )
+    path = tmp_path / "a.db"
+    with pytest.raises(MigrationError, match="0002_broken"):
+        await SQLiteStore.open(path, migrations_dir=migrations)
+    assert schema_versions(path) == [1]
+    with sqlite3.connect(path) as db:
+        names = {r[0] for r in db.execute("SELECT name FROM sqlite_master")}
+    assert "half_done" not in names and "game_tables" in names
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        b"this is not a database, just some text" * 100,
+        bytes(random.Random(5).getrandbits(8) for _ in range(8192)),
+        b"SQLite format 3\x00" + bytes(random.Random(6).getrandbits(8) for _ in range(8192)),
+    ],
+    ids=["text", "random-bytes", "sqlite-header-then-garbage"],
+)
+async def test_corrupt_file_is_refused_and_untouched(tmp_path: Path, content: bytes) -> None:
+    path = tmp_path / "albastini.db"
+    path.write_bytes(content)
+    with pytest.raises(CorruptDatabase) as err:
+        await SQLiteStore.open(path)
+    assert str(path) in str(err.value)
+    assert path.read_bytes() == content
+
+
+async def test_closed_store_refuses_use(tmp_path: Path) -> None:
+    s = await SQLiteStore.open(tmp_path / "a.db")
+    await s.close()
+    with pytest.raises(StoreClosed):
+        await s.get_table(1)
+    await s.close()  # twice is harmless
+
+
+# ---------------------------------------------------------------- tables and seats
+
+
+async def test_table_life_cycle_lobby_running_finished(store: SQLiteStore) -> None:
+    table = await store.create_table(GUILD, CHANNEL, HOST, MODE, language="sw")
+    assert (table.status, table.game, table.language, table.message_id) == (
+        "lobby",
+        "albastini",
+        "sw",
+        None,
+    )
+    assert table.settings == MODE
+    await store.set_message_id(table.id, 555)
+    table = await store.update_table_settings(table.id, {**MODE, "target_vp": 7})
+    assert table.settings["target_vp"] == 7 and table.message_id == 555
+
+    await store.add_seat(table.id, 0, ALICE, "Alice")
+    await store.add_seat(table.id, 1, BOB, "Bob")
+    await store.add_seat(table.id, 2, CAROL, "Carol")
+    await store.remove_seat(table.id, 2)  # Carol leaves the lobby
+    await store.add_seat(table.id, 2, None, "Computer", "easy")
+    await store.add_seat(table.id, 3, DAVE, "Dave")
+    deal1 = await store.start_table(table.id, 3, 2**64 - 1, ["7H", "AS", "3C"])
+    assert (deal1.deal_no, deal1.dealer_seat, deal1.seed) == (1, 3, 2**64 - 1)
+    assert (await store.get_table(table.id)).status == "running"
+    with pytest.raises(WrongStatus):
+        await store.add_seat(table.id, 4, ERIN, "Erin")
+    with pytest.raises(WrongStatus):
+        await store.update_table_settings(table.id, MODE)
+
+    await store.append_move(table.id, 1, 1, 0, "bid:4C", user_id=ALICE, by_computer=False)
+    await store.append_move(table.id, 2, 1, 2, "pass", user_id=None, by_computer=True)
+    with pytest.raises(ConflictError, match="no result"):
+        await store.begin_deal(table.id, 2, 0, 7)
+    await store.record_deal_result(table.id, 1, [70, 50], 0, 1)
+    with pytest.raises(ConflictError, match="finished"):
+        await store.append_move(table.id, 3, 1, 0, "pass", user_id=ALICE, by_computer=False)
+    await store.begin_deal(table.id, 2, 0, 7)
+    await store.append_move(table.id, 3, 2, 1, "pass", user_id=BOB, by_computer=False)
+    await store.record_deal_result(table.id, 2, [60, 60], None, 0)
+
+    await store.finish_table(
+        table.id,
+        [
+            PlayerResult(ALICE, 0, 1, True, 2, 1, 0, 130),
+            PlayerResult(BOB, 1, 0, False, 2, 0, 0, 110),
+            PlayerResult(DAVE, 1, 0, False, 2, 0, 0, 110),
+        ],
+    )
+    done = await store.load_table(table.id)
+    assert done.table.status == "finished"
+    assert done.table.message_id == 555
+    assert [d.result.winner_team if d.result else "-" for d in done.deals] == [0, None]
+    assert done.deals[0].deck == ("7H", "AS", "3C") and done.deals[1].deck is None
+    assert await store.active_table(CHANNEL) is None
+    assert await store.unfinished_tables() == []
+    with pytest.raises(WrongStatus):
+        await store.cancel_table(table.id)
+    with pytest.raises(WrongStatus):
+        await store.append_move(table.id, 4, 2, 0, "pass", user_id=ALICE, by_computer=False)
+    assert (await store.user_stats(GUILD, ALICE)).matches_won == 1
+
+
+async def test_one_active_table_per_channel(store: SQLiteStore) -> None:
+    first = await store.create_table(GUILD, CHANNEL, HOST, MODE)
+    with pytest.raises(ChannelBusy, match=str(CHANNEL)):
+        await store.create_table(GUILD, CHANNEL, ALICE, MODE)
+    other = await store.create_table(GUILD, CHANNEL + 1, ALICE, MODE)
+    assert (await store.active_table(CHANNEL)) == await store.get_table(first.id)
+    await store.cancel_table(first.id)
+    again = await store.create_table(GUILD, CHANNEL, HOST, MODE)
+    assert again.id not in (first.id, other.id)
+    assert (await store.active_table(CHANNEL)) == again
+
+
+async def test_seats_join_leave_computer_takeover_and_flags(store: SQLiteStore) -> None:
+    table = await store.create_table(GUILD, CHANNEL, HOST, MODE)
+    seat = await store.add_seat(table.id, 0, ALICE, "  " + "A" * 150 + "  ")
+    assert seat.display_name == "A" * 100  # names are stripped and truncated, not refused
+    with pytest.raises(ConflictError, match="taken"):
+        await store.add_seat(table.id, 0, BOB, "Bob")
+    with pytest.raises(ConflictError, match="already sits"):
+        await store.add_seat(table.id, 1, ALICE, "Alice again")
+    for bad in ("", "   ", None, 7):
+        with pytest.raises(InvalidValue):
+            await store.add_seat(table.id, 1, BOB, bad)  # type: ignore[arg-type]
+    with pytest.raises(InvalidValue):
+        await store.add_seat(table.id, 1, None, "Computer")  # a computer needs a level
+    with pytest.raises(InvalidValue):
+        await store.add_seat(table.id, 1, BOB, "Bob", "easy")  # a person has none
+    with pytest.raises(InvalidValue):
+        await store.add_seat(table.id, 16, BOB, "Bob")
+    with pytest.raises(UnknownSeat):
+        await store.remove_seat(table.id, 3)
+    with pytest.raises(UnknownTable):
+        await store.add_seat(999, 1, BOB, "Bob")
+    await store.add_seat(table.id, 1, BOB, "Bob")
+    await store.add_seat(table.id, 2, None, "Computer", "hard")
+    await store.start_table(table.id, 0, 1)
+    with pytest.raises(WrongStatus):
+        await store.remove_seat(table.id, 1)
+
+    away = await store.update_seat(table.id, 1, away=True, computer_control=True, timeouts=2)
+    assert (away.away, away.computer_control, away.timeouts, away.user_id) == (True, True, 2, BOB)
+    back = await store.update_seat(table.id, 1, away=False, computer_control=False, timeouts=0)
+    assert (back.away, back.computer_control, back.timeouts) == (False, False, 0)
+    gone = await store.replace_with_computer(table.id, 0, "easy", "Computer (Alice)")
+    assert gone.is_computer and gone.computer_level == "easy"
+    seats = await store.seats(table.id)
+    assert [(s.seat_no, s.user_id, s.computer_level) for s in seats] == [
+        (0, None, "easy"),
+        (1, BOB, None),
+        (2, None, "hard"),
+    ]
+    with pytest.raises(UnknownSeat):
+        await store.update_seat(table.id, 9, away=True)
+    with pytest.raises(InvalidValue):
+        await store.update_seat(table.id, 1, away=1)  # type: ignore[arg-type]
+
+
+# ---------------------------------------------------------------- the move log
+
+
+async def test_moves_append_in_order_and_refusals_change_nothing(store: SQLiteStore) -> None:
+    table_id = await running_table(store)
+    await store.append_move(table_id, 1, 1, 1, "bid:4C", user_id=BOB, by_computer=False)
+    await store.append_move(table_id, 2, 1, 2, "pass", user_id=None, by_computer=True)
+    before = await store.moves(table_id)
+
+    refusals: list[tuple[type[StoreError], dict[str, object]]] = [
+        (StaleMove, {"move_no": 2}),
+        (StaleMove, {"move_no": 1}),
+        (MoveGap, {"move_no": 4}),
+        (InvalidValue, {"move_no": 0}),
+        (InvalidValue, {"move_no": "3"}),
+        (InvalidValue, {"move_no": True}),
+        (InvalidValue, {"action": "play:" + "7" * 12}),  # 17 characters
+        (InvalidValue, {"action": ""}),
+        (InvalidValue, {"action": "play 7H"}),
+        (InvalidValue, {"action": "drop table;"}),
+        (InvalidValue, {"action": b"pass"}),
+        (InvalidValue, {"seat_no": -1}),
+        (InvalidValue, {"user_id": None}),  # a person's move must name the person
+        (InvalidValue, {"by_computer": "no"}),
+        (UnknownTable, {"table_id": 999_999}),
+        (InvalidValue, {"table_id": -5}),
+        (UnknownSeat, {"seat_no": 7}),
+        (ConflictError, {"deal_no": 2}),
+    ]
+    for error, change in refusals:
+        args: dict[str, object] = {
+            "table_id": table_id,
+            "move_no": 3,
+            "deal_no": 1,
+            "seat_no": 3,
+            "action": "pass",
+            "user_id": DAVE,
+            "by_computer": False,
+        } | change
+        with pytest.raises(error):
+            await store.append_move(**args)  # type: ignore[arg-type]
+    assert await store.moves(table_id) == before
+    ok = await store.append_move(table_id, 3, 1, 3, "play:AS", user_id=None, by_computer=True)
+    assert ok.move_no == 3 and len(await store.moves(table_id)) == 3
+    assert [m.move_no for m in await store.moves(table_id, after=1)] == [2, 3]
+
+
+async def test_lobby_table_takes_no_moves(store: SQLiteStore) -> None:
+    table = await store.create_table(GUILD, CHANNEL, HOST, MODE)
+    await store.add_seat(table.id, 0, ALICE, "Alice")
+    with pytest.raises(WrongStatus):
+        await store.append_move(table.id, 1, 1, 0, "pass", user_id=ALICE, by_computer=False)
+
+
+async def test_concurrent_moves_same_number_one_wins(store: SQLiteStore) -> None:
+    table_id = await running_table(store)
+    outcomes = await asyncio.gather(
+        *(
+            store.append_move(table_id, 1, 1, seat, f"play:{seat}H", user_id=None, by_computer=True)
+            for seat in (2, 3, 2, 3)
+        ),
+        return_exceptions=True,
+    )
+    assert sum(not isinstance(o, BaseException) for o in outcomes) == 1
+    assert sum(isinstance(o, StaleMove) for o in outcomes) == 3
+    assert [m.action for m in await store.moves(table_id)] == ["play:2H"]
+
+
+async def test_concurrent_tables_group_commit_isolates_bad_moves(store: SQLiteStore) -> None:
+    tables = [await running_table(store, CHANNEL + i) for i in range(8)]
+
+    async def play(table_id: int, n: int) -> None:
+        for move in range(1, n + 1):
+            await store.append_move(table_id, move, 1, 2, "pass", user_id=None, by_computer=True)
+
+    async def forge(table_id: int) -> BaseException | None:
+        try:
+            await store.append_move(table_id, 50, 1, 2, "pass", user_id=None, by_computer=True)
+        except MoveGap as exc:
+            return exc
+        return None
+
+    results = await asyncio.gather(
+        *(play(t, 30) for t in tables), *(forge(t) for t in tables), return_exceptions=True
+    )
+    assert results[:8] == [None] * 8
+    assert all(isinstance(r, MoveGap) for r in results[8:])
+    for t in tables:
+        assert [m.move_no for m in await store.moves(t)] == list(range(1, 31))
+
+
+async def test_unfinished_tables_returns_everything_needed_to_replay(store: SQLiteStore) -> None:
+    lobby = await store.create_table(GUILD, 1, HOST, {"players": 2})
+    await store.add_seat(lobby.id, 0, ALICE, "Alice")
+    running = await running_table(store, 2)
+    await store.append_move(running, 1, 1, 1, "bid:4C", user_id=BOB, by_computer=False)
+    await store.append_move(running, 2, 1, 2, "pass", user_id=None, by_computer=True)
+    await store.record_deal_result(running, 1, [64, 56], 0, 1)
+    await store.begin_deal(running, 2, 2, 12345, ["7H"] * 36)
+    await store.append_move(running, 3, 2, 3, "pass", user_id=None, by_computer=True)
+    cancelled = await running_table(store, 3)
+    await store.cancel_table(cancelled)
+    finished = await running_table(store, 4)
+    await store.finish_table(finished, [])
+
+    snaps = await store.unfinished_tables()
+    assert [s.table.id for s in snaps] == [lobby.id, running]
+    lobby_snap, run = snaps
+    assert lobby_snap.table.status == "lobby"
+    assert [(s.seat_no, s.user_id) for s in lobby_snap.seats] == [(0, ALICE)]
+    assert lobby_snap.deals == () and lobby_snap.moves == () and lobby_snap.last_move_no == 0
+    assert run.table.settings == MODE
+    assert [s.user_id for s in run.seats] == [ALICE, BOB, None, None]
+    assert [(d.deal_no, d.dealer_seat, d.seed) for d in run.deals] == [(1, 0, 42), (2, 2, 12345)]
+    assert run.deals[0].result is not None and run.deals[0].result.card_points == (64, 56)
+    assert run.deals[1].result is None and run.deals[1].deck == ("7H",) * 36
+    assert [(m.move_no, m.deal_no, m.seat_no, m.action, m.by_computer) for m in run.moves] == [
+        (1, 1, 1, "bid:4C", False),
+        (2, 1, 2, "pass", True),
+        (3, 2, 3, "pass", True),
+    ]
+    assert run.last_move_no == 3 and run.moves[0].user_id == BOB
+
+
+async def test_deal_and_result_validation(store: SQLiteStore) -> None:
+    table_id = await running_table(store)
+    for bad in (
+        {"card_points": [70, -1]},
+        {"card_points": "70"},
+        {"winner_team": 2},
+        {"winner_team": None, "vp": 1},
+        {"vp": 3},
+        {"vp": 0},
+    ):
+        args: dict[str, object] = {"card_points": [70, 50], "winner_team": 0, "vp": 2} | bad
+        with pytest.raises(InvalidValue):
+            await store.record_deal_result(table_id, 1, **args)  # type: ignore[arg-type]
+    with pytest.raises(ConflictError):
+        await store.record_deal_result(table_id, 2, [70, 50], 0, 1)
+    await store.record_deal_result(table_id, 1, [70, 50], 0, 1)
+    with pytest.raises(ConflictError, match="already scored"):
+        await store.record_deal_result(table_id, 1, [70, 50], 0, 1)
+    with pytest.raises(ConflictError):
+        await store.begin_deal(table_id, 3, 0, 1)  # gap
+    with pytest.raises(UnknownSeat):
+        await store.begin_deal(table_id, 2, 9, 1)
+    for seed in (-1, 2**64, 1.5, "7"):
+        with pytest.raises(InvalidValue):
+            await store.begin_deal(table_id, 2, 0, seed)  # type: ignore[arg-type]
+    with pytest.raises(InvalidValue):
+        await store.begin_deal(table_id, 2, 0, 1, ["7H", "not a card"])
+    assert len((await store.load_table(table_id)).deals) == 1
+
+
+async def test_bad_table_input_is_refused(store: SQLiteStore) -> None:
+    for kwargs in (
+        {"settings": {"x": float("nan")}},
+        {"settings": {"x": object()}},
+        {"settings": {1: 2}},
+        {"settings": {"x": "y" * 5000}},
+        {"settings": [1, 2]},
+        {"language": "fr"},
+        {"game": "Albastini!"},
+        {"guild_id": "1001"},
+        {"host_id": 0},
+        {"channel_id": 2**63},
+    ):
+        args: dict[str, object] = {
+            "guild_id": GUILD,
+            "channel_id": CHANNEL,
+            "host_id": HOST,
+            "settings": MODE,
+        } | kwargs
+        with pytest.raises(InvalidValue):
+            await store.create_table(**args)  # type: ignore[arg-type]
+    assert await store.unfinished_tables() == []
+    with pytest.raises(UnknownTable):
+        await store.get_table(12345)
+    with pytest.raises(UnknownTable):
+        await store.set_message_id(12345, 1)
+    with pytest.raises(UnknownTable):
+        await store.load_table(12345)
+
+
+# ---------------------------------------------------------------- settings
+
+
+async def test_guild_settings_defaults_updates_and_validation(store: SQLiteStore) -> None:
+    defaults = await store.guild_settings(GUILD)
+    assert (defaults.turn_time, defaults.target_vp, defaults.language) == (60, 5, "en")
+    s = await store.set_guild_settings(GUILD, turn_time=90)
+    assert (s.turn_time, s.target_vp, s.language) == (90, 5, "en")
+    s = await store.set_guild_settings(GUILD, target_vp=21, language="sw")
+    assert await store.guild_settings(GUILD) == s
+    assert (s.turn_time, s.target_vp, s.language) == (90, 21, "sw")
+    await store.set_guild_settings(GUILD, turn_time=15)
+    await store.set_guild_settings(GUILD, turn_time=600, target_vp=1)
+    for bad in (
+        {"turn_time": 14},
+        {"turn_time": 601},
+        {"turn_time": 60.0},
+        {"turn_time": True},
+        {"target_vp": 0},
+        {"target_vp": 22},
+        {"language": "fr"},
+        {"language": "EN"},
+        {"turn_time": 60, "language": "de"},  # one bad value: nothing changes
+    ):
+        with pytest.raises(InvalidValue):
+            await store.set_guild_settings(GUILD, **bad)  # type: ignore[arg-type]
+    final = await store.guild_settings(GUILD)
+    assert (final.turn_time, final.target_vp, final.language) == (600, 1, "sw")
+    assert (await store.guild_settings(GUILD + 1)).turn_time == 60  # other guilds: defaults
+
+
+async def test_user_language_preference(store: SQLiteStore) -> None:
+    assert await store.user_language(ALICE) is None
+    await store.set_user_language(ALICE, "sw")
+    assert await store.user_language(ALICE) == "sw"
+    with pytest.raises(InvalidValue):
+        await store.set_user_language(ALICE, "fr")
+    assert await store.user_language(ALICE) == "sw"
+    await store.set_user_language(ALICE, None)
+    assert await store.user_language(ALICE) is None
+
+
+# ---------------------------------------------------------------- leaderboard
+
+
+async def finished_match(
+    store: SQLiteStore, channel: int, results: list[PlayerResult], guild: int = GUILD
+) -> None:
+    table = await store.create_table(guild, channel, HOST, MODE)
+    for seat, r in enumerate(results):
+        await store.add_seat(table.id, seat, r.user_id, f"u{r.user_id}")
+    await store.start_table(table.id, 0, channel)
+    await store.finish_table(table.id, results)
+
+
+async def test_leaderboard_figures_paging_and_user_stats(store: SQLiteStore) -> None:
+    # Match 1: Alice+Carol beat Bob+Dave 5-3 over 6 deals.
+    await finished_match(
+        store,
+        1,
+        [
+            PlayerResult(ALICE, 0, 5, True, 6, 4, 1, 400),
+            PlayerResult(BOB, 1, 3, False, 6, 2, 1, 320),
+            PlayerResult(CAROL, 0, 5, True, 6, 4, 1, 400),
+            PlayerResult(DAVE, 1, 3, False, 6, 2, 1, 320),
+        ],
+    )
+    # Match 2: Bob beats Alice 5-4 over 8 deals (heads-up).
+    await finished_match(
+        store,
+        2,
+        [
+            PlayerResult(ALICE, 0, 4, False, 8, 3, 1, 470),
+            PlayerResult(BOB, 1, 5, True, 8, 4, 1, 490),
+        ],
+    )
+    # Match 3: Erin beats Dave 5-0 over 3 deals.
+    await finished_match(
+        store,
+        3,
+        [
+            PlayerResult(ERIN, 0, 5, True, 3, 3, 2, 300),
+            PlayerResult(DAVE, 1, 0, False, 3, 0, 0, 60),
+        ],
+    )
+    # Another guild's results never show up here.
+    await finished_match(store, 4, [PlayerResult(DAVE, 0, 9, True, 9, 9, 9, 999)], guild=7)
+
+    page = await store.leaderboard(GUILD)
+    assert page.total == 5
+    rows = [(e.rank, e.user_id, e.matches_played, e.matches_won, e.vp) for e in page.entries]
+    # Ranked by wins, then VP, then user id: Alice 1 win 9 VP; Bob 1 win 8 VP; Carol 1 win 5 VP,
+    # Erin 1 win 5 VP (Carol's id is lower); Dave no win.
+    assert rows == [
+        (1, ALICE, 2, 1, 9),
+        (2, BOB, 2, 1, 8),
+        (3, CAROL, 1, 1, 5),
+        (4, ERIN, 1, 1, 5),
+        (5, DAVE, 2, 0, 3),
+    ]
+    alice = page.entries[0]
+    assert (alice.deals_played, alice.deals_won, alice.deals_won_2vp, alice.card_points) == (
+        14,
+        7,
+        2,
+        870,
+    )
+    assert alice.avg_card_points_per_deal == pytest.approx(870 / 14)
+
+    second = await store.leaderboard(GUILD, limit=2, offset=2)
+    assert [(e.rank, e.user_id) for e in second.entries] == [(3, CAROL), (4, ERIN)]
+    assert second.total == 5
+    last = await store.leaderboard(GUILD, limit=2, offset=4)
+    assert [(e.rank, e.user_id) for e in last.entries] == [(5, DAVE)]
+    assert (await store.leaderboard(GUILD, limit=2, offset=6)).entries == ()
+    with pytest.raises(InvalidValue):
+        await store.leaderboard(GUILD, limit=0)
+
+    dave = await store.user_stats(GUILD, DAVE)
+    assert dave == PlayerStats(DAVE, 2, 0, 3, 9, 2, 1, 380)
+    assert dave.avg_card_points_per_deal == pytest.approx(380 / 9)
+    nobody = await store.user_stats(GUILD, 999)
+    assert nobody == PlayerStats(999, 0, 0, 0, 0, 0, 0, 0)
+    assert nobody.avg_card_points_per_deal is None
+    # The leaderboard's totals agree with a direct sum over the results.
+    for entry in page.entries:
+        direct = await store.user_stats(GUILD, entry.user_id)
+        assert direct == dataclasses.replace(entry, rank=None)
+
+
+async def test_results_validation_writes_nothing(store: SQLiteStore) -> None:
+    table_id = await running_table(store)
+    for bad in (
+        [PlayerResult(ALICE, 0, 5, True, 3, 4, 0, 10)],  # more deals won than played
+        [PlayerResult(ALICE, 0, 5, True, 3, 2, 3, 10)],  # more 2-VP wins than wins
+        [PlayerResult(ALICE, 0, -1, True, 3, 2, 0, 10)],
+        [PlayerResult(ALICE, 0, 5, 1, 3, 2, 0, 10)],  # type: ignore[arg-type]
+        [PlayerResult(ALICE, 0, 5, True, 3, 2, 0, 10)] * 2,
+        [(ALICE, 0, 5, True, 3, 2, 0, 10)],
+    ):
+        with pytest.raises(InvalidValue):
+            await store.finish_table(table_id, bad)  # type: ignore[arg-type]
+    assert (await store.get_table(table_id)).status == "running"
+    assert (await store.leaderboard(GUILD)).total == 0
+
+
+# ---------------------------------------------------------------- durability against SIGKILL
+
+CRASH_WRITER = textwrap.dedent(
+    """
+    import asyncio, sys
+    from albastini.store import SQLiteStore
+
+    async def main(path):
+        store = await SQLiteStore.open(path)
+        ids = []
+        for channel in range(4):
+            table = await store.create_table(1, 100 + channel, 7, {})
+            await store.add_seat(table.id, 0, 7, "Person")
+            await store.add_seat(table.id, 1, None, "Computer", "easy")
+            await store.start_table(table.id, 0, channel)
+            ids.append(table.id)
+
+        async def play(table_id):
+            move = 0
+            while True:
+                move += 1
+                person = move % 2 == 0
+                await store.append_move(table_id, move, 1, move % 2, "pass",
+                                        user_id=7 if person else None, by_computer=not person)
+                sys.stdout.write(f"{table_id} {move}\\n")
+                sys.stdout.flush()
+
+        await asyncio.gather(*(play(t) for t in ids))
+
+    asyncio.run(main(sys.argv[1]))
+    """
+)
+
+
+@pytest.mark.parametrize("attempt", range(2))
+async def test_acknowledged_moves_survive_sigkill(tmp_path: Path, attempt: int) -> None:
+    path = tmp_path / "crash.db"
+    rng = random.Random()
+    kill_after = rng.randint(20, 1500)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", CRASH_WRITER, str(path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+        text=True,
+    )
+    acked: dict[int, int] = {}
+    lines = 0
+    assert proc.stdout is not None
+    try:
+        while lines < kill_after:
+            line = proc.stdout.readline()
+            if not line:
+                break
+            table_id, move = map(int, line.split())
+            acked[table_id] = max(acked.get(table_id, 0), move)
+            lines += 1
+    finally:
+        os.kill(proc.pid, signal.SIGKILL)
+        rest, err = proc.communicate(timeout=10)
+    assert lines == kill_after, f"writer stopped early: {err}"
+    for line in rest.splitlines():  # printed before the kill landed: acknowledged too
+        parts = line.split()
+        if len(parts) == 2:
+            table_id, move = int(parts[0]), int(parts[1])
+            acked[table_id] = max(acked.get(table_id, 0), move)
+
+    store = await SQLiteStore.open(path)  # opens cleanly: quick_check passes
+    try:
+        for table_id, last_acked in acked.items():
+            stored = [m.move_no for m in await store.moves(table_id)]
+            assert stored == list(range(1, len(stored) + 1)), "the log has a gap"
+            assert len(stored) >= last_acked, (
+                f"table {table_id}: move {last_acked} was acknowledged but only "
+                f"{len(stored)} moves survived (killed after {kill_after} acks)"
+            )
+    finally:
+        await store.close()
