@@ -174,6 +174,7 @@ class FakeDiscord:
         self.guilds: dict[int, FakeGuild] = {}
         self.channels: dict[int, FakeChannel] = {}
         self._messages: dict[int, FakeMessage] = {}
+        self._attachment_index: dict[int, FakeAttachment] = {}
         self._channel_messages: dict[int, dict[int, FakeMessage]] = {}
         self._interactions: dict[int, _Interaction] = {}
         self._by_token: dict[str, _Interaction] = {}
@@ -288,22 +289,31 @@ class FakeDiscord:
 
     # ------------------------------------------------------------------ world
     def add_guild(self, name: str, channels: tuple[str, ...] = ("albastini",)) -> int:
-        """Create a guild with text channels; returns its id. Do it before the bot connects."""
+        """Create a guild with text channels; returns its id. If a bot is connected it gets
+        GUILD_CREATE, as when a bot joins a guild."""
         gid = snowflake()
         g = FakeGuild(id=gid, name=name, owner_id=snowflake(), moderator_role_id=snowflake(),
                       manager_role_id=snowflake())
         self.guilds[gid] = g
         for ch in channels:
             self.add_channel(ch, gid)
+        for s in self._sessions:  # like a bot joining a guild while connected
+            if s.identified and self._shard_of(gid, s):
+                asyncio.get_running_loop().create_task(
+                    s.send(0, self._guild_payload(g), "GUILD_CREATE"))
         return gid
 
     def add_channel(self, name: str, guild_id: int | None = None) -> int:
-        """Create a text channel in a guild (default guild); returns its id. Before connecting."""
+        """Create a text channel in a guild (default guild); returns its id (CHANNEL_CREATE
+        is sent to a connected bot)."""
         g = self.guilds[guild_id or self.guild_id]
         ch = FakeChannel(id=snowflake(), guild_id=g.id, name=name, position=len(g.channels))
         g.channels[ch.id] = ch
         self.channels[ch.id] = ch
         self._channel_messages[ch.id] = {}
+        for s in self._sessions:
+            if s.identified and self._shard_of(g.id, s):
+                asyncio.get_running_loop().create_task(s.send(0, ch.payload(), "CHANNEL_CREATE"))
         return ch.id
 
     def add_user(self, name: str, *, manage_messages: bool = False, manage_guild: bool = False,
@@ -760,6 +770,10 @@ class FakeDiscord:
         r.add_patch(cm, self._channel_edit)
         r.add_delete(cm, self._channel_delete)
         r.add_get(api + "/guilds/{guild}/members/{uid}", self._get_member)
+        r.add_get(api + "/guilds/{guild}", self._get_guild)
+        r.add_get(api + "/guilds/{guild}/channels", self._get_guild_channels)
+        r.add_get(api + "/users/{uid}", self._get_user)
+        r.add_post(api + "/channels/{cid}/typing", self._typing)
         r.add_get("/attachments/{cid}/{aid}/{filename}", self._attachment)
         r.add_route("*", "/{tail:.*}", self._unknown)
 
@@ -863,6 +877,34 @@ class FakeDiscord:
         guild = request.match_info.get("guild")
         return _json(self.commands(int(guild) if guild else None))
 
+    async def _get_guild(self, request: web.Request) -> web.Response:
+        g = self.guilds.get(int(request.match_info["guild"]))
+        if g is None:
+            return _err(404, 10004, "Unknown Guild")
+        data = self._guild_payload(g)
+        for key in ("channels", "members", "threads", "voice_states", "presences"):
+            del data[key]
+        return _json(data)
+
+    async def _get_guild_channels(self, request: web.Request) -> web.Response:
+        g = self.guilds.get(int(request.match_info["guild"]))
+        if g is None:
+            return _err(404, 10004, "Unknown Guild")
+        return _json([c.payload() for c in g.channels.values()])
+
+    async def _get_user(self, request: web.Request) -> web.Response:
+        uid = int(request.match_info["uid"])
+        u = self.users.get(uid) or (self.bot_user if uid == self.app_id else None)
+        if u is None:
+            return _err(404, 10013, "Unknown User")
+        return _json(u.payload())
+
+    async def _typing(self, request: web.Request) -> web.Response:
+        ch = self._channel(request)
+        if isinstance(ch, web.Response):
+            return ch
+        return web.Response(status=204)
+
     async def _get_member(self, request: web.Request) -> web.Response:
         g = self.guilds.get(int(request.match_info["guild"]))
         u = self.users.get(int(request.match_info["uid"]))
@@ -879,14 +921,18 @@ class FakeDiscord:
         self._messages[msg.id] = msg
         while len(chan) > self.max_messages:
             old_id = next(iter(chan))
-            del chan[old_id]
+            old = chan.pop(old_id)
             self._messages.pop(old_id, None)
+            for a in old.attachments:
+                self._attachment_index.pop(a.id, None)
         self._dispatch_message("MESSAGE_CREATE", msg)
         self._notify()
 
     def _delete(self, msg: FakeMessage) -> None:
         msg.deleted = True
         self._channel_messages[msg.channel_id].pop(msg.id, None)
+        for a in msg.attachments:
+            self._attachment_index.pop(a.id, None)
         self._messages.pop(msg.id, None)
         self._dispatch_message("MESSAGE_DELETE", msg)
         self._notify()
@@ -898,7 +944,9 @@ class FakeDiscord:
             name, data, ctype = files[index]
             aid = snowflake()
             url = f"{self.base_url}/attachments/{msg.channel_id}/{aid}/{name}"
-            return FakeAttachment(aid, name, data, url, ctype, desc)
+            att = FakeAttachment(aid, name, data, url, ctype, desc)
+            self._attachment_index[aid] = att
+            return att
 
         if "attachments" not in body:
             base = list(msg.attachments) if keep_old else []
@@ -928,7 +976,12 @@ class FakeDiscord:
             keep = msg.flags & EPHEMERAL
             msg.flags = (int(body["flags"]) & ~(EPHEMERAL | LOADING)) | keep
         if "attachments" in body or files:
-            msg.attachments = self._attachments(msg, body, files, keep_old=edit)
+            new = self._attachments(msg, body, files, keep_old=edit)
+            kept = {a.id for a in new}
+            for a in msg.attachments:  # replaced files are forgotten (memory stays flat)
+                if a.id not in kept:
+                    self._attachment_index.pop(a.id, None)
+            msg.attachments = new
         if edit:
             msg.edited_at = iso_now()
             msg.edits += 1
@@ -1228,14 +1281,10 @@ class FakeDiscord:
         return web.Response(status=204)
 
     async def _attachment(self, request: web.Request) -> web.Response:
-        msgs = self._channel_messages.get(int(request.match_info["cid"]), {})
-        aid = int(request.match_info["aid"])
-        for m in reversed(msgs.values()):
-            for a in m.attachments:
-                if a.id == aid:
-                    return web.Response(body=a.data,
-                                        content_type=a.content_type or "application/octet-stream")
-        return _err(404, 0, "404: Not Found")
+        a = self._attachment_index.get(int(request.match_info["aid"]))
+        if a is None:
+            return _err(404, 0, "404: Not Found")
+        return web.Response(body=a.data, content_type=a.content_type or "application/octet-stream")
 
 
 def _guess_type(filename: str) -> str | None:

@@ -370,3 +370,32 @@ async def test_subprocess_bot_via_env(fake: FakeDiscord, neema: FakeUser) -> Non
         proc.terminate()
         await proc.wait()
     assert json.loads(json.dumps(fake.env()))["DISCORD_API_BASE"].endswith("/api/v10")
+
+
+class NoWaitBot(MiniBot):
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        return None  # discord.py sleeps 5 s before each non-first IDENTIFY by default
+
+
+async def test_two_shards_and_guilds_added_later() -> None:
+    async with FakeDiscord(shards=2, interaction_deadline=DEADLINE) as fake:
+        neema = fake.add_user("Neema")
+        gids = [fake.guild_id]
+        while len({(g >> 22) % 2 for g in gids}) < 2:
+            time.sleep(0.001)
+            gids.append(fake.add_guild("Second"))
+        for g in gids[1:]:
+            fake.add_user("Guest", guild_id=g)
+        async with fake.run_bot(NoWaitBot()) as bot:
+            assert bot.shard_count == 2 and fake.connected == 2
+            for g in gids:
+                guild = bot.get_guild(g)
+                assert guild is not None and guild.shard_id == (g >> 22) % 2
+                channel = next(iter(fake.guilds[g].channels))
+                r = await fake.slash(neema, "mini hand", channel_id=channel)
+                assert r.message is not None and r.message.channel_id == channel
+            late = fake.add_guild("Joined later")
+            await fake.wait_until(lambda: bot.get_guild(late) is not None)
+            extra = fake.add_channel("extra", late)
+            await fake.wait_until(lambda: bot.get_channel(extra) is not None)
+        assert fake.failed_interactions == [] and fake.unknown_routes == []
