@@ -860,7 +860,11 @@ class SQLiteStore:
         await self._set_final_status(table_id, "cancelled", ())
 
     async def finish_table(self, table_id: int, results: Sequence[PlayerResult]) -> None:
-        """Running → finished, storing one result row per person seated at the end."""
+        """Running → finished, storing one result row per person seated at the end.
+
+        Every result must belong to a person holding a seat (computers get none); a person who
+        left mid-match (their seat handed to the computer) gets no result.
+        """
         rows = []
         seen: set[int] = set()
         if isinstance(results, str | bytes) or not isinstance(results, Sequence):
@@ -905,6 +909,17 @@ class SQLiteStore:
                     (status, now, table_id),
                 )
                 if rows:
+                    seated = await self._fetch_w(
+                        db,
+                        "SELECT user_id FROM seats WHERE table_id = ? AND user_id IS NOT NULL",
+                        (table_id,),
+                    )
+                    strangers = {r[0] for r in rows} - {r[0] for r in seated}
+                    if strangers:
+                        raise ConflictError(
+                            f"results for users {sorted(strangers)} who hold no seat at "
+                            f"table {table_id}"
+                        )
                     await db.executemany(
                         "INSERT INTO match_results (table_id, guild_id, game, user_id, team, "
                         "team_vp, won, deals_played, deals_won, deals_won_2vp, card_points, "

@@ -62,7 +62,8 @@ def seed_results(path: Path) -> None:
     rng = random.Random(7)
     db = sqlite3.connect(path)
     now = "2026-01-01T00:00:00.000+00:00"
-    tables, rows = [], []
+    tables: list[tuple[object, ...]] = []
+    rows: list[tuple[object, ...]] = []
     table_id = 0
     while len(rows) < RESULTS:
         table_id += 1

@@ -127,6 +127,28 @@ async def test_failed_migration_rolls_back_entirely(tmp_path: Path) -> None:
     assert "half_done" not in names and "game_tables" in names
 
 
+async def test_upgrade_from_version_1_backfills_leaderboard(tmp_path: Path) -> None:
+    only_first = tmp_path / "migrations"
+    only_first.mkdir()
+    (only_first / "0001_init.sql").write_text((MIGRATIONS_DIR / "0001_init.sql").read_text())
+    path = tmp_path / "old.db"
+    old = await SQLiteStore.open(path, migrations_dir=only_first)
+    table_id = await running_table(old)
+    await old.finish_table(table_id, [PlayerResult(ALICE, 0, 5, True, 4, 3, 1, 250)])
+    await old.close()
+    assert schema_versions(path) == [1]
+
+    new = await SQLiteStore.open(path)
+    try:
+        page = await new.leaderboard(GUILD)
+        assert [(e.user_id, e.matches_won, e.vp, e.card_points) for e in page.entries] == [
+            (ALICE, 1, 5, 250)
+        ]
+    finally:
+        await new.close()
+    assert schema_versions(path)[:2] == [1, 2]
+
+
 @pytest.mark.parametrize(
     "content",
     [
@@ -482,7 +504,7 @@ async def test_guild_settings_defaults_updates_and_validation(store: SQLiteStore
         {"turn_time": 60, "language": "de"},  # one bad value: nothing changes
     ):
         with pytest.raises(InvalidValue):
-            await store.set_guild_settings(GUILD, **bad)  # type: ignore[arg-type]
+            await store.set_guild_settings(GUILD, **bad)
     final = await store.guild_settings(GUILD)
     assert (final.turn_time, final.target_vp, final.language) == (600, 1, "sw")
     assert (await store.guild_settings(GUILD + 1)).turn_time == 60  # other guilds: defaults
@@ -599,6 +621,8 @@ async def test_results_validation_writes_nothing(store: SQLiteStore) -> None:
     ):
         with pytest.raises(InvalidValue):
             await store.finish_table(table_id, bad)  # type: ignore[arg-type]
+    with pytest.raises(ConflictError, match=str(ERIN)):  # Erin holds no seat there
+        await store.finish_table(table_id, [PlayerResult(ERIN, 0, 5, True, 3, 2, 0, 10)])
     assert (await store.get_table(table_id)).status == "running"
     assert (await store.leaderboard(GUILD)).total == 0
 
