@@ -204,10 +204,27 @@ class Deal:
         bids: list[Action] = [Bid(card) for card in hand if card.suit not in taken]
         return [*bids, Pass()]
 
-    def check(self, action: Action) -> None:
-        """Raise :class:`IllegalMove` if ``action`` is not allowed now; change nothing."""
+    def check(self, action: Action, seat: int | None = None) -> None:
+        """Raise :class:`IllegalMove` if ``action`` is not allowed now; change nothing.
+
+        ``seat``: who is trying (optional); a seat other than the one to act is refused.
+        """
         if self.phase == "finished":
             raise IllegalMove("The deal is over.", "finished")
+        if seat is not None and seat != self.to_act:
+            if self.phase == "bidding" and seat not in self.bidders:
+                raise IllegalMove(
+                    "Only the dealer's opponents bid in this deal: wait for the play.",
+                    "not_bidder",
+                    seat=seat,
+                    to_act=self.to_act,
+                )
+            raise IllegalMove(
+                f"It is not your turn: seat {self.to_act} is to act.",
+                "not_your_turn",
+                seat=seat,
+                to_act=self.to_act,
+            )
         seat = self.to_act
         assert seat is not None
         if isinstance(action, Play):
@@ -241,18 +258,18 @@ class Deal:
         raise IllegalMove(f"Not an action: {action!r}", "illegal")
 
     # ----------------------------------------------------------------- changes
-    def apply(self, action: Action | str) -> None:
+    def apply(self, action: Action | str, seat: int | None = None) -> None:
         """Carry out ``action`` (or its code, e.g. ``"play:7H"``) for the seat to act.
 
         Raises :class:`IllegalMove` with a readable message and leaves the state unchanged when
-        the rules forbid it.
+        the rules forbid it. ``seat``, when given, must be the seat to act.
         """
         if isinstance(action, str):
             try:
                 action = parse_action(action)
             except ValueError as exc:
                 raise IllegalMove(str(exc), "illegal") from None
-        self.check(action)
+        self.check(action, seat)
         seat = self.to_act
         assert seat is not None
         self.actions.append(action)
