@@ -1297,8 +1297,10 @@ class SQLiteStore:
     async def _flush_moves(self) -> None:
         """Commit pending moves in batches until none are left (runs as one task at a time)."""
         try:
-            async with self._wlock:
-                while self._pending:
+            while self._pending:
+                # One batch per turn of the (FIFO) lock, so that other writes are not starved
+                # by a steady stream of moves.
+                async with self._wlock:
                     batch = [p for p in self._pending if not p.future.done()]
                     self._pending = []
                     if batch:
@@ -1317,7 +1319,10 @@ class SQLiteStore:
             db = await self._begin()
         except BaseException as exc:
             for p in batch:
-                p.future.set_exception(_wrap_commit_error(exc, self.path))
+                if not p.future.done():
+                    p.future.set_exception(_wrap_commit_error(exc, self.path))
+            if not isinstance(exc, Exception):
+                raise
             return
         try:
             fast = len(batch) > 1

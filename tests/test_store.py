@@ -386,6 +386,27 @@ async def test_concurrent_tables_group_commit_isolates_bad_moves(store: SQLiteSt
         assert [m.move_no for m in await store.moves(t)] == list(range(1, 31))
 
 
+async def test_other_writes_are_not_starved_by_a_stream_of_moves(store: SQLiteStore) -> None:
+    tables = [await running_table(store, CHANNEL + i) for i in range(6)]
+    stop = asyncio.Event()
+
+    async def stream(table_id: int) -> None:
+        move = 0
+        while not stop.is_set():
+            move += 1
+            await store.append_move(table_id, move, 1, 2, "pass", user_id=None, by_computer=True)
+
+    streams = [asyncio.create_task(stream(t)) for t in tables]
+    try:
+        await asyncio.sleep(0.05)
+        for i in range(5):
+            await asyncio.wait_for(store.set_guild_settings(GUILD, target_vp=i + 1), timeout=5)
+        assert (await store.guild_settings(GUILD)).target_vp == 5
+    finally:
+        stop.set()
+        await asyncio.gather(*streams)
+
+
 async def test_unfinished_tables_returns_everything_needed_to_replay(store: SQLiteStore) -> None:
     lobby = await store.create_table(GUILD, 1, HOST, {"players": 2})
     await store.add_seat(lobby.id, 0, ALICE, "Alice")
