@@ -171,6 +171,21 @@ def build_group(bot: MiniBot) -> app_commands.Group:
         except discord.HTTPException as exc:
             bot.errors.append(exc)
 
+    @group.command(name="cleanup", description="edits and deletes through every route")
+    async def cleanup(interaction: discord.Interaction[Any]) -> None:
+        await interaction.response.send_message("original")
+        keep = await interaction.followup.send("keep", wait=True)
+        await keep.edit(content="kept, edited")  # PATCH /webhooks/{app}/{token}/messages/{id}
+        gone = await interaction.followup.send("gone", wait=True)
+        await gone.delete()  # DELETE /webhooks/{app}/{token}/messages/{id}
+        await interaction.followup.send("just for you", ephemeral=True)
+        await interaction.delete_original_response()
+        channel = interaction.channel
+        assert isinstance(channel, discord.TextChannel)
+        temp = await channel.send("temp")
+        fetched = await channel.fetch_message(temp.id)  # GET /channels/{id}/messages/{id}
+        await fetched.delete()  # DELETE /channels/{id}/messages/{id}
+
     @group.command(name="pick", description="select menu")
     async def pick(interaction: discord.Interaction[Any]) -> None:
         await interaction.response.send_message("pick colours", view=Picker(), ephemeral=True)

@@ -164,6 +164,8 @@ class FakeDiscord:
         self.rejections: list[Rejection] = []
         #: Requests answered with 429, as "METHOD /path".
         self.rate_limited: list[str] = []
+        #: Requests that crashed a handler (malformed ids or bodies), answered 400.
+        self.server_errors: list[str] = []
         #: Count of REST requests served, by "METHOD route-template".
         self.request_counts: dict[str, int] = {}
         #: Synced global commands (as echoed back, with ids).
@@ -736,7 +738,13 @@ class FakeDiscord:
             info = request.match_info.route.resource
             key = f"{request.method} {info.canonical if info else request.path}"
             self.request_counts[key] = self.request_counts.get(key, 0) + 1
-            response: web.StreamResponse = await handler(request)
+            try:
+                response: web.StreamResponse = await handler(request)
+            except web.HTTPException:
+                raise
+            except Exception as exc:  # a malformed request (or a fake bug): never a silent 500
+                self.server_errors.append(f"{request.method} {request.path_qs}: {exc!r}")
+                return _err(400, 50035, f"Invalid Form Body (fake: {exc!r})")
             return response
         finally:
             self._in_flight -= 1

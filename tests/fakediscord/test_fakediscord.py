@@ -45,6 +45,7 @@ async def bot(fake: FakeDiscord, neema: FakeUser, juma: FakeUser) -> AsyncIterat
     async with fake.run_bot(MiniBot(late_delay=DEADLINE + 0.15)) as b:
         yield b
     assert fake.unknown_routes == [] or fake.unknown_routes == ["GET /api/v10/stickers/1"]
+    assert fake.server_errors == []
 
 
 async def test_login_sync_ready_and_guild(fake: FakeDiscord, bot: MiniBot,
@@ -178,6 +179,15 @@ async def test_defer_then_followups(fake: FakeDiscord, bot: MiniBot, neema: Fake
     assert r.message not in fake.visible(juma)
 
 
+async def test_webhook_and_channel_edits_and_deletes(fake: FakeDiscord, bot: MiniBot,
+                                                     neema: FakeUser, juma: FakeUser) -> None:
+    await fake.slash(neema, "mini cleanup")
+    await fake.wait_idle()
+    assert [m.content for m in fake.visible(neema)] == ["kept, edited", "just for you"]
+    assert [m.content for m in fake.visible(juma)] == ["kept, edited"]
+    assert fake.rejections == [] and fake.unknown_routes == []
+
+
 async def test_png_attachment_sent_and_replaced(fake: FakeDiscord, bot: MiniBot,
                                                 neema: FakeUser) -> None:
     r = await fake.slash(neema, "mini picture")
@@ -258,7 +268,8 @@ async def test_limits_rejected_with_invalid_form_body(fake: FakeDiscord, bot: Mi
     for key in path:
         node = node[key]
     assert node["_errors"][0]["code"]
-    assert fake.last_message() is not None and fake.last_message().content == "refused 50035"
+    last = fake.last_message()
+    assert last is not None and last.content == "refused 50035"
 
 
 def _rows(n_rows: int, per_row: int, **button: Any) -> list[dict[str, Any]]:
@@ -326,6 +337,11 @@ async def test_unknown_route_is_recorded(fake: FakeDiscord, bot: MiniBot,
     await fake.wait_idle()
     assert fake.unknown_routes == ["GET /api/v10/stickers/1"]
     assert isinstance(bot.errors[0], discord.NotFound)
+    async with aiohttp.ClientSession() as s, s.post(f"{fake.api_base}/channels/abc/messages",
+                                                    json={"content": "x"}) as resp:
+        assert resp.status == 400 and resp.headers["Content-Type"] == "application/json"
+    assert len(fake.server_errors) == 1 and "channels/abc" in fake.server_errors[0]
+    fake.server_errors.clear()
 
 
 async def test_bot_restart_keeps_state_and_persistent_buttons(fake: FakeDiscord,
