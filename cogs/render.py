@@ -181,8 +181,9 @@ def deal_summary_text(
     team_size: int | None = None,
 ) -> str:
     """The end-of-deal line: "Deal 3 — Team A ate 96, Team B ate 24. Team A scores 1 VP (...)"."""
-    eaten = join_list(lang, [t(lang, "deal.summary.ate", side=side_names[i], points=p)
-                             for i, p in enumerate(result["points"])])
+    eaten = t(lang, "list.separator").join(
+        t(lang, "deal.summary.ate", side=side_names[i], points=p)
+        for i, p in enumerate(result["points"]))
     return t(lang, "deal.summary.line", deal=deal_no, eaten=eaten,
              explanation=explain_result(lang, result, side_names, team_size=team_size))
 
@@ -353,8 +354,10 @@ def hand_text(view: dict[str, Any], lang: str, names: list[str]) -> str:
         lines = []
         if to_act is not None and to_act == seat:
             lines.append(t(lang, "hand.bid.your_turn"))
+        elif to_act is None:
+            lines.append(t(lang, "hand.title"))
         else:
-            lines.append(t(lang, "hand.bid.waiting", name=_name(names, to_act or 0, lang)))
+            lines.append(t(lang, "hand.bid.waiting", name=_name(names, to_act, lang)))
         if seat is not None and seat not in _eligible_bidders(view):
             lines.append(t(lang, "hand.bid.not_bidding"))
         taken = [b["card"][1] for b in view.get("bids") or [] if b.get("card")]
@@ -366,12 +369,13 @@ def hand_text(view: dict[str, Any], lang: str, names: list[str]) -> str:
         return "\n".join(lines)
     trump = view.get("trump")
     trump_text = suit_symbol(trump) if trump else "?"
-    if to_act is not None and to_act == seat:
+    if to_act is None:
+        header = t(lang, "hand.title")
+    elif to_act == seat:
         header = t(lang, "hand.your_turn", round=view["round"], trump=trump_text)
     else:
-        header = t(lang, "hand.waiting", name=_name(names, to_act if to_act is not None else 0,
-                                                    lang),
-                   round=view["round"], trump=trump_text)
+        header = t(lang, "hand.waiting", name=_name(names, to_act, lang), round=view["round"],
+                   trump=trump_text)
     if not view.get("hand") and seat is not None:
         header += "\n" + t(lang, "hand.empty")
     return header
@@ -423,9 +427,13 @@ _MENTION = re.compile(r"^<@!?\d+>$")
 
 
 def _drawable_name(name: str, seat: int) -> str:
-    """Fold a name to what the built-in font can draw: accents dropped, other glyphs as "?"."""
+    """Fold a name to what the built-in font can draw: accents dropped, other glyphs as "?".
+
+    Returns "" when nothing useful is left (or the name is a raw mention); the plate then shows
+    the seat number alone.
+    """
     if not name or _MENTION.match(name.strip()):
-        return f"Seat {seat + 1}"
+        return ""
     out = []
     for ch in name:
         if _has_glyph(ch):
@@ -434,7 +442,7 @@ def _drawable_name(name: str, seat: int) -> str:
         folded = unicodedata.normalize("NFKD", ch).encode("ascii", "ignore").decode()
         out.append(folded if folded and all(_has_glyph(c) for c in folded) else "?")
     text = re.sub(r"\?{2,}", "??", "".join(out)).strip()
-    return text or f"Seat {seat + 1}"
+    return "" if not text.strip("? ") else text
 
 
 def _fit(draw: ImageDraw.ImageDraw, text: str, size: int, width: float) -> str:
@@ -640,7 +648,7 @@ def table_png(view: dict[str, Any], names: list[str], *, highlight_winning: bool
                             outline=colour, width=2 * k)
         d.rounded_rectangle([box[0], box[1], box[0] + 8 * k, box[3]], radius=4 * k, fill=colour)
         name = _drawable_name(names[seat] if seat < len(names) else "", seat)
-        label = _fit(d, f"{seat + 1}. {name}", 15, w - 24)
+        label = _fit(d, f"{seat + 1}. {name}" if name else f"#{seat + 1}", 15, w - 24)
         d.text(((px - w / 2 + 14) * k, (py - h / 2 + 6) * k), label, font=_font(15),
                fill=_GOLD if turn else _TEXT)
         count = int(hand_sizes[seat]) if seat < len(hand_sizes) else 0

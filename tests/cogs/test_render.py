@@ -1,0 +1,346 @@
+"""What players see: card labels, the text table, the hand header, VP explanations, the picture."""
+
+from __future__ import annotations
+
+import io
+import random
+from typing import Any
+
+import pytest
+from PIL import Image
+
+from albastini import PACK, new_deal
+from cogs.i18n import LANGUAGES, t
+from cogs.render import (
+    card_button_label,
+    card_label,
+    card_points,
+    deal_summary_text,
+    default_side_names,
+    explain_result,
+    hand_text,
+    suit_label,
+    suit_name,
+    suit_symbol,
+    table_png,
+    table_text,
+)
+
+NAMES = ["@Neema", "@Baraka", "@Juma", "@Amina", "@Zawadi", "@Fatuma"]
+
+
+def make_view(players: int, team_size: int, **over: Any) -> dict[str, Any]:
+    """A hand-made public view of a deal in play; ``over`` replaces any field."""
+    view: dict[str, Any] = {
+        "players": players, "team_size": team_size, "teams": players // team_size,
+        "seat": None, "dealer": 0, "phase": "playing", "to_act": 2 % players, "hand": [],
+        "hand_sizes": [5] * players, "stock": 7, "trump": "H", "indicator": "3H",
+        "face_up": "5H", "bids": [{"seat": 1, "card": "4C"}], "exchange": None,
+        "round": 4, "rounds_total": 9, "leader": 1,
+        "current": [[1, "AS"]], "winning": 1,
+        "last_trick": {"leader": 0, "plays": [[s, c] for s, c in
+                                              zip(range(players), ["KH", "3C", "QH", "6D",
+                                                                   "4S", "5D"], strict=False)],
+                       "winner": 0, "points": 6},
+        "tricks_won": [2, 1] + [0] * (players - 2), "legal": [], "result": None,
+    }
+    view.update(over)
+    return view
+
+
+# --------------------------------------------------------------------------- cards
+def test_card_labels() -> None:
+    assert card_label("AS") == "A♠"
+    assert card_label("7H") == "7♥"
+    assert card_label("QD") == "Q♦"
+    assert card_label("3C") == "3♣"
+    assert card_button_label("AS") == "A♠ 11"
+    assert card_button_label("7C") == "7♣ 10"
+    assert card_button_label("QD") == "Q♦ 2"
+    assert card_button_label("5S") == "5♠"
+    assert sum(card_points(c.code) for c in PACK) == 120
+    with pytest.raises(ValueError):
+        card_label("2S")
+
+
+def test_suit_names() -> None:
+    assert [suit_symbol(s) for s in "CDHS"] == ["♣", "♦", "♥", "♠"]
+    assert suit_name("en", "H") == "hearts"
+    assert suit_name("en", "C", capitalize=True) == "Clubs"
+    assert suit_name("sw", "H") == "kopa"
+    assert suit_label("en", "S") == "♠ spades"
+    assert len({suit_name("sw", s) for s in "CDHS"}) == 4
+
+
+def test_side_names() -> None:
+    assert default_side_names("en", 4, 2, NAMES) == ["Team A", "Team B"]
+    assert default_side_names("sw", 6, 3, NAMES) == ["Timu A", "Timu B", "Timu C"]
+    assert default_side_names("en", 3, 3, NAMES) == NAMES[:3]
+
+
+# --------------------------------------------------------------------------- text table
+def _check_table(text: str, to_act: str, must: list[str]) -> None:
+    assert len(text) <= 1500
+    lines = text.splitlines()
+    assert to_act in lines[1] and "▶" in lines[1], "whose turn is the second line"
+    for needle in must:
+        assert needle in text, needle
+
+
+def test_table_text_four_pairs() -> None:
+    view = make_view(4, 2, bids=[{"seat": 1, "card": "4C"}, {"seat": 3, "card": "5H"}],
+                     exchange={"seat": 3, "gave": "5H", "took": "3H"},
+                     current=[[1, "AS"], [2, "7S"]], to_act=3, winning=1)
+    text = table_text(view, NAMES[:4], "en", deal_no=3, scores=[2, 1], target=5)
+    _check_table(text, "@Amina", [
+        "deal 3", "Team A 2 VP", "Team B 1 VP", "(to 5)", "Dealer: @Neema", "♥ hearts",
+        "face-up 5♥ under the stock", "Stock: 7 cards", "@Baraka 4♣ (returned)",
+        "@Amina 5♥ → took the indicator 3♥", "Round 4 of 9", "@Baraka **A♠**", "@Juma 7♠",
+        "@Amina … (to play)", "Last round: @Neema won with K♥ (eats 6)", "@Baraka 3♣",
+        "Rounds eaten: Team A 2 · Team B 1",
+    ])
+
+
+def test_table_text_two_players() -> None:
+    view = make_view(2, 1, to_act=1, current=[], stock=20, rounds_total=18, winning=None,
+                     bids=[{"seat": 1, "card": None}])
+    text = table_text(view, NAMES[:2], "en", deal_no=1, scores=[0, 0], target=5)
+    _check_table(text, "@Baraka", [
+        "@Neema 0 VP", "@Baraka 0 VP", "Stock: 20 cards", "face-up 5♥", "Bids: everybody passed",
+        "Round 4 of 18: @Baraka leads", "Last round: @Neema won with K♥",
+    ])
+
+
+def test_table_text_five_players_face_up_never_drawn() -> None:
+    view = make_view(5, 1, to_act=4, stock=1, face_up="9H" if False else "JH",
+                     current=[[2, "KC"], [3, "AC"]], winning=3, rounds_total=7)
+    text = table_text(view, NAMES[:5], "en", deal_no=2, scores=[1, 0, 0, 2, 0], target=5)
+    _check_table(text, "@Zawadi", [
+        "J♥ face up, never drawn", "Stock: 1 card", "@Amina **A♣**", "@Juma K♣",
+        "@Zawadi … (to play)", "Round 4 of 7", "@Amina 2 VP",
+    ])
+
+
+def test_table_text_six_trios_in_swahili() -> None:
+    view = make_view(6, 3, to_act=4, face_up=None, stock=0, current=[[3, "7D"]], winning=3,
+                     rounds_total=6, bids=[{"seat": 1, "card": "4C"}, {"seat": 3, "card": None},
+                                           {"seat": 5, "card": "AD"}])
+    text = table_text(view, NAMES, "sw", deal_no=5, scores=[3, 4], target=5)
+    _check_table(text, "@Zawadi", [
+        "mgawo wa 5", "Timu A VP 3", "Timu B VP 4", "Turufu: ♥ kopa", "Fungu: limekwisha",
+        "@Baraka 4♣ (imerudishwa)", "@Amina amepita", "@Fatuma A♦ (imerudishwa)",
+        "Mzunguko wa 4 kati ya 6", "@Amina **7♦**", "Mzunguko uliopita",
+    ])
+    assert "under the stock" not in text
+
+
+def test_table_text_while_bidding_hides_the_indicator() -> None:
+    view = make_view(4, 2, phase="bidding", trump=None, indicator=None, face_up=None,
+                     current=[], winning=None, leader=None, last_trick=None, round=1,
+                     tricks_won=[0, 0, 0, 0], to_act=3, stock=16)
+    text = table_text(view, NAMES[:4], "en", deal_no=1, scores=[0, 0], target=5)
+    _check_table(text, "@Amina", ["to bid", "Trump: turned after the bids", "Bids: @Baraka 4♣"])
+    assert "Round" not in text and "Last round" not in text
+    assert "3♥" not in text
+
+
+def test_table_text_finished_explains_the_result() -> None:
+    view = make_view(4, 2, phase="finished", to_act=None, current=[], winning=None,
+                     result={"points": [96, 24], "winner": 0, "victory_points": 1,
+                             "threshold": 20, "lowest": 1})
+    text = table_text(view, NAMES[:4], "en", deal_no=3, scores=[3, 1], target=5)
+    assert "Team A ate 96, Team B ate 24" in text
+    assert "every team ate at least 20, so Team A scores 1 VP" in text.replace("Every", "every")
+    assert "▶" not in text
+
+
+def test_table_text_custom_side_names_and_long_names_stay_short() -> None:
+    long_names = [f"<@{10**17 + i}>" + "x" * 60 for i in range(6)]
+    view = make_view(6, 2, current=[[s, c] for s, c in zip(range(5),
+                                                           ["AS", "7S", "KS", "JS", "QS"],
+                                                           strict=True)], to_act=5)
+    text = table_text(view, long_names, "en", deal_no=12, scores=[4, 4, 4], target=5,
+                      side_names=["Simba", "Yanga", "Azam"])
+    assert len(text) <= 1500
+    assert "Simba 4 VP" in text and "▶" in text
+
+
+# --------------------------------------------------------------------------- hand header
+def test_hand_text_playing() -> None:
+    view = make_view(4, 2, seat=3, to_act=3, hand=["AH", "7C"])
+    assert hand_text(view, "en", NAMES) == "Your hand — your turn (round 4, trump ♥)"
+    view = make_view(4, 2, seat=1, to_act=3, hand=["AH"])
+    assert hand_text(view, "en", NAMES) == "Your hand — waiting for @Amina (round 4, trump ♥)"
+    assert "@Amina" in hand_text(view, "sw", NAMES)
+
+
+def test_hand_text_bidding_names_taken_suits() -> None:
+    view = make_view(4, 2, phase="bidding", seat=3, to_act=3, trump=None, face_up=None,
+                     hand=["AH", "4D"], bids=[{"seat": 1, "card": "4C"}])
+    text = hand_text(view, "en", NAMES)
+    assert "your turn to bid" in text and "Suits already bid: ♣ clubs" in text
+    view = make_view(4, 2, phase="bidding", seat=2, to_act=1, trump=None, face_up=None,
+                     hand=["AH"], bids=[])
+    text = hand_text(view, "en", NAMES)
+    assert "waiting for @Baraka" in text and "dealer's side" in text
+    assert "No suit has been bid yet." in text
+
+
+# --------------------------------------------------------------------------- results
+@pytest.mark.parametrize(
+    ("result", "sides", "expected"),
+    [
+        ({"points": [60, 60], "winner": None, "victory_points": 0, "threshold": 20,
+          "lowest": 0}, ["Team A", "Team B"],
+         "Tie for the most points (60 each) between Team A and Team B: nobody scores."),
+        ({"points": [96, 24], "winner": 0, "victory_points": 1, "threshold": 20, "lowest": 1},
+         ["Team A", "Team B"], "Every team ate at least 20, so Team A scores 1 VP."),
+        ({"points": [20, 100], "winner": 1, "victory_points": 1, "threshold": 20, "lowest": 0},
+         ["Team A", "Team B"], "Every team ate at least 20, so Team B scores 1 VP."),
+        ({"points": [106, 14], "winner": 0, "victory_points": 2, "threshold": 20, "lowest": 1},
+         ["Team A", "Team B"], "Team B ate only 14 — under 20 — so Team A scores 2 VP."),
+        ({"points": [50, 40, 30], "winner": 0, "victory_points": 1, "threshold": 10,
+          "lowest": 2}, ["Neema", "Baraka", "Juma"],
+         "Every player ate at least 10, so Neema scores 1 VP."),
+        ({"points": [70, 46, 4], "winner": 0, "victory_points": 2, "threshold": 10,
+          "lowest": 2}, ["Neema", "Baraka", "Juma"],
+         "Juma ate only 4 — under 10 — so Neema scores 2 VP."),
+        ({"points": [50, 50, 20], "winner": None, "victory_points": 0, "threshold": 10,
+          "lowest": 2}, ["Neema", "Baraka", "Juma"],
+         "Tie for the most points (50 each) between Neema and Baraka: nobody scores."),
+        ({"points": [80, 40], "winner": 0, "victory_points": 1, "threshold": 30, "lowest": 1},
+         ["Team A", "Team B"], "Team B ate 40 — at least 30 — so Team A scores 1 VP."),
+        ({"points": [95, 25], "winner": 0, "victory_points": 2, "threshold": 30, "lowest": 1},
+         ["Team A", "Team B"], "Team B ate only 25 — under 30 — so Team A scores 2 VP."),
+        ({"points": [60, 60], "winner": None, "victory_points": 0, "threshold": 30,
+          "lowest": 0}, ["Team A", "Team B"],
+         "Tie for the most points (60 each) between Team A and Team B: nobody scores."),
+    ],
+)
+def test_explain_result(result: dict[str, Any], sides: list[str], expected: str) -> None:
+    assert explain_result("en", result, sides) == expected
+    sw = explain_result("sw", result, sides)
+    assert sw != expected and all(name in sw for name in sides if name in expected)
+
+
+def test_explain_result_swahili_agrees_with_people_and_teams() -> None:
+    solo = {"points": [70, 46, 4], "winner": 0, "victory_points": 2, "threshold": 10, "lowest": 2}
+    team = {"points": [106, 14], "winner": 0, "victory_points": 2, "threshold": 20, "lowest": 1}
+    assert "Juma amekula 4 tu" in explain_result("sw", solo, ["Neema", "Baraka", "Juma"])
+    assert "Timu B imekula 14 tu" in explain_result("sw", team, ["Timu A", "Timu B"])
+
+
+def test_deal_summary() -> None:
+    result = {"points": [96, 24], "winner": 0, "victory_points": 1, "threshold": 20, "lowest": 1}
+    assert deal_summary_text("en", result, ["Team A", "Team B"], deal_no=3) == (
+        "Deal 3 — Team A ate 96, Team B ate 24. "
+        "Every team ate at least 20, so Team A scores 1 VP."
+    )
+
+
+# --------------------------------------------------------------------------- picture
+def _decode(png: bytes) -> Image.Image:
+    img = Image.open(io.BytesIO(png))
+    img.load()
+    return img
+
+
+@pytest.mark.parametrize(("players", "team_size"), [(2, 1), (3, 1), (4, 2), (4, 1), (5, 1),
+                                                    (6, 1), (6, 2), (6, 3)])
+def test_png_every_mode(players: int, team_size: int) -> None:
+    view = make_view(players, team_size, current=[[s, c] for s, c in
+                                                  zip(range(players - 1),
+                                                      ["AS", "7S", "KS", "JS", "QS"],
+                                                      strict=False)])
+    png = table_png(view, NAMES[:players])
+    img = _decode(png)
+    assert img.format == "PNG" and img.size == (800, 500)
+    assert len(png) < 150_000
+
+
+def test_png_changes_when_a_card_is_played() -> None:
+    before = make_view(4, 2, current=[[1, "AS"]], to_act=2)
+    after = make_view(4, 2, current=[[1, "AS"], [2, "7S"]], to_act=3,
+                      hand_sizes=[5, 4, 4, 5])
+    assert table_png(before, NAMES[:4]) != table_png(after, NAMES[:4])
+    plain = table_png(before, NAMES[:4], highlight_winning=False)
+    assert plain != table_png(before, NAMES[:4])
+
+
+def test_png_bidding_and_finished() -> None:
+    bidding = make_view(4, 2, phase="bidding", trump=None, indicator=None, face_up=None,
+                        current=[], winning=None, last_trick=None, stock=16)
+    finished = make_view(4, 2, phase="finished", to_act=None, current=[], stock=0,
+                         face_up=None, hand_sizes=[0] * 4)
+    for view in (bidding, finished):
+        assert _decode(table_png(view, NAMES[:4])).size == (800, 500)
+
+
+@pytest.mark.parametrize("name", ["Zoë", "中文名字", "🎲🎲", "", "<@123456789012345678>",
+                                  "x" * 200, "\u202eevil", "a\nb"])
+def test_png_any_name_never_crashes(name: str) -> None:
+    view = make_view(4, 2)
+    assert _decode(table_png(view, [name, "Baraka", name, "Amina"])).size == (800, 500)
+
+
+def test_png_saved_for_a_look() -> None:
+    view = make_view(4, 2, bids=[{"seat": 1, "card": "4C"}, {"seat": 3, "card": "5H"}],
+                     exchange={"seat": 3, "gave": "5H", "took": "3H"},
+                     current=[[1, "AS"], [2, "7S"]], to_act=3, winning=1,
+                     hand_sizes=[5, 4, 4, 5])
+    png = table_png(view, ["Neema", "Baraka", "Juma", "Amina"])
+    with open("/tmp/table.png", "wb") as fh:
+        fh.write(png)
+
+
+# --------------------------------------------------------------------------- nothing hidden
+def _hidden_cards(deal: Any) -> set[str]:
+    """Cards in hands that nobody else has seen: bid cards were shown face up to everyone and
+    the indicator taken in an exchange was seen too, so those may be named."""
+    hands: set[str] = set()
+    for seat in range(deal.players):
+        hands |= set(deal.view(seat)["hand"])
+    public = deal.view(None)
+    seen = {b["card"] for b in public["bids"] if b["card"]}
+    if public["exchange"]:
+        seen.add(public["exchange"]["took"])
+    return hands - seen
+
+
+@pytest.mark.parametrize(("players", "team_size"), [(2, 1), (4, 2), (5, 1), (6, 3), (6, 2)])
+def test_public_text_and_picture_show_no_hidden_card(players: int, team_size: int) -> None:
+    names = NAMES[:players]
+    for seed in range(3):
+        rng = random.Random(seed)
+        deal = new_deal(players, team_size, dealer=seed % players, seed=seed)
+        step = 0
+        while True:
+            public = deal.view(None)
+            hidden = _hidden_cards(deal)
+            if public["phase"] == "bidding":  # the indicator is still face down
+                hidden.add(deal.indicator_card.code)
+            scores = [0] * public["teams"]
+            for lang in LANGUAGES:
+                text = table_text(public, names, lang, deal_no=1, scores=scores, target=5)
+                for code in hidden:
+                    assert card_label(code) not in text, (code, text)
+            stuffed = dict(public, hand=sorted(hidden))
+            assert table_text(stuffed, names, "en", deal_no=1, scores=scores, target=5) == (
+                table_text(public, names, "en", deal_no=1, scores=scores, target=5))
+            if step % 15 == 0:
+                # The picture is drawn from public fields only: seat 0's own view (with its
+                # hand) and a public view stuffed with every hidden card draw the same picture.
+                png = table_png(public, names)
+                assert table_png(deal.view(0), names) == png
+                assert table_png(stuffed, names) == png
+            if deal.phase == "finished":
+                break
+            deal.apply(rng.choice(deal.legal_actions()))
+            step += 1
+
+
+def test_every_text_of_the_table_has_a_catalogue_entry_in_swahili() -> None:
+    view = make_view(4, 2)
+    text = table_text(view, NAMES[:4], "sw", deal_no=1, scores=[0, 0], target=5)
+    for key in ["table.dealer", "table.round"]:
+        assert t("sw", key).split("{")[0] in text
