@@ -63,8 +63,8 @@ class Picker(discord.ui.View):
 class MiniBot(commands.AutoShardedBot):
     """Slash group /mini with subcommands; records what discord.py raised for the tests."""
 
-    def __init__(self, late_delay: float = 0.5) -> None:
-        super().__init__(command_prefix="!", intents=discord.Intents.default(),
+    def __init__(self, late_delay: float = 0.5, intents: discord.Intents | None = None) -> None:
+        super().__init__(command_prefix="!", intents=intents or discord.Intents.default(),
                          guild_ready_timeout=0.01, help_command=None)
         self.late_delay = late_delay
         self.errors: list[Exception] = []

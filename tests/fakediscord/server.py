@@ -180,6 +180,7 @@ class FakeDiscord:
         self._channel_messages: dict[int, dict[int, FakeMessage]] = {}
         self._interactions: dict[int, _Interaction] = {}
         self._by_token: dict[str, _Interaction] = {}
+        self._expired_tokens: set[str] = set()
         self._sessions: list[_Session] = []
         self._clock_offset = 0.0
         self._buckets: dict[int, list[float]] = {}
@@ -599,6 +600,8 @@ class FakeDiscord:
             result.ephemeral = source.ephemeral
         self._interactions[iid] = inter
         self._by_token[token] = inter
+        if len(self._interactions) % 4096 == 0:
+            self._prune()
         payload: dict[str, Any] = {
             "id": str(iid),
             "application_id": str(self.app_id),
@@ -624,6 +627,17 @@ class FakeDiscord:
         inter.timer = loop.call_later(self.interaction_deadline, self._expire, inter)
         await shard.send(0, payload, "INTERACTION_CREATE")
         return await inter.future
+
+    def _prune(self) -> None:
+        """Forget interactions whose token has expired (keeps memory flat in long benchmarks)."""
+        now = self.now()
+        while self._interactions:
+            inter = next(iter(self._interactions.values()))
+            if now - inter.created < TOKEN_LIFETIME or not inter.future.done():
+                break
+            del self._interactions[inter.id]
+            del self._by_token[inter.token]
+            self._expired_tokens.add(inter.token)
 
     def _expire(self, inter: _Interaction) -> None:
         if inter.responded:
@@ -668,6 +682,8 @@ class FakeDiscord:
                     await self._identify(session, frame["d"])
                 elif op == 6:
                     await session.send(9, False)  # no resume: discord.py will re-identify
+                elif op == 8:
+                    await self._chunk(session, frame["d"])
         finally:
             self._sessions.remove(session)
             self._notify()
@@ -697,6 +713,19 @@ class FakeDiscord:
             await session.send(0, self._guild_payload(g), "GUILD_CREATE")
         session.identified = True
         self._notify()
+
+    async def _chunk(self, session: _Session, d: dict[str, Any]) -> None:
+        g = self.guilds.get(int(d.get("guild_id", 0)))
+        if g is None:
+            return
+        wanted = {int(u) for u in d.get("user_ids") or []}
+        members = [g.member_payload(self.users[uid]) for uid in g.member_ids
+                   if not wanted or uid in wanted]
+        if not wanted or self.app_id in wanted:
+            members.append(g.member_payload(self.bot_user))
+        chunk = {"guild_id": str(g.id), "members": members, "chunk_index": 0,
+                 "chunk_count": 1, "not_found": [], "nonce": d.get("nonce")}
+        await session.send(0, chunk, "GUILD_MEMBERS_CHUNK")
 
     def _guild_payload(self, g: FakeGuild) -> dict[str, Any]:
         members = [g.member_payload(self.users[uid]) for uid in g.member_ids]
@@ -1087,6 +1116,8 @@ class FakeDiscord:
 
     def _token_inter(self, request: web.Request) -> _Interaction | web.Response:
         inter = self._by_token.get(request.match_info["token"])
+        if inter is None and request.match_info["token"] in self._expired_tokens:
+            return self._reject(request, 401, 50027, "Invalid Webhook Token")
         if inter is None or str(self.app_id) != request.match_info["app"]:
             return self._reject(request, 404, 10015, "Unknown Webhook")
         if self.now() - inter.created >= TOKEN_LIFETIME:
