@@ -493,7 +493,7 @@ def _suit_shape(draw: ImageDraw.ImageDraw, suit: str, cx: float, cy: float, size
 def _card_face(code: str, w: int, h: int, *, highlight: bool = False) -> Image.Image:
     """One face-up card as an RGBA image (canvas pixels), with an optional gold glow."""
     k = _SS
-    pad = 5 * k if highlight else 0
+    pad = (5 if w >= 40 else 3) * k if highlight else 0
     img = Image.new("RGBA", (w * k + 2 * pad, h * k + 2 * pad), (0, 0, 0, 0))
     d = ImageDraw.Draw(img)
     if highlight:
@@ -502,6 +502,11 @@ def _card_face(code: str, w: int, h: int, *, highlight: bool = False) -> Image.I
     d.rounded_rectangle(box, radius=6 * k, fill=_WHITE, outline=(150, 150, 150), width=k)
     rank, suit = _split(code)
     colour = _RED if suit in RED_SUITS else _BLACK
+    if w < 40:  # a miniature: rank above, suit below, nothing else
+        d.text((pad + w * k / 2, pad + h * k * 0.3), rank, font=_font(max(11, h // 3)),
+               fill=colour, anchor="mm")
+        _suit_shape(d, suit, pad + w * k / 2, pad + h * k * 0.7, h * k * 0.36, colour)
+        return img
     font = _font(max(12, h // 4))
     x0, y0 = pad + 5 * k, pad + 3 * k
     d.text((x0, y0), rank, font=font, fill=colour)
@@ -575,6 +580,7 @@ def table_png(view: dict[str, Any], names: list[str], *, highlight_winning: bool
     arrow. The cards of the round in progress (or, while bidding, the bid cards) lie in front of
     their players, the winning one ringed in gold. In the middle: the face-down stock with its
     count, the face-up card under it, and the trump suit in a gold disc ("?" before it is turned).
+    Top left: round number / rounds; top right, small: the last round, its winning card ringed.
     Give it the public view for the channel: a hand is never drawn face up.
     """
     k = _SS
@@ -672,6 +678,18 @@ def table_png(view: dict[str, Any], names: list[str], *, highlight_winning: bool
             left = (ax + math.cos(ang + 2.4) * 12, ay + math.sin(ang + 2.4) * 12)
             right = (ax + math.cos(ang - 2.4) * 12, ay + math.sin(ang - 2.4) * 12)
             d.polygon([(x * k, y * k) for x, y in (tip, left, right)], fill=_GOLD)
+
+    # The last round, top right, small: its cards in play order with the seat numbers under
+    # them, the card that ate it ringed in gold.
+    last = view.get("last_trick")
+    if last and view["phase"] != "finished":
+        plays = [(int(seat), str(code)) for seat, code in last.get("plays") or []]
+        step = 29
+        x = WIDTH - 14 - step * len(plays) + step / 2
+        for i, (seat, code) in enumerate(plays):
+            img = _card_face(code, 26, 38, highlight=seat == last.get("winner"))
+            _paste_centre(canvas, img, x + i * step, 30)
+            _text_centre(d, (x + i * step, 60), str(seat + 1), 12, _MUTED)
 
     # Round counter, top left.
     if view["phase"] == "playing":
