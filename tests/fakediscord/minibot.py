@@ -60,6 +60,15 @@ class Picker(discord.ui.View):
                                                 view=None)
 
 
+class Later(discord.ui.View):
+    @discord.ui.button(label="Later", custom_id="later")
+    async def later(self, interaction: discord.Interaction[Any],
+                    button: discord.ui.Button[Any]) -> None:
+        await interaction.response.defer()  # type 6: acknowledge now, edit afterwards
+        await interaction.edit_original_response(content="edited after a deferred update",
+                                                 view=None)
+
+
 class MiniBot(commands.AutoShardedBot):
     """Slash group /mini with subcommands; records what discord.py raised for the tests."""
 
@@ -113,6 +122,15 @@ def build_group(bot: MiniBot) -> app_commands.Group:
             "the table", file=discord.File(io.BytesIO(tiny_png(3, 2)), "table.png"))
         msg = await interaction.original_response()
         await msg.edit(attachments=[discord.File(io.BytesIO(tiny_png(5, 4)), "table.png")])
+        channel = interaction.channel
+        assert isinstance(channel, discord.TextChannel)
+        posted = await channel.send("posted", file=discord.File(io.BytesIO(tiny_png(2, 2)),
+                                                                "a.png"))
+        await posted.edit(attachments=[discord.File(io.BytesIO(tiny_png(6, 6)), "b.png")])
+
+    @group.command(name="later", description="a button answered with a deferred update")
+    async def later(interaction: discord.Interaction[Any]) -> None:
+        await interaction.response.send_message("press", view=Later())
 
     @group.command(name="late", description="answers after the deadline")
     async def late(interaction: discord.Interaction[Any]) -> None:

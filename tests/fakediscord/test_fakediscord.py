@@ -16,7 +16,7 @@ import aiohttp
 import discord
 import pytest
 
-from tests.fakediscord import DriverError, FakeDiscord, FakeUser
+from tests.fakediscord import DriverError, FakeDiscord, FakeMessage, FakeUser
 from tests.fakediscord.minibot import MiniBot
 from tests.fakediscord.models import validate_message
 
@@ -198,6 +198,23 @@ async def test_png_attachment_sent_and_replaced(fake: FakeDiscord, bot: MiniBot,
     assert att.image_size() == (5, 4)  # the edit replaced the 3x2 picture
     async with aiohttp.ClientSession() as s, s.get(att.url) as resp:
         assert await resp.read() == att.data
+    # the same through the channel routes (POST + PATCH /channels/{id}/messages)
+    def posted_and_edited() -> FakeMessage | None:
+        m = fake.last_message()
+        return m if m is not None and m.content == "posted" and m.edits else None
+
+    posted = await fake.wait_until(posted_and_edited)
+    assert [(a.filename, a.image_size()) for a in posted.attachments] == [("b.png", (6, 6))]
+
+
+async def test_deferred_update_then_edit_original(fake: FakeDiscord, bot: MiniBot,
+                                                  neema: FakeUser) -> None:
+    msg = (await fake.slash(neema, "mini later")).message
+    assert msg is not None
+    r = await fake.click(neema, msg, label="Later")
+    assert r.response_type == 6 and r.message is msg
+    await fake.wait_until(lambda: msg.content == "edited after a deferred update")
+    assert msg.buttons == [] and fake.failed_interactions == []
 
 
 async def test_late_answer_fails_and_gets_unknown_interaction(
