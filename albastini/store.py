@@ -23,7 +23,8 @@ import asyncio
 import json
 import re
 import sqlite3
-from collections.abc import Mapping, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from os import PathLike
@@ -692,6 +693,18 @@ class SQLiteStore:
         await db.execute("BEGIN IMMEDIATE")
         return db
 
+    @asynccontextmanager
+    async def _write(self) -> AsyncIterator[aiosqlite.Connection]:
+        """One write transaction: committed on exit, rolled back on any error."""
+        async with self._wlock:
+            db = await self._begin()
+            try:
+                yield db
+                await db.execute("COMMIT")
+            except BaseException:
+                await self._rollback(db)
+                raise
+
     async def _rollback(self, db: aiosqlite.Connection) -> None:
         if db.in_transaction:
             await db.execute("ROLLBACK")
@@ -744,9 +757,8 @@ class SQLiteStore:
         text = _settings_json(settings)
         lang = _language(language)
         now = _now()
-        async with self._wlock:
-            db = await self._begin()
-            try:
+        try:
+            async with self._write() as db:
                 cur = await db.execute(
                     "INSERT INTO game_tables (guild_id, channel_id, host_id, game, settings, "
                     "status, language, created_at, updated_at) "
@@ -754,17 +766,12 @@ class SQLiteStore:
                     (*params, game, text, lang, now, now),
                 )
                 table_id = cur.lastrowid
-                await db.execute("COMMIT")
-            except sqlite3.IntegrityError as exc:
-                await self._rollback(db)
-                if "game_tables.channel_id" in str(exc):
-                    raise ChannelBusy(
-                        f"channel {channel_id} already has a table in the lobby or running"
-                    ) from None
-                raise InvalidValue(f"table refused by the database: {exc}") from None
-            except BaseException:
-                await self._rollback(db)
-                raise
+        except sqlite3.IntegrityError as exc:
+            if "game_tables.channel_id" in str(exc):
+                raise ChannelBusy(
+                    f"channel {channel_id} already has a table in the lobby or running"
+                ) from None
+            raise InvalidValue(f"table refused by the database: {exc}") from None
         assert table_id is not None
         return await self.get_table(table_id)
 
@@ -792,36 +799,24 @@ class SQLiteStore:
         """Replace the mode settings of a table still in the lobby."""
         _id("table_id", table_id)
         text = _settings_json(settings)
-        async with self._wlock:
-            db = await self._begin()
-            try:
-                await self._require_status(db, table_id, ("lobby",), "change the settings")
-                await db.execute(
-                    "UPDATE game_tables SET settings = ?, updated_at = ? WHERE id = ?",
-                    (text, _now(), table_id),
-                )
-                await db.execute("COMMIT")
-            except BaseException:
-                await self._rollback(db)
-                raise
+        async with self._write() as db:
+            await self._require_status(db, table_id, ("lobby",), "change the settings")
+            await db.execute(
+                "UPDATE game_tables SET settings = ?, updated_at = ? WHERE id = ?",
+                (text, _now(), table_id),
+            )
         return await self.get_table(table_id)
 
     async def set_message_id(self, table_id: int, message_id: int | None) -> None:
         """Remember the public message of the table, so it can be edited after a restart."""
         _id("table_id", table_id)
         _opt_id("message_id", message_id)
-        async with self._wlock:
-            db = await self._begin()
-            try:
-                await self._table_status(db, table_id)
-                await db.execute(
-                    "UPDATE game_tables SET message_id = ?, updated_at = ? WHERE id = ?",
-                    (message_id, _now(), table_id),
-                )
-                await db.execute("COMMIT")
-            except BaseException:
-                await self._rollback(db)
-                raise
+        async with self._write() as db:
+            await self._table_status(db, table_id)
+            await db.execute(
+                "UPDATE game_tables SET message_id = ?, updated_at = ? WHERE id = ?",
+                (message_id, _now(), table_id),
+            )
 
     async def start_table(
         self, table_id: int, dealer_seat: int, seed: int, deck: Sequence[str] | None = None
@@ -831,28 +826,22 @@ class SQLiteStore:
         _int("dealer_seat", dealer_seat, 0, 15)
         db_seed, deck_text = _seed_to_db(seed), _deck(deck)
         now = _now()
-        async with self._wlock:
-            db = await self._begin()
-            try:
-                await self._require_status(db, table_id, ("lobby",), "start")
-                if not await self._fetch_w(
-                    db,
-                    "SELECT 1 FROM seats WHERE table_id = ? AND seat_no = ?",
-                    (table_id, dealer_seat),
-                ):
-                    raise UnknownSeat(f"table {table_id} has no seat {dealer_seat} to deal")
-                await db.execute(
-                    "UPDATE game_tables SET status = 'running', updated_at = ? WHERE id = ?",
-                    (now, table_id),
-                )
-                await db.execute(
-                    f"INSERT INTO deals ({_DEAL_COLS}) VALUES (?, 1, ?, ?, ?, ?)",
-                    (table_id, dealer_seat, db_seed, deck_text, now),
-                )
-                await db.execute("COMMIT")
-            except BaseException:
-                await self._rollback(db)
-                raise
+        async with self._write() as db:
+            await self._require_status(db, table_id, ("lobby",), "start")
+            if not await self._fetch_w(
+                db,
+                "SELECT 1 FROM seats WHERE table_id = ? AND seat_no = ?",
+                (table_id, dealer_seat),
+            ):
+                raise UnknownSeat(f"table {table_id} has no seat {dealer_seat} to deal")
+            await db.execute(
+                "UPDATE game_tables SET status = 'running', updated_at = ? WHERE id = ?",
+                (now, table_id),
+            )
+            await db.execute(
+                f"INSERT INTO deals ({_DEAL_COLS}) VALUES (?, 1, ?, ?, ?, ?)",
+                (table_id, dealer_seat, db_seed, deck_text, now),
+            )
         return DealRecord(table_id, 1, dealer_seat, seed, tuple(deck) if deck else None, _ts(now))
 
     async def cancel_table(self, table_id: int) -> None:
@@ -900,37 +889,31 @@ class SQLiteStore:
             ("running",) if status == "finished" else ("lobby", "running")
         )
         now = _now()
-        async with self._wlock:
-            db = await self._begin()
-            try:
-                await self._require_status(db, table_id, allowed, f"mark as {status}")
-                await db.execute(
-                    "UPDATE game_tables SET status = ?, updated_at = ? WHERE id = ?",
-                    (status, now, table_id),
+        async with self._write() as db:
+            await self._require_status(db, table_id, allowed, f"mark as {status}")
+            await db.execute(
+                "UPDATE game_tables SET status = ?, updated_at = ? WHERE id = ?",
+                (status, now, table_id),
+            )
+            if rows:
+                seated = await self._fetch_w(
+                    db,
+                    "SELECT user_id FROM seats WHERE table_id = ? AND user_id IS NOT NULL",
+                    (table_id,),
                 )
-                if rows:
-                    seated = await self._fetch_w(
-                        db,
-                        "SELECT user_id FROM seats WHERE table_id = ? AND user_id IS NOT NULL",
-                        (table_id,),
+                strangers = {r[0] for r in rows} - {r[0] for r in seated}
+                if strangers:
+                    raise ConflictError(
+                        f"results for users {sorted(strangers)} who hold no seat at "
+                        f"table {table_id}"
                     )
-                    strangers = {r[0] for r in rows} - {r[0] for r in seated}
-                    if strangers:
-                        raise ConflictError(
-                            f"results for users {sorted(strangers)} who hold no seat at "
-                            f"table {table_id}"
-                        )
-                    await db.executemany(
-                        "INSERT INTO match_results (table_id, guild_id, game, user_id, team, "
-                        "team_vp, won, deals_played, deals_won, deals_won_2vp, card_points, "
-                        "finished_at) SELECT id, guild_id, game, ?, ?, ?, ?, ?, ?, ?, ?, ? "
-                        "FROM game_tables WHERE id = ?",
-                        [(*r, now, table_id) for r in rows],
-                    )
-                await db.execute("COMMIT")
-            except BaseException:
-                await self._rollback(db)
-                raise
+                await db.executemany(
+                    "INSERT INTO match_results (table_id, guild_id, game, user_id, team, "
+                    "team_vp, won, deals_played, deals_won, deals_won_2vp, card_points, "
+                    "finished_at) SELECT id, guild_id, game, ?, ?, ?, ?, ?, ?, ?, ?, ? "
+                    "FROM game_tables WHERE id = ?",
+                    [(*r, now, table_id) for r in rows],
+                )
 
     async def load_table(self, table_id: int) -> TableSnapshot:
         """The table with its seats, deals (with results) and moves, as one consistent snapshot."""
@@ -1021,52 +1004,40 @@ class SQLiteStore:
         if (user_id is None) != (computer_level is not None):
             raise InvalidValue("a seat has either a user_id (person) or a computer_level")
         level = None if computer_level is None else _level(computer_level)
-        async with self._wlock:
-            db = await self._begin()
-            try:
-                await self._require_status(db, table_id, ("lobby",), "add a seat")
-                if await self._fetch_w(
-                    db,
-                    "SELECT 1 FROM seats WHERE table_id = ? AND seat_no = ?",
-                    (table_id, seat_no),
-                ):
-                    raise ConflictError(f"seat {seat_no} of table {table_id} is taken")
-                if user_id is not None and await self._fetch_w(
-                    db,
-                    "SELECT 1 FROM seats WHERE table_id = ? AND user_id = ?",
-                    (table_id, user_id),
-                ):
-                    raise ConflictError(f"user {user_id} already sits at table {table_id}")
-                await db.execute(
-                    "INSERT INTO seats (table_id, seat_no, user_id, display_name, computer_level)"
-                    " VALUES (?, ?, ?, ?, ?)",
-                    (table_id, seat_no, user_id, name, level),
-                )
-                await self._touch(db, table_id, _now())
-                await db.execute("COMMIT")
-            except BaseException:
-                await self._rollback(db)
-                raise
+        async with self._write() as db:
+            await self._require_status(db, table_id, ("lobby",), "add a seat")
+            if await self._fetch_w(
+                db,
+                "SELECT 1 FROM seats WHERE table_id = ? AND seat_no = ?",
+                (table_id, seat_no),
+            ):
+                raise ConflictError(f"seat {seat_no} of table {table_id} is taken")
+            if user_id is not None and await self._fetch_w(
+                db,
+                "SELECT 1 FROM seats WHERE table_id = ? AND user_id = ?",
+                (table_id, user_id),
+            ):
+                raise ConflictError(f"user {user_id} already sits at table {table_id}")
+            await db.execute(
+                "INSERT INTO seats (table_id, seat_no, user_id, display_name, computer_level)"
+                " VALUES (?, ?, ?, ?, ?)",
+                (table_id, seat_no, user_id, name, level),
+            )
+            await self._touch(db, table_id, _now())
         return SeatRecord(table_id, seat_no, user_id, name, level, False, False, 0)
 
     async def remove_seat(self, table_id: int, seat_no: int) -> None:
         """Free a seat in the lobby (someone leaves, or the host removes a computer)."""
         _id("table_id", table_id)
         _int("seat_no", seat_no, 0, 15)
-        async with self._wlock:
-            db = await self._begin()
-            try:
-                await self._require_status(db, table_id, ("lobby",), "remove a seat")
-                cur = await db.execute(
-                    "DELETE FROM seats WHERE table_id = ? AND seat_no = ?", (table_id, seat_no)
-                )
-                if cur.rowcount != 1:
-                    raise UnknownSeat(f"table {table_id} has no seat {seat_no}")
-                await self._touch(db, table_id, _now())
-                await db.execute("COMMIT")
-            except BaseException:
-                await self._rollback(db)
-                raise
+        async with self._write() as db:
+            await self._require_status(db, table_id, ("lobby",), "remove a seat")
+            cur = await db.execute(
+                "DELETE FROM seats WHERE table_id = ? AND seat_no = ?", (table_id, seat_no)
+            )
+            if cur.rowcount != 1:
+                raise UnknownSeat(f"table {table_id} has no seat {seat_no}")
+            await self._touch(db, table_id, _now())
 
     async def replace_with_computer(
         self, table_id: int, seat_no: int, computer_level: str, display_name: str
@@ -1075,23 +1046,17 @@ class SQLiteStore:
         _id("table_id", table_id)
         _int("seat_no", seat_no, 0, 15)
         level, name = _level(computer_level), _name(display_name)
-        async with self._wlock:
-            db = await self._begin()
-            try:
-                await self._require_status(db, table_id, ("running",), "hand a seat over")
-                cur = await db.execute(
-                    "UPDATE seats SET user_id = NULL, computer_level = ?, display_name = ?, "
-                    "away = 0, computer_control = 0, timeouts = 0 "
-                    "WHERE table_id = ? AND seat_no = ?",
-                    (level, name, table_id, seat_no),
-                )
-                if cur.rowcount != 1:
-                    raise UnknownSeat(f"table {table_id} has no seat {seat_no}")
-                await self._touch(db, table_id, _now())
-                await db.execute("COMMIT")
-            except BaseException:
-                await self._rollback(db)
-                raise
+        async with self._write() as db:
+            await self._require_status(db, table_id, ("running",), "hand a seat over")
+            cur = await db.execute(
+                "UPDATE seats SET user_id = NULL, computer_level = ?, display_name = ?, "
+                "away = 0, computer_control = 0, timeouts = 0 "
+                "WHERE table_id = ? AND seat_no = ?",
+                (level, name, table_id, seat_no),
+            )
+            if cur.rowcount != 1:
+                raise UnknownSeat(f"table {table_id} has no seat {seat_no}")
+            await self._touch(db, table_id, _now())
         return SeatRecord(table_id, seat_no, None, name, level, False, False, 0)
 
     async def update_seat(
@@ -1120,26 +1085,20 @@ class SQLiteStore:
         if timeouts is not None:
             sets.append("timeouts = ?")
             params.append(_int("timeouts", timeouts, 0, 1_000_000))
-        async with self._wlock:
-            db = await self._begin()
-            try:
-                await self._require_status(db, table_id, ("lobby", "running"), "update a seat")
-                if sets:
-                    await db.execute(
-                        f"UPDATE seats SET {', '.join(sets)} WHERE table_id = ? AND seat_no = ?",
-                        (*params, table_id, seat_no),
-                    )
-                rows = await self._fetch_w(
-                    db,
-                    f"SELECT {_SEAT_COLS} FROM seats WHERE table_id = ? AND seat_no = ?",
-                    (table_id, seat_no),
+        async with self._write() as db:
+            await self._require_status(db, table_id, ("lobby", "running"), "update a seat")
+            if sets:
+                await db.execute(
+                    f"UPDATE seats SET {', '.join(sets)} WHERE table_id = ? AND seat_no = ?",
+                    (*params, table_id, seat_no),
                 )
-                if not rows:
-                    raise UnknownSeat(f"table {table_id} has no seat {seat_no}")
-                await db.execute("COMMIT")
-            except BaseException:
-                await self._rollback(db)
-                raise
+            rows = await self._fetch_w(
+                db,
+                f"SELECT {_SEAT_COLS} FROM seats WHERE table_id = ? AND seat_no = ?",
+                (table_id, seat_no),
+            )
+            if not rows:
+                raise UnknownSeat(f"table {table_id} has no seat {seat_no}")
         return _seat(rows[0])
 
     async def seats(self, table_id: int) -> list[SeatRecord]:
@@ -1166,9 +1125,8 @@ class SQLiteStore:
         _int("dealer_seat", dealer_seat, 0, 15)
         db_seed, deck_text = _seed_to_db(seed), _deck(deck)
         now = _now()
-        async with self._wlock:
-            db = await self._begin()
-            try:
+        try:
+            async with self._write() as db:
                 await self._require_status(db, table_id, ("running",), "deal")
                 rows = await self._fetch_w(
                     db,
@@ -1188,13 +1146,8 @@ class SQLiteStore:
                     f"INSERT INTO deals ({_DEAL_COLS}) VALUES (?, ?, ?, ?, ?, ?)",
                     (table_id, deal_no, dealer_seat, db_seed, deck_text, now),
                 )
-                await db.execute("COMMIT")
-            except sqlite3.IntegrityError:
-                await self._rollback(db)
-                raise UnknownSeat(f"table {table_id} has no seat {dealer_seat} to deal") from None
-            except BaseException:
-                await self._rollback(db)
-                raise
+        except sqlite3.IntegrityError:  # the dealer seat does not exist (foreign key)
+            raise UnknownSeat(f"table {table_id} has no seat {dealer_seat} to deal") from None
         return DealRecord(
             table_id, deal_no, dealer_seat, seed, tuple(deck) if deck else None, _ts(now)
         )
@@ -1224,30 +1177,24 @@ class SQLiteStore:
             _int("winner_team", winner_team, 0, len(points) - 1)
             _int("vp", vp, 1, 2)
         now = _now()
-        async with self._wlock:
-            db = await self._begin()
-            try:
-                await self._require_status(db, table_id, ("running",), "score a deal")
-                if not await self._fetch_w(
-                    db,
-                    "SELECT 1 FROM deals WHERE table_id = ? AND deal_no = ?",
-                    (table_id, deal_no),
-                ):
-                    raise ConflictError(f"table {table_id} has no deal {deal_no}")
-                if await self._fetch_w(
-                    db,
-                    "SELECT 1 FROM deal_results WHERE table_id = ? AND deal_no = ?",
-                    (table_id, deal_no),
-                ):
-                    raise ConflictError(f"deal {deal_no} of table {table_id} is already scored")
-                await db.execute(
-                    f"INSERT INTO deal_results ({_RESULT_COLS}) VALUES (?, ?, ?, ?, ?, ?)",
-                    (table_id, deal_no, json.dumps(list(points)), winner_team, vp, now),
-                )
-                await db.execute("COMMIT")
-            except BaseException:
-                await self._rollback(db)
-                raise
+        async with self._write() as db:
+            await self._require_status(db, table_id, ("running",), "score a deal")
+            if not await self._fetch_w(
+                db,
+                "SELECT 1 FROM deals WHERE table_id = ? AND deal_no = ?",
+                (table_id, deal_no),
+            ):
+                raise ConflictError(f"table {table_id} has no deal {deal_no}")
+            if await self._fetch_w(
+                db,
+                "SELECT 1 FROM deal_results WHERE table_id = ? AND deal_no = ?",
+                (table_id, deal_no),
+            ):
+                raise ConflictError(f"deal {deal_no} of table {table_id} is already scored")
+            await db.execute(
+                f"INSERT INTO deal_results ({_RESULT_COLS}) VALUES (?, ?, ?, ?, ?, ?)",
+                (table_id, deal_no, json.dumps(list(points)), winner_team, vp, now),
+            )
         return DealResult(table_id, deal_no, points, winner_team, vp, _ts(now))
 
     async def append_move(
@@ -1398,32 +1345,26 @@ class SQLiteStore:
             _int("target VP", target_vp, *TARGET_VP_RANGE)
         if language is not None:
             _language(language)
-        async with self._wlock:
-            db = await self._begin()
-            try:
-                rows = await self._fetch_w(
-                    db,
-                    "SELECT turn_time, target_vp, language FROM guild_settings WHERE guild_id = ?",
-                    (guild_id,),
-                )
-                old = GuildSettings(guild_id, *rows[0]) if rows else GuildSettings(guild_id)
-                new = GuildSettings(
-                    guild_id,
-                    old.turn_time if turn_time is None else turn_time,
-                    old.target_vp if target_vp is None else target_vp,
-                    old.language if language is None else _language(language),
-                )
-                await db.execute(
-                    "INSERT INTO guild_settings (guild_id, turn_time, target_vp, language, "
-                    "updated_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
-                    "turn_time = excluded.turn_time, target_vp = excluded.target_vp, "
-                    "language = excluded.language, updated_at = excluded.updated_at",
-                    (guild_id, new.turn_time, new.target_vp, new.language, _now()),
-                )
-                await db.execute("COMMIT")
-            except BaseException:
-                await self._rollback(db)
-                raise
+        async with self._write() as db:
+            rows = await self._fetch_w(
+                db,
+                "SELECT turn_time, target_vp, language FROM guild_settings WHERE guild_id = ?",
+                (guild_id,),
+            )
+            old = GuildSettings(guild_id, *rows[0]) if rows else GuildSettings(guild_id)
+            new = GuildSettings(
+                guild_id,
+                old.turn_time if turn_time is None else turn_time,
+                old.target_vp if target_vp is None else target_vp,
+                old.language if language is None else _language(language),
+            )
+            await db.execute(
+                "INSERT INTO guild_settings (guild_id, turn_time, target_vp, language, "
+                "updated_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
+                "turn_time = excluded.turn_time, target_vp = excluded.target_vp, "
+                "language = excluded.language, updated_at = excluded.updated_at",
+                (guild_id, new.turn_time, new.target_vp, new.language, _now()),
+            )
         return new
 
     async def user_language(self, user_id: int) -> Language | None:
@@ -1437,19 +1378,13 @@ class SQLiteStore:
         """Set ('en' or 'sw') or clear (None) the user's preferred language."""
         _id("user_id", user_id)
         lang = None if language is None else _language(language)
-        async with self._wlock:
-            db = await self._begin()
-            try:
-                await db.execute(
-                    "INSERT INTO user_preferences (user_id, language, updated_at) "
-                    "VALUES (?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET "
-                    "language = excluded.language, updated_at = excluded.updated_at",
-                    (user_id, lang, _now()),
-                )
-                await db.execute("COMMIT")
-            except BaseException:
-                await self._rollback(db)
-                raise
+        async with self._write() as db:
+            await db.execute(
+                "INSERT INTO user_preferences (user_id, language, updated_at) "
+                "VALUES (?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET "
+                "language = excluded.language, updated_at = excluded.updated_at",
+                (user_id, lang, _now()),
+            )
 
     # ---------------------------------------------------------------- statistics
 
