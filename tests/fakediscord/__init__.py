@@ -4,11 +4,11 @@ Start it, create people, run the bot against it, act as the people, look at the 
 
     from tests.fakediscord import FakeDiscord
 
-    async def test_start(make_bot):
+    async def test_start() -> None:
         async with FakeDiscord(interaction_deadline=3.0) as fake:
             neema = fake.add_user("Neema")                      # plain member
             mod = fake.add_user("Juma", manage_messages=True)   # also: manage_guild=, owner=
-            bot = make_bot()                                    # any discord.py Client/Bot
+            bot = build_bot(guild_ready_timeout=0.01)           # your discord.py Client/Bot
             async with fake.run_bot(bot):                       # patch + login + connect + ready
                 r = await fake.slash(neema, "albastini start", players=4, teams="pairs")
                 assert r.response_type == 4 and not r.ephemeral
@@ -26,7 +26,8 @@ Running the bot
   * same process: `async with fake.run_bot(bot)` (or `with fake.patch():` around your own
     login/connect; it sets `discord.http.Route.BASE` and `DiscordWebSocket.DEFAULT_GATEWAY`,
     process-wide, restored on exit: one fake per process at a time);
-  * subprocess: pass `fake.env()` (DISCORD_API_BASE, DISCORD_GATEWAY_URL) to bot.py.
+  * subprocess: pass `fake.env()` (DISCORD_API_BASE, DISCORD_GATEWAY_URL) to bot.py, then
+    `await fake.wait_connected()`.
   * `commands.AutoShardedBot` works: GET /gateway/bot points at the fake (`shards=1` default).
   * Restart: close the bot and start a new one against the same fake; messages, commands and
     users persist. RESUME is answered with INVALID_SESSION (start tests with reconnect=False).
@@ -45,7 +46,11 @@ Looking (FakeMessage: content, embeds, components, buttons, selects, attachments
   * `fake.visible(user)`, `fake.messages()`, `fake.ephemerals(user)`,
     `fake.last_message(user=None, ephemeral=None)`, `fake.message(id)`,
     `fake.find_button(message, label=...)`, `fake.commands(guild_id=None)`.
-  * `await fake.wait_until(lambda: ..., timeout=5)`, `await fake.wait_idle(quiet=0.05)`.
+  * `await fake.wait_until(lambda: ..., timeout=5)` (returns the truthy value),
+    `await fake.wait_idle(quiet=0.05)` (no REST request for `quiet` s: choose it longer than
+    any pause the bot makes on purpose, e.g. between computer moves).
+  * `fake.request_counts` — REST calls by route, e.g. for a benchmark's calls per move.
+  * `fake.server_errors` — malformed requests (answered 400); assert it empty too.
 
 Discord's rules enforced (assert on these lists):
   * `fake.failed_interactions` — not answered within `interaction_deadline` (later callbacks

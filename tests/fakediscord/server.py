@@ -214,6 +214,9 @@ class FakeDiscord:
         for inter in self._interactions.values():
             if inter.timer:
                 inter.timer.cancel()
+            if not inter.future.done():  # nobody waits forever on a stopped fake
+                inter.result.failed = True
+                inter.future.set_result(inter.result)
         if self._runner:
             await self._runner.cleanup()
             self._runner = None
@@ -370,6 +373,11 @@ class FakeDiscord:
                 self._changed = asyncio.Event()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._changed.wait(), min(left, 0.05))
+
+    async def wait_connected(self, timeout: float = 20.0, shards: int | None = None) -> None:
+        """Wait until a bot has IDENTIFYed on every shard (for bots run in a subprocess)."""
+        want = shards or self.shards
+        await self.wait_until(lambda: self.connected >= want, timeout=timeout)
 
     async def wait_idle(self, quiet: float = 0.05, timeout: float = 10.0) -> None:
         """Wait until no REST request is in flight and none arrived for `quiet` seconds."""

@@ -400,7 +400,8 @@ async def test_subprocess_bot_via_env(fake: FakeDiscord, neema: FakeUser) -> Non
     proc = await asyncio.create_subprocess_exec(sys.executable, "-c", script, cwd=ROOT, env=env,
                                                 stderr=asyncio.subprocess.DEVNULL)
     try:
-        await fake.wait_until(lambda: fake.connected and fake.commands(), timeout=20)
+        await fake.wait_connected()
+        assert fake.commands()  # setup_hook synced before connecting
         r = await fake.slash(neema, "mini start", players=2)
         assert r.message is not None and r.message.content.startswith("table for 2")
     finally:
