@@ -1,0 +1,774 @@
+"""The /albastini commands and every button click: interaction -> table service -> reply.
+
+No game rules here: what a player may do comes from the service's views (``view["legal"]``) and
+its refusals (:class:`~albastini.table.Refusal`), which are translated into short private answers.
+Every interaction is answered within Discord's 3 s (see :class:`~cogs.replies.Reply`), privately
+where it concerns one person, and never with a hidden card in a public message or a log line.
+"""
+
+from __future__ import annotations
+
+import logging
+import traceback
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from albastini.deal import MODES
+from albastini.events import (
+    DealOver,
+    Event,
+    MatchOver,
+    TableClosed,
+    TurnStarted,
+)
+from albastini.table import Refusal
+from cogs import ids, texts, views
+from cogs.i18n import LANGUAGES, t
+from cogs.lang import key_str, name_str
+from cogs.replies import Reply
+
+if TYPE_CHECKING:
+    from albastini.table import Table
+    from cogs.runner import AlbastiniBot
+
+log = logging.getLogger(__name__)
+
+LEADERBOARD_PAGE = 10
+RULES_PAGES = 6
+TEAM_SIZES = {"solo": 1, "pairs": 2, "trios": 3}
+MODE_CHOICES = [app_commands.Choice(name=key_str(f"choice.mode.{m}"), value=m) for m in TEAM_SIZES]
+LEVEL_CHOICES = [
+    app_commands.Choice(name=key_str(f"choice.level.{lv}"), value=lv)
+    for lv in ("easy", "normal", "hard")
+]
+LANGUAGE_CHOICES = [
+    app_commands.Choice(name=key_str(f"language.{lang}"), value=lang) for lang in LANGUAGES
+]
+
+
+def message_link(guild_id: int, channel_id: int, message_id: int | None) -> str:
+    if message_id is None:
+        return f"<#{channel_id}>"
+    return f"https://discord.com/channels/{guild_id}/{channel_id}/{message_id}"
+
+
+def log_exception(where: str, exc: BaseException) -> None:
+    """Log where an error happened and its stack, but not its message: an exception's text may
+    name a card, and no hidden card may reach a log line."""
+    frames = "".join(traceback.format_tb(exc.__traceback__))
+    log.error("%s failed: %s\n%s", where, type(exc).__name__, frames.rstrip())
+
+
+class AlbastiniCog(
+    commands.GroupCog,
+    group_name=name_str("albastini"),
+    group_description=key_str("cmd.albastini.description"),
+):
+    """Slash commands under /albastini and the handler of every button."""
+
+    def __init__(self, bot: AlbastiniBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @property
+    def service(self) -> Any:
+        return self.bot.service
+
+    @property
+    def store(self) -> Any:
+        return self.bot.store
+
+    # ------------------------------------------------------------------ helpers
+    async def _lang(self, interaction: discord.Interaction[Any]) -> str:
+        return await self.bot.languages.user(interaction.user.id, interaction.guild_id)
+
+    def _link(self, table: Table) -> str:
+        return message_link(table.guild_id, table.channel_id, table.message_id)
+
+    def _refusal(self, lang: str, exc: Refusal, table: Table | None) -> str:
+        link = ""
+        if exc.reason == "table_exists":
+            other = self.service.get(exc.details.get("table_id")) if exc.details else None
+            other = other or (table and self.service.table_in_channel(table.channel_id))
+            link = self._link(other) if other is not None else ""
+        return texts.refusal_text(lang, exc.reason, exc.details, table, link)
+
+    def hand_payload(
+        self, table: Table, user_id: int, lang: str, *, note: str | None = None
+    ) -> dict[str, Any] | None:
+        """content + view of a person's private hand; None if they do not sit at the table."""
+        view = table.view_for(user_id)
+        if view is None:
+            return None
+        if not view:  # lobby
+            content = (note + "\n" if note else "") + t(lang, "hand.not_started")
+            return {"content": content, "view": views.build_view([])}
+        names = texts.seat_names(table, lang)
+        content = texts.hand_content(view, names, lang, note=note)
+        specs = views.hand_buttons(view, table.id, lang)
+        return {"content": content, "view": views.build_view(specs)}
+
+    async def _private(self, reply: Reply, text: str) -> None:
+        await reply.send(content=text, ephemeral=True)
+
+    # ------------------------------------------------------------------ service events
+    def on_events(self, table: Table, events: list[Event]) -> None:
+        """The service's listener: schedule public updates; never blocks."""
+        pub = self.bot.publisher
+        for ev in events:
+            if isinstance(ev, TurnStarted) and ev.deadline is not None:
+                pub.turn_started(table.id, ev.seat, ev.move_no)
+            elif isinstance(ev, DealOver):
+                result = ev.result.to_json() if hasattr(ev.result, "to_json") else dict(ev.result)
+                pause = self.service.deal_pause
+
+                def build_deal(
+                    tb: Table,
+                    ev: DealOver = ev,
+                    result: dict[str, Any] = result,
+                    pause: float = pause,
+                ) -> tuple[str, list[views.ButtonSpec]]:
+                    text = texts.deal_over_text(
+                        tb,
+                        tb.language,
+                        deal_no=ev.deal_no,
+                        result=result,
+                        scores=ev.scores,
+                        next_dealer=ev.next_dealer,
+                        pause=pause,
+                    )
+                    return text, []
+
+                pub.post(table.id, build_deal)
+            elif isinstance(ev, MatchOver):
+                pub.clear_notice(table.id)
+
+                def build_match(
+                    tb: Table, ev: MatchOver = ev
+                ) -> tuple[str, list[views.ButtonSpec]]:
+                    text = texts.match_over_text(
+                        tb, tb.language, winner_team=ev.winner_team, scores=ev.scores
+                    )
+                    return text, views.rematch_buttons(tb.id, tb.language)
+
+                pub.post(table.id, build_match)
+            elif isinstance(ev, TableClosed):
+                pub.clear_notice(table.id)
+        pub.refresh(table.id)
+
+    # ------------------------------------------------------------------ errors
+    async def cog_app_command_error(
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+    ) -> None:
+        await self.answer_error(interaction, error, "command")
+
+    async def answer_error(
+        self, interaction: discord.Interaction[Any], error: BaseException, where: str
+    ) -> None:
+        """Privately say "Something went wrong" instead of leaving the interaction unanswered."""
+        original = getattr(error, "original", error)
+        log_exception(where, original)
+        try:
+            lang = await self._lang(interaction)
+        except Exception:
+            lang = "en"
+        text = t(lang, "error.generic")
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(text, ephemeral=True)
+            else:
+                await interaction.response.send_message(text, ephemeral=True)
+        except discord.HTTPException:
+            log.warning("could not tell a user about an error")
+
+    async def guild_only(self, interaction: discord.Interaction[Any], reply: Reply) -> bool:
+        if interaction.guild_id is None or interaction.channel_id is None:
+            await self._private(reply, t(await self._lang(interaction), "refuse.dm"))
+            return False
+        return True
+
+    # ------------------------------------------------------------------ commands
+    @app_commands.command(name=name_str("start"), description=key_str("cmd.start.description"))
+    @app_commands.describe(
+        players=key_str("cmd.start.opt.players.description"),
+        teams=key_str("cmd.start.opt.teams.description"),
+        target=key_str("cmd.start.opt.target.description"),
+        computers=key_str("cmd.start.opt.computers.description"),
+        level=key_str("cmd.start.opt.level.description"),
+        turn_time=key_str("cmd.start.opt.turn_time.description"),
+    )
+    @app_commands.choices(teams=MODE_CHOICES, level=LEVEL_CHOICES)
+    async def start(
+        self,
+        interaction: discord.Interaction[Any],
+        players: app_commands.Range[int, 2, 6] = 4,
+        teams: str | None = None,
+        target: app_commands.Range[int, 1, 21] | None = None,
+        computers: bool = False,
+        level: str = "normal",
+        turn_time: app_commands.Range[int, 15, 600] | None = None,
+    ) -> None:
+        """Open a table in this channel."""
+        reply = Reply(interaction, ephemeral=False)
+        if not await self.guild_only(interaction, reply):
+            return
+        assert interaction.guild_id is not None and interaction.channel_id is not None
+        lang = await self._lang(interaction)
+        existing = self.service.table_in_channel(interaction.channel_id)
+        if existing is not None:
+            await self._private(reply, t(lang, "refuse.table_exists", link=self._link(existing)))
+            return
+        public = await self.bot.languages.guild(interaction.guild_id)
+        try:
+            table = await self.service.open_table(
+                interaction.guild_id,
+                interaction.channel_id,
+                interaction.user.id,
+                interaction.user.display_name,
+                players=players,
+                team_size=TEAM_SIZES.get(teams) if teams else None,
+                target=target,
+                turn_time=turn_time,
+                computer_level=level,
+                language=public,
+            )
+            if computers:
+                table = await self.service.fill_computers(table.id, interaction.user.id)
+        except Refusal as exc:
+            if exc.reason == "bad_value" and exc.details.get("field") == "team_size" and teams:
+                choices = [name for name, (p, _s) in MODES.items() if p == players]
+                text = t(
+                    lang,
+                    "refuse.bad_mode",
+                    players=players,
+                    mode=t(lang, f"choice.mode.{teams}"),
+                    choices=", ".join(choices),
+                )
+            else:
+                text = self._refusal(lang, exc, None)
+            await self._private(reply, text)
+            return
+        payload = await self.bot.publisher.message_payload(table)
+        payload.pop("attachments", None)
+        msg = await reply.send(ephemeral=False, **payload)
+        if msg is None:
+            msg = await interaction.original_response()
+        await self.service.set_message(table.id, msg.id)
+        self.bot.publisher.refresh(table.id)
+
+    @app_commands.command(name=name_str("hand"), description=key_str("cmd.hand.description"))
+    async def hand(self, interaction: discord.Interaction[Any]) -> None:
+        """Show your hand privately."""
+        reply = Reply(interaction, ephemeral=True)
+        if not await self.guild_only(interaction, reply):
+            return
+        lang = await self._lang(interaction)
+        table = self.service.table_in_channel(interaction.channel_id)
+        if table is None:
+            await self._private(reply, t(lang, "refuse.no_table"))
+            return
+        payload = self.hand_payload(table, interaction.user.id, lang)
+        if payload is None:
+            await self._private(reply, t(lang, "refuse.not_seated"))
+            return
+        await reply.send(ephemeral=True, **payload)
+
+    @app_commands.command(name=name_str("leave"), description=key_str("cmd.leave.description"))
+    async def leave(self, interaction: discord.Interaction[Any]) -> None:
+        """Leave the table in this channel."""
+        reply = Reply(interaction, ephemeral=True)
+        if not await self.guild_only(interaction, reply):
+            return
+        lang = await self._lang(interaction)
+        table = self.service.table_in_channel(interaction.channel_id)
+        if table is None:
+            await self._private(reply, t(lang, "refuse.no_table"))
+            return
+        try:
+            await self.service.leave(table.id, interaction.user.id)
+        except Refusal as exc:
+            await self._private(reply, self._refusal(lang, exc, table))
+            return
+        key = "lobby.you_left" if table.status in ("lobby", "cancelled") else "table.you_left"
+        await self._private(reply, t(lang, key))
+
+    @app_commands.command(name=name_str("cancel"), description=key_str("cmd.cancel.description"))
+    async def cancel(self, interaction: discord.Interaction[Any]) -> None:
+        """Close the table in this channel (host, or Manage Messages)."""
+        reply = Reply(interaction, ephemeral=True)
+        if not await self.guild_only(interaction, reply):
+            return
+        lang = await self._lang(interaction)
+        table = self.service.table_in_channel(interaction.channel_id)
+        if table is None:
+            await self._private(reply, t(lang, "refuse.no_table"))
+            return
+        await self._cancel(interaction, reply, table, lang)
+
+    async def _cancel(
+        self, interaction: discord.Interaction[Any], reply: Reply, table: Table, lang: str
+    ) -> bool:
+        moderator = bool(interaction.permissions.manage_messages)
+        try:
+            await self.service.cancel(table.id, interaction.user.id, moderator=moderator)
+        except Refusal as exc:
+            text = self._refusal(lang, exc, table)
+            if exc.reason == "not_host":
+                text = t(lang, "refuse.not_host_or_mod", host=texts.mention(table.host_id))
+            await self._private(reply, text)
+            return False
+        await self._private(reply, t(lang, "table.cancel_done"))
+        return True
+
+    @app_commands.command(
+        name=name_str("leaderboard"), description=key_str("cmd.leaderboard.description")
+    )
+    async def leaderboard(self, interaction: discord.Interaction[Any]) -> None:
+        """The best players of this server."""
+        reply = Reply(interaction, ephemeral=False)
+        if not await self.guild_only(interaction, reply):
+            return
+        assert interaction.guild_id is not None
+        lang = await self.bot.languages.guild(interaction.guild_id)
+        payload = await self.leaderboard_payload(interaction.guild_id, 0, lang)
+        await reply.send(ephemeral=False, **payload)
+
+    async def leaderboard_payload(self, guild_id: int, offset: int, lang: str) -> dict[str, Any]:
+        page = await self.store.leaderboard(guild_id, LEADERBOARD_PAGE, offset)
+        embed = discord.Embed(
+            title=t(lang, "leaderboard.title", scope=t(lang, "leaderboard.scope.server")),
+            colour=discord.Colour.gold(),
+        )
+        if not page.entries:
+            embed.description = t(lang, "leaderboard.empty")
+            return {"embed": embed, "view": views.build_view([])}
+        rows = []
+        for i, entry in enumerate(page.entries):
+            rank = entry.rank if entry.rank is not None else offset + i + 1
+            rate = (
+                round(100 * entry.matches_won / entry.matches_played) if entry.matches_played else 0
+            )
+            rows.append(
+                t(
+                    lang,
+                    "leaderboard.row",
+                    rank=rank,
+                    name=texts.mention(entry.user_id),
+                    won=entry.matches_won,
+                    played=entry.matches_played,
+                    rate=rate,
+                )
+            )
+        embed.description = "\n".join(rows)
+        pages = max(1, -(-page.total // LEADERBOARD_PAGE))
+        embed.set_footer(
+            text=t(lang, "leaderboard.footer")
+            + " "
+            + t(lang, "leaderboard.page", page=offset // LEADERBOARD_PAGE + 1, pages=pages)
+        )
+        specs = views.pager_buttons(
+            "leaderboard",
+            lang,
+            page=offset // LEADERBOARD_PAGE,
+            pages=pages,
+            guild_id=guild_id,
+            page_size=LEADERBOARD_PAGE,
+        )
+        if pages <= 1:
+            specs = []
+        return {"embed": embed, "view": views.build_view(specs)}
+
+    @app_commands.command(name=name_str("stats"), description=key_str("cmd.stats.description"))
+    @app_commands.describe(player=key_str("cmd.stats.opt.player.description"))
+    async def stats(
+        self, interaction: discord.Interaction[Any], player: discord.User | None = None
+    ) -> None:
+        """Your results, or another player's."""
+        reply = Reply(interaction, ephemeral=True)
+        if not await self.guild_only(interaction, reply):
+            return
+        assert interaction.guild_id is not None
+        lang = await self._lang(interaction)
+        who = player or interaction.user
+        st = await self.store.user_stats(interaction.guild_id, who.id)
+        name = texts.mention(who.id)
+        embed = discord.Embed(
+            title=t(lang, "stats.title", name=who.display_name), colour=discord.Colour.blurple()
+        )
+        if not st.matches_played:
+            embed.description = t(lang, "stats.empty", name=name)
+        else:
+            rate = round(100 * st.matches_won / st.matches_played)
+            avg = st.avg_card_points_per_deal
+            lines = [
+                t(lang, "stats.matches", played=st.matches_played, won=st.matches_won, rate=rate),
+                t(lang, "stats.deals_won", played=st.deals_played, won=st.deals_won),
+                t(lang, "stats.vp", vp=st.vp, two_vp=st.deals_won_2vp),
+                t(lang, "stats.points", average=f"{avg:.1f}" if avg is not None else "—"),
+            ]
+            if st.rank is not None:
+                lines.append(t(lang, "stats.rank", rank=st.rank))
+            embed.description = "\n".join(lines)
+        await reply.send(embed=embed, ephemeral=True)
+
+    @app_commands.command(name=name_str("rules"), description=key_str("cmd.rules.description"))
+    async def rules(self, interaction: discord.Interaction[Any]) -> None:
+        """Read the rules, privately, in your language."""
+        reply = Reply(interaction, ephemeral=True)
+        lang = await self._lang(interaction)
+        await reply.send(ephemeral=True, **self.rules_payload(1, lang))
+
+    def rules_payload(self, page: int, lang: str) -> dict[str, Any]:
+        page = min(max(1, page), RULES_PAGES)
+        embed = discord.Embed(
+            title=t(lang, "rules.title", page=page, pages=RULES_PAGES),
+            description=t(lang, f"rules.page.{page}"),
+            colour=discord.Colour.dark_green(),
+        )
+        specs = views.pager_buttons("rules", lang, page=page, pages=RULES_PAGES)
+        return {"embed": embed, "view": views.build_view(specs)}
+
+    @app_commands.command(
+        name=name_str("settings"), description=key_str("cmd.settings.description")
+    )
+    @app_commands.describe(
+        language=key_str("cmd.settings.opt.language.description"),
+        target=key_str("cmd.settings.opt.target.description"),
+        turn_time=key_str("cmd.settings.opt.turn_time.description"),
+    )
+    @app_commands.choices(language=LANGUAGE_CHOICES)
+    async def settings(
+        self,
+        interaction: discord.Interaction[Any],
+        language: str | None = None,
+        target: app_commands.Range[int, 1, 21] | None = None,
+        turn_time: app_commands.Range[int, 15, 600] | None = None,
+    ) -> None:
+        """Server settings (Manage Server)."""
+        reply = Reply(interaction, ephemeral=True)
+        if not await self.guild_only(interaction, reply):
+            return
+        assert interaction.guild_id is not None
+        lang = await self._lang(interaction)
+        gid = interaction.guild_id
+        changes = [v is not None for v in (language, target, turn_time)]
+        if any(changes):
+            if not interaction.permissions.manage_guild:
+                await self._private(reply, t(lang, "settings.not_allowed"))
+                return
+            await self.store.set_guild_settings(
+                gid, turn_time=turn_time, target_vp=target, language=language
+            )
+            self.bot.languages.forget_guild(gid)
+            if language is not None:
+                self.bot.languages.chose_guild(gid, language)
+            lang = await self._lang(interaction)
+        gs = await self.store.guild_settings(gid)
+        public = await self.bot.languages.guild(gid)
+        lines = [
+            t(lang, "settings.language", language=t(lang, f"language.{public}")),
+            t(lang, "settings.target", target=gs.target_vp),
+            t(lang, "settings.turn_time", seconds=gs.turn_time),
+        ]
+        embed = discord.Embed(title=t(lang, "settings.title"), description="\n".join(lines))
+        content = t(lang, "settings.saved") if any(changes) else None
+        await reply.send(content=content, embed=embed, ephemeral=True)
+
+    @app_commands.command(
+        name=name_str("language"), description=key_str("cmd.language.description")
+    )
+    @app_commands.describe(language=key_str("cmd.language.opt.language.description"))
+    @app_commands.choices(language=LANGUAGE_CHOICES)
+    async def language(self, interaction: discord.Interaction[Any], language: str) -> None:
+        """Your own language for the bot's private messages."""
+        reply = Reply(interaction, ephemeral=True)
+        await self.store.set_user_language(interaction.user.id, language)
+        self.bot.languages.set_user(interaction.user.id, language)
+        await self._private(
+            reply,
+            t(language, "settings.language.user_set", language=t(language, f"language.{language}")),
+        )
+
+    @app_commands.command(name=name_str("help"), description=key_str("cmd.help.description"))
+    async def help(self, interaction: discord.Interaction[Any]) -> None:
+        """How to play with this bot."""
+        lang = await self._lang(interaction)
+        embed = discord.Embed(title=t(lang, "help.title"), description=t(lang, "help.text"))
+        await Reply(interaction).send(embed=embed, ephemeral=True)
+
+    # ------------------------------------------------------------------ buttons
+    async def on_button(self, interaction: discord.Interaction[Any], button: ids.ButtonId) -> None:
+        """Every click on one of our buttons (dynamic items and the fallback come here)."""
+        reply = Reply(interaction, update=True)
+        try:
+            await self._on_button(interaction, button, reply)
+        except Exception as exc:
+            await self.answer_error(interaction, exc, f"button {button.kind}")
+        finally:
+            await reply.close()
+
+    async def _on_button(
+        self, interaction: discord.Interaction[Any], button: ids.ButtonId, reply: Reply
+    ) -> None:
+        lang = await self._lang(interaction)
+        if button.kind == "rules":
+            await reply.edit(**self.rules_payload(button.page or 1, lang))
+            return
+        if button.kind == "leaderboard":
+            if button.guild != interaction.guild_id:
+                await self._private(reply, t(lang, "refuse.bad_button"))
+                return
+            public = await self.bot.languages.guild(interaction.guild_id)
+            await reply.edit(
+                **await self.leaderboard_payload(button.guild, button.offset or 0, public)
+            )
+            return
+        table = self.service.get(button.table) if button.table is not None else None
+        if table is None or table.guild_id != interaction.guild_id:
+            await self._private(reply, t(lang, "refuse.table_gone"))
+            return
+        user = interaction.user
+        handler = getattr(self, f"_click_{button.kind}")
+        await handler(interaction, reply, table, button, lang, user)
+
+    async def _click_play(
+        self,
+        interaction: discord.Interaction[Any],
+        reply: Reply,
+        table: Table,
+        button: ids.ButtonId,
+        lang: str,
+        user: Any,
+    ) -> None:
+        code = button.action
+        assert code is not None and button.move is not None
+        try:
+            await self.service.act(table.id, user.id, button.move, code)
+        except Refusal as exc:
+            if exc.reason == "stale" and table.seat_of(user.id) is not None:
+                note = t(lang, "refuse.stale")
+                payload = self.hand_payload(table, user.id, lang, note=note)
+                if payload is not None and self._is_hand_message(interaction):
+                    await reply.edit(**payload)
+                elif payload is not None:
+                    await reply.send(ephemeral=True, **payload)
+                return
+            await self._private(reply, self._refusal(lang, exc, table))
+            return
+        payload = self.hand_payload(table, user.id, lang)
+        if payload is None:
+            await self._private(reply, t(lang, "refuse.not_seated"))
+        elif self._is_hand_message(interaction):
+            await reply.edit(**payload)
+        else:
+            await reply.send(ephemeral=True, **payload)
+
+    _click_bid = _click_play
+    _click_pass = _click_play
+
+    @staticmethod
+    def _is_hand_message(interaction: discord.Interaction[Any]) -> bool:
+        msg = interaction.message
+        return msg is not None and msg.flags.ephemeral
+
+    async def _click_refresh(
+        self,
+        interaction: discord.Interaction[Any],
+        reply: Reply,
+        table: Table,
+        button: ids.ButtonId,
+        lang: str,
+        user: Any,
+    ) -> None:
+        payload = self.hand_payload(table, user.id, lang)
+        if payload is None:
+            await self._private(reply, t(lang, "refuse.not_seated"))
+        elif table.status != "running":
+            await reply.edit(content=t(lang, "refuse.match_over"), view=views.build_view([]))
+        elif self._is_hand_message(interaction):
+            await reply.edit(**payload)
+        else:
+            await reply.send(ephemeral=True, **payload)
+
+    async def _click_hand(
+        self,
+        interaction: discord.Interaction[Any],
+        reply: Reply,
+        table: Table,
+        button: ids.ButtonId,
+        lang: str,
+        user: Any,
+    ) -> None:
+        if table.status != "running":
+            await self._private(reply, t(lang, "refuse.match_over"))
+            return
+        payload = self.hand_payload(table, user.id, lang)
+        if payload is None:
+            await self._private(reply, t(lang, "refuse.not_seated"))
+            return
+        await reply.send(ephemeral=True, **payload)
+
+    async def _click_back(
+        self,
+        interaction: discord.Interaction[Any],
+        reply: Reply,
+        table: Table,
+        button: ids.ButtonId,
+        lang: str,
+        user: Any,
+    ) -> None:
+        try:
+            await self.service.back(table.id, user.id)
+        except Refusal as exc:
+            await self._private(reply, self._refusal(lang, exc, table))
+            return
+        payload = self.hand_payload(table, user.id, lang, note=t(lang, "table.welcome_back"))
+        if payload is not None:
+            await reply.send(ephemeral=True, **payload)
+
+    async def _click_leave(
+        self,
+        interaction: discord.Interaction[Any],
+        reply: Reply,
+        table: Table,
+        button: ids.ButtonId,
+        lang: str,
+        user: Any,
+    ) -> None:
+        if table.seat_of(user.id) is None:
+            await self._private(reply, t(lang, "refuse.not_seated"))
+            return
+        if table.status == "running":
+            specs = views.leave_confirm_buttons(table.id, lang)
+            await reply.send(
+                content=t(lang, "match.leave_confirm"), view=views.build_view(specs), ephemeral=True
+            )
+            return
+        try:
+            await self.service.leave(table.id, user.id)
+        except Refusal as exc:
+            await self._private(reply, self._refusal(lang, exc, table))
+            return
+        await self._private(reply, t(lang, "lobby.you_left"))
+
+    async def _click_quit(
+        self,
+        interaction: discord.Interaction[Any],
+        reply: Reply,
+        table: Table,
+        button: ids.ButtonId,
+        lang: str,
+        user: Any,
+    ) -> None:
+        try:
+            await self.service.leave(table.id, user.id)
+        except Refusal as exc:
+            await self._private(reply, self._refusal(lang, exc, table))
+            return
+        await reply.edit(content=t(lang, "table.you_left"), view=views.build_view([]))
+
+    async def _click_join(
+        self,
+        interaction: discord.Interaction[Any],
+        reply: Reply,
+        table: Table,
+        button: ids.ButtonId,
+        lang: str,
+        user: Any,
+    ) -> None:
+        try:
+            await self.service.join(table.id, user.id, user.display_name)
+        except Refusal as exc:
+            await self._private(reply, self._refusal(lang, exc, table))
+            return
+        slot = table.seat_of(user.id)
+        await self._private(reply, t(lang, "lobby.you_joined", seat=(slot or 0) + 1))
+
+    async def _click_computer(
+        self,
+        interaction: discord.Interaction[Any],
+        reply: Reply,
+        table: Table,
+        button: ids.ButtonId,
+        lang: str,
+        user: Any,
+    ) -> None:
+        try:
+            await self.service.add_computer(table.id, user.id)
+        except Refusal as exc:
+            await self._private(reply, self._refusal(lang, exc, table))
+            return
+        await reply.defer()
+
+    async def _click_start(
+        self,
+        interaction: discord.Interaction[Any],
+        reply: Reply,
+        table: Table,
+        button: ids.ButtonId,
+        lang: str,
+        user: Any,
+    ) -> None:
+        try:
+            await self.service.start_match(table.id, user.id)
+        except Refusal as exc:
+            await self._private(reply, self._refusal(lang, exc, table))
+            return
+        await reply.defer()
+
+    async def _click_cancel(
+        self,
+        interaction: discord.Interaction[Any],
+        reply: Reply,
+        table: Table,
+        button: ids.ButtonId,
+        lang: str,
+        user: Any,
+    ) -> None:
+        await self._cancel(interaction, reply, table, lang)
+
+    async def _click_rematch(
+        self,
+        interaction: discord.Interaction[Any],
+        reply: Reply,
+        table: Table,
+        button: ids.ButtonId,
+        lang: str,
+        user: Any,
+    ) -> None:
+        try:
+            new = await self.service.rematch(table.id, user.id)
+        except Refusal as exc:
+            await self._private(reply, self._refusal(lang, exc, table))
+            return
+        payload = await self.bot.publisher.message_payload(new)
+        payload.pop("attachments", None)
+        msg = await reply.send(ephemeral=False, **payload)
+        if msg is not None:
+            await self.service.set_message(new.id, msg.id)
+        self.bot.publisher.refresh(new.id)
+
+    # ------------------------------------------------------------------ unknown buttons
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """Clicks that no dynamic item will take (forged or garbled ids, ids that are not on the
+        clicked message) still get an answer: ours are checked by the service like any click,
+        anything else gets a polite refusal."""
+        if interaction.type != discord.InteractionType.component:
+            return
+        data: Any = interaction.data or {}
+        custom_id = str(data.get("custom_id", ""))
+        if views.dispatched(custom_id, interaction.message):
+            return
+        parsed = ids.parse(custom_id)
+        if parsed is not None:
+            await self.on_button(interaction, parsed)
+            return
+        try:
+            lang = await self._lang(interaction)
+            await interaction.response.send_message(t(lang, "refuse.bad_button"), ephemeral=True)
+        except discord.HTTPException:
+            log.warning("could not answer an unknown button")

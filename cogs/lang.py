@@ -1,0 +1,117 @@
+"""Which language to speak: a person's preference for private text, the server's for public text.
+
+Also the command translator: Discord translates command names and descriptions itself into its
+client locales; Swahili is not one of them, so today it only passes English through, but any
+language added to the catalogues with a Discord locale is picked up without code changes.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from cogs.i18n import DEFAULT_LANGUAGE, LANGUAGES, has, t
+
+log = logging.getLogger(__name__)
+
+#: Discord client locales whose text comes from one of our catalogues (English is the source).
+LOCALE_LANGUAGES: dict[discord.Locale, str] = {
+    locale: lang
+    for locale in discord.Locale
+    for lang in LANGUAGES
+    if lang != DEFAULT_LANGUAGE and str(locale.value).split("-")[0] == lang
+}
+
+
+def key_str(key: str) -> app_commands.locale_str:
+    """A command name/description: English text from the catalogue, the key for the translator."""
+    return app_commands.locale_str(t(DEFAULT_LANGUAGE, key), key=key)
+
+
+def name_str(name: str) -> app_commands.locale_str:
+    """A command name: the English name is fixed in code (Discord's command id), translations
+    come from the catalogue key ``cmd.<name>.name``."""
+    return app_commands.locale_str(name, key=f"cmd.{name}.name")
+
+
+class CatalogueTranslator(app_commands.Translator):
+    """Feeds Discord the catalogue text of every locale that maps to one of our languages."""
+
+    async def translate(
+        self,
+        string: app_commands.locale_str,
+        locale: discord.Locale,
+        context: app_commands.TranslationContextTypes,
+    ) -> str | None:
+        key = string.extras.get("key")
+        lang = LOCALE_LANGUAGES.get(locale)
+        if not key or lang is None or not has(lang, key):
+            return None
+        return t(lang, key)
+
+
+class Languages:
+    """Language lookups with a small cache in front of the store."""
+
+    def __init__(self, store: Any, default: str = DEFAULT_LANGUAGE) -> None:
+        self._store = store
+        self.default = default if default in LANGUAGES else DEFAULT_LANGUAGE
+        self._users: dict[int, str | None] = {}
+        self._guilds: dict[int, str] = {}
+
+    async def guild(self, guild_id: int | None) -> str:
+        """The language of a server's public messages."""
+        if guild_id is None:
+            return self.default
+        cached = self._guilds.get(guild_id)
+        if cached is not None:
+            return cached
+        lang = self.default
+        try:
+            settings = await self._store.guild_settings(guild_id)
+            stored = getattr(settings, "language", None)
+            # The store answers "en" for a server that never chose; the bot's own default then
+            # applies, so ALBASTINI_LANGUAGE=sw makes untouched servers speak Kiswahili.
+            if stored in LANGUAGES and (stored != DEFAULT_LANGUAGE or await self._chosen(guild_id)):
+                lang = stored
+        except Exception:
+            log.warning("could not read the settings of guild %s", guild_id, exc_info=True)
+            return lang
+        self._guilds[guild_id] = lang
+        return lang
+
+    async def _chosen(self, guild_id: int) -> bool:
+        chosen = getattr(self._store, "guild_language_chosen", None)
+        if chosen is None:
+            return self.default == DEFAULT_LANGUAGE
+        return bool(await chosen(guild_id))
+
+    async def user(self, user_id: int, guild_id: int | None) -> str:
+        """The language of private messages to a person: their preference, else the server's."""
+        if user_id in self._users:
+            pref = self._users[user_id]
+        else:
+            try:
+                pref = await self._store.user_language(user_id)
+            except Exception:
+                log.warning("could not read a language preference", exc_info=True)
+                return await self.guild(guild_id)
+            self._users[user_id] = pref
+        if pref in LANGUAGES:
+            return pref
+        return await self.guild(guild_id)
+
+    def forget_guild(self, guild_id: int) -> None:
+        self._guilds.pop(guild_id, None)
+
+    def chose_guild(self, guild_id: int, lang: str) -> None:
+        """A server just chose its language (kept for this run even when it equals the store's
+        default answer)."""
+        if lang in LANGUAGES:
+            self._guilds[guild_id] = lang
+
+    def set_user(self, user_id: int, lang: str | None) -> None:
+        self._users[user_id] = lang

@@ -1,0 +1,230 @@
+"""The public side of a table: its one message, edited as play goes on, and a few short notices.
+
+* The table message is edited with **coalescing**: at most one edit in flight per table; changes
+  that arrive meanwhile only mark the table dirty, and the next edit renders the latest state.
+* Turn notices: one short message mentioning the person whose turn it is (never for computers),
+  the previous notice deleted first, so each player is really notified and the channel is not
+  flooded.
+* End of deal and end of match: a summary message (the match one with a Rematch button).
+
+Only public views are rendered here (``table.public_view()``): no hand ever reaches a public
+message.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import logging
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from cogs import render, texts, views
+from cogs.i18n import t
+
+if TYPE_CHECKING:
+    from albastini.table import Table
+
+log = logging.getLogger(__name__)
+
+EMBED_COLOUR = discord.Colour(0x1C6E48)
+
+
+class Publisher:
+    """Public messages of every table of one bot."""
+
+    def __init__(self, bot: Any, service: Any, *, deal_pause: float) -> None:
+        self.bot = bot
+        self.service = service
+        self.deal_pause = deal_pause
+        self._dirty: set[int] = set()
+        self._editors: dict[int, asyncio.Task[None]] = {}
+        self._queues: dict[int, asyncio.Queue[Callable[[], Awaitable[None]]]] = {}
+        self._workers: dict[int, asyncio.Task[None]] = {}
+        self._notice: dict[int, tuple[int, int]] = {}  # table -> (message id, move_no)
+        self._closing = False
+
+    # ------------------------------------------------------------------ table message
+    def refresh(self, table_id: int) -> None:
+        """Bring the table message up to date soon (coalesced with other pending changes)."""
+        if self._closing:
+            return
+        self._dirty.add(table_id)
+        task = self._editors.get(table_id)
+        if task is None or task.done():
+            self._editors[table_id] = asyncio.get_running_loop().create_task(
+                self._edit_loop(table_id), name=f"albastini-table-edit-{table_id}"
+            )
+
+    async def _edit_loop(self, table_id: int) -> None:
+        while table_id in self._dirty and not self._closing:
+            self._dirty.discard(table_id)
+            try:
+                await self._edit_once(table_id)
+            except Exception:
+                log.exception("could not update the message of table %s", table_id)
+
+    async def message_payload(self, table: Table) -> dict[str, Any]:
+        """embed, attachments and view of the table message for the table's current state."""
+        lang = table.language
+        embed = discord.Embed(colour=EMBED_COLOUR)
+        files: list[discord.File] = []
+        if table.status == "lobby" or table.match is None:
+            title, description = texts.lobby_text(table, lang)
+            embed.title = title
+            if table.status == "cancelled":
+                description += "\n" + t(lang, "lobby.closed")
+            embed.description = description
+            specs = views.lobby_buttons(table, lang) if table.status == "lobby" else []
+            return {"embed": embed, "attachments": files, "view": views.build_view(specs)}
+        view = table.public_view()
+        names = texts.seat_names(table, lang)
+        body = render.table_text(
+            view,
+            names,
+            lang,
+            deal_no=table.deal_no,
+            scores=list(table.scores()),
+            target=table.target,
+            side_names=texts.side_names(table, lang),
+        )
+        embed.description = body + "\n\n" + texts.teams_text(table, lang)
+        if table.status == "cancelled":
+            embed.description += "\n" + t(lang, "lobby.closed")
+        try:
+            png = await asyncio.to_thread(render.table_png, view, table.names())
+        except Exception:
+            log.exception("could not draw table %s", table.id)
+            embed.set_footer(text=t(lang, "error.image_failed"))
+        else:
+            files.append(discord.File(io.BytesIO(png), filename="table.png"))
+            embed.set_image(url="attachment://table.png")
+        specs = views.table_buttons(table, lang)
+        return {"embed": embed, "attachments": files, "view": views.build_view(specs)}
+
+    async def _edit_once(self, table_id: int) -> None:
+        table = self.service.get(table_id)
+        if table is None or table.message_id is None:
+            return
+        payload = await self.message_payload(table)
+        channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+        try:
+            await channel.get_partial_message(table.message_id).edit(**payload)
+        except discord.NotFound:
+            if table.status in ("lobby", "running"):
+                await self._repost(table)
+        except discord.Forbidden:
+            log.warning("no permission to edit the message of table %s", table_id)
+
+    async def _repost(self, table: Table) -> None:
+        """The table message was deleted: post a fresh one and remember it."""
+        payload = await self.message_payload(table)
+        channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+        files = payload.pop("attachments", [])
+        msg = await channel.send(
+            content=t(table.language, "error.message_gone"), files=files, **payload
+        )
+        await _maybe(self.service.set_message(table.id, msg.id))
+
+    # ------------------------------------------------------------------ ordered notices
+    def _enqueue(self, table_id: int, job: Callable[[], Awaitable[None]]) -> None:
+        if self._closing:
+            return
+        queue = self._queues.setdefault(table_id, asyncio.Queue())
+        queue.put_nowait(job)
+        worker = self._workers.get(table_id)
+        if worker is None or worker.done():
+            self._workers[table_id] = asyncio.get_running_loop().create_task(
+                self._work(table_id, queue), name=f"albastini-notices-{table_id}"
+            )
+
+    async def _work(
+        self, table_id: int, queue: asyncio.Queue[Callable[[], Awaitable[None]]]
+    ) -> None:
+        while not queue.empty():
+            job = queue.get_nowait()
+            try:
+                await job()
+            except Exception:
+                log.exception("a notice of table %s failed", table_id)
+
+    def turn_started(self, table_id: int, seat: int, move_no: int) -> None:
+        self._enqueue(table_id, lambda: self._notify_turn(table_id, seat, move_no))
+
+    async def _notify_turn(self, table_id: int, seat: int, move_no: int) -> None:
+        table = self.service.get(table_id)
+        if table is None or table.status != "running" or table.move_no != move_no:
+            return  # the turn is already over: no stale ping
+        info = table.seats[seat] if 0 <= seat < len(table.seats) else None
+        if info is None or info.user_id is None or info.away:
+            return
+        lang = table.language
+        view = table.public_view()
+        name = texts.mention(info.user_id)
+        if view.get("phase") == "bidding":
+            content = t(lang, "notify.your_bid", name=name)
+        else:
+            content = t(lang, "notify.your_turn", name=name, round=view.get("round", 1))
+        channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+        await self._delete_notice(table_id)
+        msg = await channel.send(
+            content=content,
+            view=views.build_view(views.notice_buttons(table_id, lang)),
+            allowed_mentions=discord.AllowedMentions(users=[discord.Object(info.user_id)]),
+        )
+        self._notice[table_id] = (msg.id, move_no)
+
+    async def _delete_notice(self, table_id: int) -> None:
+        old = self._notice.pop(table_id, None)
+        table = self.service.get(table_id)
+        if old is None or table is None:
+            return
+        channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+        with contextlib.suppress(discord.HTTPException):
+            await channel.get_partial_message(old[0]).delete()
+
+    def clear_notice(self, table_id: int) -> None:
+        self._enqueue(table_id, lambda: self._delete_notice(table_id))
+
+    def post(
+        self, table_id: int, build: Callable[[Table], tuple[str, list[views.ButtonSpec]]]
+    ) -> None:
+        """Post a public message built from the table when its turn in the queue comes."""
+
+        async def job() -> None:
+            table = self.service.get(table_id)
+            if table is None:
+                return
+            content, specs = build(table)
+            channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+            kwargs: dict[str, Any] = {"content": content}
+            if specs:
+                kwargs["view"] = views.build_view(specs)
+            await channel.send(**kwargs)
+
+        self._enqueue(table_id, job)
+
+    @property
+    def settled(self) -> bool:
+        """True when no edit or notice is pending or in flight (tests wait for this)."""
+        tasks = [*self._editors.values(), *self._workers.values()]
+        return not self._dirty and all(task.done() for task in tasks)
+
+    # ------------------------------------------------------------------ shutdown
+    async def close(self, timeout: float = 5.0) -> None:
+        """Let edits and notices in flight finish (bounded), then stop."""
+        pending = [t for t in [*self._editors.values(), *self._workers.values()] if not t.done()]
+        if pending:
+            _done, still = await asyncio.wait(pending, timeout=timeout)
+            for task in still:
+                task.cancel()
+        self._closing = True
+
+
+async def _maybe(value: Any) -> Any:
+    if asyncio.iscoroutine(value) or isinstance(value, asyncio.Future):
+        return await value
+    return value

@@ -1,0 +1,268 @@
+"""Running the bot: build it, start it, stop it cleanly.
+
+``run_bot(settings)`` is what ``bot.py`` calls. It opens the database first (a corrupt or
+unreadable file is one clear line and exit status 1, no traceback), then runs an
+:class:`AlbastiniBot` until SIGTERM/SIGINT, then shuts down in order: the table service (timers,
+computer moves, commits in flight), the public message updates, the Discord connection, the
+database (pending writes flushed) and the computer players' process pool.
+
+Slash commands are synced only when they changed: the hash of the command tree's JSON (with the
+application id) is kept in a file beside the database; ``ALBASTINI_SYNC=always|never`` overrides.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextlib
+import hashlib
+import json
+import logging
+import multiprocessing
+import os
+import signal
+import sys
+from pathlib import Path
+from typing import Any
+
+import discord
+import discord.gateway
+import discord.http
+import yarl
+from discord import app_commands
+from discord.ext import commands
+
+from albastini.config import Settings
+from albastini.session import TableService
+from albastini.store import SQLiteStore, StoreError
+from cogs.albastini import AlbastiniCog
+from cogs.lang import CatalogueTranslator, Languages
+from cogs.publisher import Publisher
+from cogs.views import DYNAMIC_ITEMS
+
+log = logging.getLogger(__name__)
+
+DEFAULT_DEAL_PAUSE = 4.0
+
+
+def apply_endpoints(settings: Settings) -> None:
+    """Point discord.py at another Discord (the fake one in tests) when the settings say so."""
+    if settings.api_base:
+        discord.http.Route.BASE = settings.api_base.rstrip("/")
+    if settings.gateway_url:
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.gateway_url)
+
+
+def bot_intents() -> discord.Intents:
+    """Only what slash commands and buttons need: no privileged intent."""
+    intents = discord.Intents.default()
+    intents.message_content = False
+    intents.members = False
+    intents.presences = False
+    return intents
+
+
+def command_hash_path(database: Path) -> Path:
+    """Where the hash of the last synced command tree is kept (beside the database)."""
+    return database.with_name(database.name + "-commands.sha256")
+
+
+class AlbastiniTree(app_commands.CommandTree[Any]):
+    """A command tree whose errors become a private "Something went wrong"."""
+
+    async def on_error(
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+    ) -> None:
+        cog = getattr(self.client, "albastini", None)
+        if cog is not None:
+            await cog.answer_error(interaction, error, "command")
+            return
+        await super().on_error(interaction, error)
+
+
+class AlbastiniBot(commands.AutoShardedBot):
+    """The bot: the table service, the store, the public messages and the /albastini commands.
+
+    ``store``: an already opened store (``run_bot`` opens it first); otherwise ``setup_hook``
+    opens ``settings.database``. ``service_options`` override :class:`TableService` arguments
+    (tests pass ``deal_pause=0``).
+    """
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        store: SQLiteStore | None = None,
+        service_options: dict[str, Any] | None = None,
+        **options: Any,
+    ) -> None:
+        options.setdefault("intents", bot_intents())
+        options.setdefault("allowed_mentions", discord.AllowedMentions.none())
+        options.setdefault("tree_cls", AlbastiniTree)
+        options.setdefault("help_command", None)
+        super().__init__(command_prefix=commands.when_mentioned, **options)
+        self.settings = settings
+        self.store: Any = store
+        self.service: Any = None
+        self.publisher: Any = None
+        self.languages: Any = None
+        self.albastini: Any = None
+        self.executor: concurrent.futures.Executor | None = None
+        self._service_options = dict(service_options or {})
+        self._shut_down = False
+
+    async def setup_hook(self) -> None:
+        settings = self.settings
+        if self.store is None:
+            self.store = await SQLiteStore.open(settings.database)
+        workers = settings.workers or os.cpu_count() or 1
+        self.executor = concurrent.futures.ProcessPoolExecutor(
+            max_workers=workers, mp_context=multiprocessing.get_context("spawn")
+        )
+        opts: dict[str, Any] = {
+            "computer_pause": settings.computer_pause,
+            "deal_pause": DEFAULT_DEAL_PAUSE,
+            "executor": self.executor,
+        }
+        opts.update(self._service_options)
+        self.service = TableService(self.store, **opts)
+        self.languages = Languages(self.store, settings.language)
+        self.publisher = Publisher(self, self.service, deal_pause=self.service.deal_pause)
+        cog = AlbastiniCog(self)
+        self.albastini = cog
+        self.service.add_listener(cog.on_events)
+        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        await self.add_cog(cog)
+        await self.tree.set_translator(CatalogueTranslator())
+        await self.service.start()
+        for table in self.service.tables():
+            self.publisher.refresh(table.id)  # the table message shows the reloaded state
+        await self.sync_commands()
+        log.info("ready to play: %d table(s) reloaded", len(self.service.tables()))
+
+    async def command_payload(self) -> list[dict[str, Any]]:
+        translator = self.tree.translator
+        payload = []
+        for command in self.tree.get_commands():
+            if translator is not None:
+                payload.append(await command.get_translated_payload(self.tree, translator))
+            else:
+                payload.append(command.to_dict(self.tree))
+        return payload
+
+    async def sync_commands(self) -> bool:
+        """Sync the slash commands if they changed since the last sync (or as the settings say).
+        Returns True when a sync was sent."""
+        mode = self.settings.sync_commands
+        if mode == "never":
+            return False
+        payload = await self.command_payload()
+        blob = json.dumps({"app": self.application_id, "commands": payload}, sort_keys=True)
+        digest = hashlib.sha256(blob.encode()).hexdigest()
+        path = command_hash_path(self.settings.database)
+        if mode == "auto":
+            with contextlib.suppress(OSError):
+                if path.read_text(encoding="utf-8").strip() == digest:
+                    log.info("slash commands unchanged; not syncing")
+                    return False
+        try:
+            await self.tree.sync()
+        except discord.HTTPException as exc:
+            log.error(
+                "could not sync the slash commands (HTTP %s); keeping the old ones", exc.status
+            )
+            return False
+        try:
+            path.write_text(digest + "\n", encoding="utf-8")
+        except OSError as exc:
+            log.warning("could not remember the synced commands in %s: %s", path, exc.strerror)
+        log.info("slash commands synced")
+        return True
+
+    async def close(self) -> None:
+        """Stop in order; safe to call twice and after a failed start."""
+        if self._shut_down:
+            await super().close()
+            return
+        self._shut_down = True
+        if self.service is not None:
+            try:
+                await self.service.close()
+            except Exception:
+                log.exception("closing the table service failed")
+        if self.publisher is not None:
+            await self.publisher.close()
+        await super().close()
+        if self.store is not None:
+            try:
+                await self.store.close()
+            except Exception:
+                log.exception("closing the database failed")
+        if self.executor is not None:
+            self.executor.shutdown(wait=False, cancel_futures=True)
+            self.executor = None
+
+
+def _one_line(text: object) -> str:
+    return " ".join(str(text).split())
+
+
+async def _main(settings: Settings) -> int:
+    apply_endpoints(settings)
+    try:
+        store = await SQLiteStore.open(settings.database)
+    except StoreError as exc:
+        print(f"Cannot use the database: {_one_line(exc)}", file=sys.stderr)
+        return 1
+    except OSError as exc:
+        print(
+            f"Cannot use the database {settings.database}: {_one_line(exc.strerror or exc)}",
+            file=sys.stderr,
+        )
+        return 1
+    bot = AlbastiniBot(settings, store=store)
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(sig, stop.set)
+    runner = asyncio.create_task(bot.start(settings.token))
+    stopper = asyncio.create_task(stop.wait())
+    status = 0
+    try:
+        done, _ = await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
+        if runner in done:
+            exc = runner.exception()
+            if isinstance(exc, discord.LoginFailure):
+                print(
+                    "Discord refused the token: check DISCORD_TOKEN (see the README).",
+                    file=sys.stderr,
+                )
+                status = 1
+            elif isinstance(exc, StoreError):
+                print(f"Cannot use the database: {_one_line(exc)}", file=sys.stderr)
+                status = 1
+            elif isinstance(exc, discord.PrivilegedIntentsRequired):
+                print("Discord refused the connection: privileged intents.", file=sys.stderr)
+                status = 1
+            elif exc is not None:
+                log.error("the bot stopped: %s", type(exc).__name__, exc_info=exc)
+                status = 1
+        else:
+            log.info("stopping (signal received)")
+    finally:
+        stopper.cancel()
+        await bot.close()
+        if not runner.done():
+            runner.cancel()
+        with contextlib.suppress(BaseException):
+            await runner
+    return status
+
+
+def run_bot(settings: Settings) -> int:
+    """Run until stopped; the process exit status (0 after a clean stop)."""
+    try:
+        return asyncio.run(_main(settings))
+    except KeyboardInterrupt:
+        return 0

@@ -1,0 +1,256 @@
+"""Texts of the Discord layer built from table data: lobby, seats, hand, refusals, summaries.
+
+Pure functions (no discord.py objects, no I/O) over the table service's data; every word comes from
+the catalogues. Public texts name people by mention, computers by their name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from cogs import render
+from cogs.i18n import join_list, t, tn
+
+if TYPE_CHECKING:
+    from albastini.table import SeatInfo, Table
+
+TEAM_LETTERS = "ABCDEF"
+SINCE_MAX = 8
+
+
+def mention(user_id: int) -> str:
+    return f"<@{user_id}>"
+
+
+def seat_name(seat: SeatInfo | None, lang: str) -> str:
+    """A seat as public text: a mention for a person, "Name (computer)" for a computer."""
+    if seat is None:
+        return t(lang, "lobby.empty_seat")
+    if seat.user_id is None:
+        return t(lang, "player.computer", name=seat.name)
+    return mention(seat.user_id)
+
+
+def seat_names(table: Table, lang: str) -> list[str]:
+    return [seat_name(s, lang) for s in table.seats]
+
+
+def side_names(table: Table, lang: str) -> list[str]:
+    return render.default_side_names(lang, table.players, table.teams, seat_names(table, lang))
+
+
+def mode_text(lang: str, players: int, team_size: int) -> str:
+    if team_size == 1:
+        return t(lang, "mode.solo", players=players)
+    if team_size == 3:
+        return t(lang, "mode.trios", players=players)
+    return t(lang, "mode.pairs", players=players, teams=players // team_size)
+
+
+def scores_text(lang: str, sides: Sequence[str], scores: Sequence[int]) -> str:
+    items = [
+        t(lang, "table.score", side=sides[i], vp=scores[i] if i < len(scores) else 0)
+        for i in range(len(sides))
+    ]
+    return t(lang, "table.score_separator").join(items)
+
+
+def lobby_text(table: Table, lang: str) -> tuple[str, str]:
+    """(title, description) of the lobby embed."""
+    title = t(
+        lang,
+        "lobby.title",
+        mode=mode_text(lang, table.players, table.team_size),
+        target=table.target,
+    )
+    lines = [t(lang, "lobby.host", host=mention(table.host_id), seconds=table.turn_time)]
+    slots = list(table.seats) + [None] * max(0, table.players - len(table.seats))
+    seats = [t(lang, "lobby.seat", n=i + 1, name=seat_name(s, lang)) for i, s in enumerate(slots)]
+    lines.append(t(lang, "lobby.players_line", seats=t(lang, "inline.separator").join(seats)))
+    missing = sum(1 for s in slots if s is None)
+    if table.status == "lobby":
+        if missing:
+            lines.append(tn(lang, "lobby.waiting", missing))
+        else:
+            lines.append(t(lang, "lobby.ready", host=mention(table.host_id)))
+    return title, "\n".join(lines)
+
+
+def teams_text(table: Table, lang: str) -> str:
+    """The seats of a running match, side by side: "Team A: 1. @a · 3. @c"."""
+    names = seat_names(table, lang)
+    sep = t(lang, "inline.separator")
+    lines = []
+    for side in range(table.teams):
+        members = []
+        for seat, seat_info in enumerate(table.seats):
+            if seat % table.teams != side:
+                continue
+            name = names[seat]
+            if seat_info is not None and seat_info.user_id is not None and seat_info.away:
+                name = t(lang, "table.away", name=name)
+            members.append(t(lang, "lobby.seat", n=seat + 1, name=name))
+        if table.team_size == 1:
+            lines.extend(members)
+            continue
+        side_name = t(lang, "team.name", letter=TEAM_LETTERS[side])
+        lines.append(t(lang, "lobby.team_line", team=side_name, seats=sep.join(members)))
+    if table.team_size == 1:
+        return t(lang, "lobby.players_line", seats=sep.join(lines))
+    return "\n".join(lines)
+
+
+def since_events(view: Mapping[str, Any], names: Sequence[str], lang: str) -> list[str]:
+    """What the others did in this deal since this seat's last own move (newest last).
+
+    Read from the public log of the seat's own view (bids and passes first, then the plays, a
+    round being complete every ``players`` plays, as the engine lists them).
+    """
+    seat = view.get("seat")
+    players = int(view.get("players") or 0)
+    log: list[Any] = list(view.get("log") or [])
+    tricks: list[Any] = list(view.get("tricks") or [])
+
+    def who(s: int) -> str:
+        return names[s] if 0 <= s < len(names) and names[s] else t(lang, "seat.label", seat=s + 1)
+
+    events: list[tuple[int | None, str]] = []
+    i = 0
+    while i < len(log) and (log[i][1] == "pass" or str(log[i][1]).startswith("bid:")):
+        s, code = log[i]
+        if code == "pass":
+            events.append((s, t(lang, "hand.event.passed", name=who(s))))
+        else:
+            card = render.card_label(code.split(":", 1)[1])
+            events.append((s, t(lang, "hand.event.bid", name=who(s), card=card)))
+        i += 1
+    for k, (s, code) in enumerate(log[i:]):
+        card = render.card_label(str(code).split(":", 1)[-1])
+        events.append((s, t(lang, "hand.event.played", name=who(s), card=card)))
+        if players and (k + 1) % players == 0 and k // players < len(tricks):
+            trick = tricks[k // players]
+            winner = trick.get("winner")
+            if winner is not None:
+                events.append(
+                    (
+                        None,
+                        t(lang, "hand.event.ate", name=who(winner), points=trick.get("points", 0)),
+                    )
+                )
+    last = max((j for j, (s, _) in enumerate(events) if s == seat), default=-1)
+    recent = [text for s, text in events[last + 1 :] if s != seat]
+    return recent[-SINCE_MAX:]
+
+
+def hand_content(
+    view: Mapping[str, Any], names: Sequence[str], lang: str, *, note: str | None = None
+) -> str:
+    """The private hand message: an optional note (a refusal), the header, what happened."""
+    lines: list[str] = []
+    if note:
+        lines.append(note)
+    lines.append(render.hand_text(dict(view), lang, list(names)))
+    events = since_events(view, names, lang)
+    if events:
+        lines.append(t(lang, "hand.since", events=t(lang, "inline.separator").join(events)))
+    return "\n".join(lines)
+
+
+def refusal_text(
+    lang: str, reason: str, details: Mapping[str, Any], table: Table | None, link: str = ""
+) -> str:
+    """A refusal of the table service as a short sentence for the person who was refused."""
+    names = seat_names(table, lang) if table is not None else []
+
+    def name_of(seat: Any) -> str:
+        if isinstance(seat, int) and 0 <= seat < len(names):
+            return names[seat]
+        return "?"
+
+    if reason == "not_your_turn":
+        seat = details.get("to_act", table.to_act if table is not None else None)
+        return t(lang, "refuse.not_your_turn", name=name_of(seat))
+    if reason == "illegal":
+        rule = str(details.get("rule", ""))
+        if rule == "not_your_turn":
+            return refusal_text(lang, "not_your_turn", details, table, link)
+        if rule == "suit_taken":
+            suit = str(details.get("suit", "?"))
+            return t(
+                lang,
+                "refuse.bid_suit_taken",
+                suit=render.suit_name(lang, suit, capitalize=True)
+                if suit in "CDHS" and suit
+                else suit,
+            )
+        key = {
+            "not_bidder": "refuse.not_bidder",
+            "playing": "refuse.not_bidding",
+            "bidding": "refuse.bidding",
+            "not_in_hand": "refuse.not_in_hand",
+            "finished": "refuse.deal_over",
+        }.get(rule, "refuse.illegal")
+        return t(lang, key)
+    host = mention(table.host_id) if table is not None else "?"
+    simple = {
+        "no_table": ("refuse.no_table", {}),
+        "not_seated": ("refuse.not_seated", {}),
+        "stale": ("refuse.stale", {}),
+        "not_host": ("refuse.not_host", {"host": host}),
+        "table_full": ("refuse.table_full", {}),
+        "table_exists": ("refuse.table_exists", {"link": link}),
+        "not_in_lobby": ("refuse.already_started", {}),
+        "not_running": ("refuse.not_running", {}),
+        "seats_empty": ("refuse.not_ready", {}),
+        "away_only": ("refuse.not_away", {}),
+        "not_finished": ("refuse.not_finished", {}),
+        "closed": ("refuse.match_over", {}),
+    }
+    if reason == "already_seated":
+        seat = details.get("seat")
+        if seat is None and table is not None:
+            seat = details.get("slot")
+        shown = int(seat) + 1 if isinstance(seat, int) else "?"
+        return t(lang, "refuse.already_seated", seat=shown)
+    if reason == "bad_value":
+        return t(lang, "refuse.bad_value")
+    key, kw = simple.get(reason, ("refuse.illegal", {}))
+    return t(lang, key, **kw)
+
+
+def deal_over_text(
+    table: Table,
+    lang: str,
+    *,
+    deal_no: int,
+    result: Mapping[str, Any],
+    scores: Sequence[int],
+    next_dealer: int | None,
+    pause: float,
+) -> str:
+    sides = side_names(table, lang)
+    lines = [
+        render.deal_summary_text(
+            lang, dict(result), sides, deal_no=deal_no, team_size=table.team_size
+        ),
+        t(lang, "deal.summary.scores", scores=scores_text(lang, sides, scores)),
+    ]
+    if next_dealer is not None:
+        names = seat_names(table, lang)
+        dealer = names[next_dealer] if 0 <= next_dealer < len(names) else "?"
+        lines.append(t(lang, "deal.summary.next", seconds=round(pause), name=dealer))
+    return "\n".join(lines)
+
+
+def match_over_text(table: Table, lang: str, *, winner_team: int, scores: Sequence[int]) -> str:
+    sides = side_names(table, lang)
+    side = sides[winner_team] if 0 <= winner_team < len(sides) else "?"
+    score_line = scores_text(lang, sides, scores)
+    if table.team_size > 1:
+        names = seat_names(table, lang)
+        members = [names[s] for s in range(len(names)) if s % table.teams == winner_team]
+        return t(
+            lang, "match.won_team", side=side, scores=score_line, players=join_list(lang, members)
+        )
+    return t(lang, "match.won", side=side, scores=score_line)

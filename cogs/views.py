@@ -1,0 +1,269 @@
+"""Buttons: what each message offers, built as plain data first, then as discord.py views.
+
+Builders (``hand_buttons``, ``lobby_buttons``...) are pure: they read the table service's views and
+return :class:`ButtonSpec` lists, so what a player can click is testable without Discord. Which
+cards are enabled comes only from ``view["legal"]``: the Discord layer holds no rules.
+
+Every button is dispatched through a :class:`discord.ui.DynamicItem` registered once in
+``setup_hook`` (``DYNAMIC_ITEMS``); the views sent with messages are never stored by discord.py
+(:class:`StaticView`), so nothing expires after 15 minutes and a restart loses nothing.
+"""
+
+from __future__ import annotations
+
+import re
+import types
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol
+
+import discord
+
+from cogs import ids
+from cogs.i18n import t
+from cogs.render import card_button_label, card_label
+
+if TYPE_CHECKING:
+    from albastini.table import Table
+
+Style = Literal["primary", "secondary", "success", "danger"]
+_STYLES: dict[str, discord.ButtonStyle] = {
+    "primary": discord.ButtonStyle.primary,
+    "secondary": discord.ButtonStyle.secondary,
+    "success": discord.ButtonStyle.success,
+    "danger": discord.ButtonStyle.danger,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class ButtonSpec:
+    """One button as data."""
+
+    custom_id: str
+    label: str
+    style: Style = "secondary"
+    disabled: bool = False
+    row: int | None = None
+
+
+# --------------------------------------------------------------------------- builders
+
+
+def hand_buttons(view: dict[str, Any], table_id: int, lang: str) -> list[ButtonSpec]:
+    """The buttons of a private hand: one per card, enabled only for legal moves.
+
+    While bidding, a seat that may act gets "Bid X" buttons (suits already bid are disabled) and
+    Pass; otherwise the cards are shown disabled. A Refresh button is always there.
+    """
+    move_no = int(view.get("move_no") or 0)
+    legal: set[str] = set(view.get("legal") or [])
+    hand: list[str] = list(view.get("hand") or [])
+    trump = view.get("trump")
+    specs: list[ButtonSpec] = []
+    bidding = view.get("phase") == "bidding" and any(
+        code == "pass" or code.startswith("bid:") for code in legal
+    )
+    for i, card in enumerate(hand[:20]):
+        row = i // 5
+        if bidding:
+            code = f"bid:{card}"
+            specs.append(
+                ButtonSpec(
+                    ids.move(table_id, move_no, code),
+                    t(lang, "button.bid", card=card_label(card)),
+                    "primary" if code in legal else "secondary",
+                    disabled=code not in legal,
+                    row=row,
+                )
+            )
+        else:
+            code = f"play:{card}"
+            playable = code in legal
+            style: Style = "secondary"
+            if playable:
+                style = "success" if trump and card[-1] == trump else "primary"
+            specs.append(
+                ButtonSpec(
+                    ids.move(table_id, move_no, code),
+                    card_button_label(card),
+                    style,
+                    disabled=not playable,
+                    row=row,
+                )
+            )
+    last_row = min(4, (len(hand[:20]) + 4) // 5)
+    if bidding:
+        specs.append(
+            ButtonSpec(
+                ids.move(table_id, move_no, "pass"),
+                t(lang, "button.pass"),
+                "danger",
+                disabled="pass" not in legal,
+                row=last_row,
+            )
+        )
+    specs.append(
+        ButtonSpec(ids.table_button("refresh", table_id), t(lang, "button.refresh"), row=last_row)
+    )
+    return specs
+
+
+def lobby_buttons(table: Table, lang: str) -> list[ButtonSpec]:
+    """Join / Leave / Add computer / Start / Cancel (the last three for the host)."""
+    full = all(s is not None for s in table.seats) and len(table.seats) >= table.players
+    tid = table.id
+    return [
+        ButtonSpec(ids.table_button("join", tid), t(lang, "button.join"), "success", full),
+        ButtonSpec(ids.table_button("leave", tid), t(lang, "button.leave")),
+        ButtonSpec(
+            ids.table_button("computer", tid), t(lang, "button.add_computer"), "secondary", full
+        ),
+        ButtonSpec(ids.table_button("start", tid), t(lang, "button.start"), "primary", not full),
+        ButtonSpec(ids.table_button("cancel", tid), t(lang, "button.cancel"), "danger"),
+    ]
+
+
+def table_buttons(table: Table, lang: str) -> list[ButtonSpec]:
+    """Show my hand, I'm back (when someone is away), Leave."""
+    if table.status != "running":
+        return []
+    tid = table.id
+    specs = [ButtonSpec(ids.table_button("hand", tid), t(lang, "button.show_hand"), "primary")]
+    if any(s is not None and s.user_id is not None and s.away for s in table.seats):
+        specs.append(ButtonSpec(ids.table_button("back", tid), t(lang, "button.back"), "success"))
+    specs.append(ButtonSpec(ids.table_button("leave", tid), t(lang, "button.leave")))
+    return specs
+
+
+def notice_buttons(table_id: int, lang: str) -> list[ButtonSpec]:
+    """The turn notice carries a shortcut to the hand."""
+    return [ButtonSpec(ids.table_button("hand", table_id), t(lang, "button.show_hand"), "primary")]
+
+
+def leave_confirm_buttons(table_id: int, lang: str) -> list[ButtonSpec]:
+    return [
+        ButtonSpec(ids.table_button("quit", table_id), t(lang, "button.confirm_leave"), "danger"),
+        ButtonSpec(ids.table_button("refresh", table_id), t(lang, "button.keep_playing")),
+    ]
+
+
+def rematch_buttons(table_id: int, lang: str) -> list[ButtonSpec]:
+    return [ButtonSpec(ids.table_button("rematch", table_id), t(lang, "button.rematch"), "success")]
+
+
+def pager_buttons(
+    kind: Literal["leaderboard", "rules"],
+    lang: str,
+    *,
+    page: int,
+    pages: int,
+    guild_id: int = 0,
+    page_size: int = 10,
+) -> list[ButtonSpec]:
+    """Previous / Next for the leaderboard (``page`` 0-based) and the rules (1-based pages)."""
+    if kind == "leaderboard":
+        prev_id = ids.leaderboard(guild_id, (page - 1) * page_size)
+        next_id = ids.leaderboard(guild_id, (page + 1) * page_size)
+        first, last = 0, pages - 1
+    else:
+        prev_id, next_id = ids.rules(page - 1), ids.rules(page + 1)
+        first, last = 1, pages
+    return [
+        ButtonSpec(prev_id, t(lang, "button.previous"), disabled=page <= first),
+        ButtonSpec(next_id, t(lang, "button.next"), disabled=page >= last),
+    ]
+
+
+# --------------------------------------------------------------------------- discord.py views
+
+
+class StaticView(discord.ui.View):
+    """A view that discord.py sends but never stores: clicks reach the bot through the dynamic
+    items registered in ``setup_hook``, so there is no per-message state and no timeout."""
+
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
+
+    def is_dispatchable(self) -> bool:
+        return False
+
+
+def build_view(specs: Sequence[ButtonSpec]) -> StaticView:
+    view = StaticView()
+    for spec in specs:
+        view.add_item(
+            discord.ui.Button(
+                custom_id=spec.custom_id,
+                label=spec.label[:80],
+                style=_STYLES[spec.style],
+                disabled=spec.disabled,
+                row=spec.row,
+            )
+        )
+    return view
+
+
+class ButtonHandler(Protocol):
+    async def on_button(
+        self, interaction: discord.Interaction[Any], button: ids.ButtonId
+    ) -> None: ...
+
+
+def handler_of(client: Any) -> ButtonHandler | None:
+    """The bot's button handler (set by the runner as ``bot.albastini``)."""
+    return getattr(client, "albastini", None)
+
+
+class AlbastiniItem(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!)"):
+    """Base of the bot's dynamic buttons; one subclass per custom-id template in :mod:`ids`."""
+
+    kind: ClassVar[str] = ""
+
+    def __init__(self, item: discord.ui.Button[Any]) -> None:
+        super().__init__(item)
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> AlbastiniItem:
+        if isinstance(item, discord.ui.Button):
+            return cls(item)
+        return cls(discord.ui.Button(custom_id=match.string))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        handler = handler_of(interaction.client)
+        parsed = ids.parse(self.custom_id)
+        if handler is None or parsed is None:
+            return
+        await handler.on_button(interaction, parsed)
+
+
+def _make_item(kind: str, template: str) -> type[AlbastiniItem]:
+    name = "".join(part.capitalize() for part in kind.split("_")) + "Button"
+    cls = types.new_class(name, (AlbastiniItem,), {"template": template})
+    cls.kind = kind
+    return cls
+
+
+#: The dynamic item classes to register with ``bot.add_dynamic_items`` in ``setup_hook``.
+DYNAMIC_ITEMS: tuple[type[AlbastiniItem], ...] = tuple(
+    _make_item(kind, template) for kind, template in ids.TEMPLATES.items()
+)
+
+
+def dispatched(custom_id: str, message: discord.Message | None) -> bool:
+    """True when discord.py will hand this click to one of our dynamic items: the id matches a
+    template and the clicked message really carries it (discord.py drops the click otherwise)."""
+    if message is None or ids.parse(custom_id) is None:
+        return False
+    stack: list[Any] = list(message.components)
+    while stack:
+        comp = stack.pop()
+        if getattr(comp, "custom_id", None) == custom_id:
+            return True
+        stack.extend(getattr(comp, "children", []) or [])
+    return False

@@ -1,0 +1,120 @@
+"""Whole matches through slash commands and clicks, as the people at the table see them."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from cogs.runner import AlbastiniBot
+from tests.e2e.conftest import (
+    assert_clean,
+    assert_no_hidden_card_public,
+    enabled_moves,
+    hand_messages,
+    settle,
+    table_of,
+)
+from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
+
+
+async def take_turn(fake: FakeDiscord, user: FakeUser, table_msg: FakeMessage) -> None:
+    """The person whose turn it is plays: from their open hand (refreshed), or a fresh one."""
+    hands = hand_messages(fake, user)
+    if hands:
+        hand = hands[-1]
+        r = await fake.click(user, hand, label="Refresh")
+        assert r.response_type == 7 and r.message is hand
+    else:
+        r = await fake.click(user, table_msg, label="Show my hand")
+        assert r.response_type == 4 and r.ephemeral
+        assert r.message is not None
+        hand = r.message
+    moves = enabled_moves(hand)
+    assert moves, hand.text
+    r = await fake.click(user, hand, custom_id=moves[0].custom_id)
+    assert r.response_type == 7, r  # the same private message, updated in place
+    assert r.message is hand
+
+
+async def play_match(
+    bot: AlbastiniBot, fake: FakeDiscord, people: dict[int, FakeUser], table_msg: FakeMessage
+) -> Any:
+    table = table_of(bot, fake)
+    assert table is not None and table.status == "running"
+    turns = 0
+    while table.status == "running":
+        await fake.wait_until(
+            lambda: table.status != "running"
+            or (table.to_act is not None and table.seats[table.to_act].user_id in people),
+            timeout=10,
+        )
+        if table.status != "running":
+            break
+        user = people[table.seats[table.to_act].user_id]
+        await take_turn(fake, user, table_msg)
+        turns += 1
+        if turns % 7 == 0:
+            await settle(bot, fake)
+            assert_no_hidden_card_public(bot, fake)
+    return table
+
+
+async def test_four_players_in_pairs_two_people_two_computers(
+    make_bot: Callable[..., AlbastiniBot],
+) -> None:
+    async with FakeDiscord() as fake:
+        neema = fake.add_user("Neema")
+        juma = fake.add_user("Juma")
+        async with fake.run_bot(make_bot()) as bot:
+            r = await fake.slash(neema, "albastini start", players=4, teams="pairs", target=1)
+            assert r.response_type == 4 and not r.ephemeral
+            lobby = r.message
+            assert lobby is not None
+            assert "Neema" in lobby.text or str(neema.id) in lobby.text
+            # a second start in the same channel is refused privately, pointing at the table
+            await settle(bot, fake)
+            r2 = await fake.slash(juma, "albastini start")
+            assert r2.ephemeral and str(lobby.id) in r2.message.text
+
+            r = await fake.click(juma, lobby, label="Join")
+            assert r.ephemeral
+            # only the host may add computers or start
+            r = await fake.click(juma, lobby, label="Add computer")
+            assert r.ephemeral and "host" in r.message.text.lower()
+            r = await fake.click(juma, lobby, label="Cancel")
+            assert r.ephemeral and "host" in r.message.text.lower()
+            for _ in range(2):
+                r = await fake.click(neema, lobby, label="Add computer")
+                assert r.response_type == 6
+            await settle(bot, fake)
+            assert lobby.text.count("(computer)") == 2
+            r = await fake.click(neema, lobby, label="Start")
+            assert r.response_type == 6
+            await fake.wait_until(lambda: lobby.attachments and lobby.buttons)
+            assert fake.find_button(lobby, label="Show my hand")
+
+            table = await play_match(bot, fake, {neema.id: neema, juma.id: juma}, lobby)
+            assert table.status == "finished"
+            await settle(bot, fake)
+            public = fake.messages()
+            texts = "\n".join(m.text for m in public)
+            assert "wins the match" in texts
+            final = [m for m in public if fake.find_button(m, label="Play again")]
+            assert final, texts
+            # deal summaries explain the score
+            assert re.search(r"Deal \d+ — ", texts)
+            # turn notices mention the person, one at a time (older ones deleted)
+            notices = [m for m in public if "your turn" in m.content]
+            assert len(notices) <= 1
+            assert not fake.find_button(lobby, label="Show my hand")
+
+            # the leaderboard counts the finished match for both people
+            r = await fake.slash(juma, "albastini leaderboard")
+            assert r.response_type == 4
+            board = r.message.text
+            assert f"<@{neema.id}>" in board and f"<@{juma.id}>" in board
+            assert "out of 1" in board
+            r = await fake.slash(neema, "albastini stats")
+            assert r.ephemeral and "Matches: 1 played" in r.message.text
+        assert_clean(fake)
