@@ -304,17 +304,19 @@ def table_text(
               target=target)
     info = sep.join([t(lang, "table.dealer", name=_name(names, view["dealer"], lang)),
                      _trump_text(lang, view), _stock_text(lang, int(view.get("stock") or 0))])
+    status = _turn_line(lang, view, names)
+    if view["phase"] == "finished":
+        # The end of the deal takes the place of the turn line: it is the news.
+        result = view.get("result")
+        status = "🏁 " + (deal_summary_text(lang, result, sides, deal_no=deal_no,
+                                           team_size=view.get("team_size"))
+                         if result else t(lang, "table.finished"))
     essential: list[str | None] = [
-        title, _turn_line(lang, view, names), info, _bids_line(lang, view, names),
+        title, status, info, _bids_line(lang, view, names),
         _round_line(lang, view, names), _last_round_line(lang, view, names),
     ]
     optional: list[str] = []
-    if view["phase"] == "finished" and view.get("result"):
-        result = view["result"]
-        essential.append(t(lang, "table.finished") + " "
-                         + deal_summary_text(lang, result, sides, deal_no=deal_no,
-                                             team_size=view.get("team_size")))
-    else:
+    if view["phase"] != "finished":
         hands = [t(lang, "table.hand_size", name=_name(names, s, lang), count=n)
                  for s, n in enumerate(view.get("hand_sizes") or [])]
         if hands:

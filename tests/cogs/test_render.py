@@ -149,7 +149,7 @@ def test_table_text_finished_explains_the_result() -> None:
                      result={"points": [96, 24], "winner": 0, "victory_points": 1,
                              "threshold": 20, "lowest": 1})
     text = table_text(view, NAMES[:4], "en", deal_no=3, scores=[3, 1], target=5)
-    assert "Team A ate 96, Team B ate 24" in text
+    assert "Team A ate 96, Team B ate 24" in text.splitlines()[1], "the result is the news"
     assert "every team ate at least 20, so Team A scores 1 VP" in text.replace("Every", "every")
     assert "▶" not in text
 
