@@ -21,7 +21,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from .heuristic import HeuristicPlayer
 from .players import GreedyPlayer, Player, RandomPlayer
+from .search import SearchPlayer
 
 LEVELS: tuple[str, ...] = ("random", "greedy", "heuristic", "search")
 #: Difficulty names offered to players, and the level each one maps to.
@@ -37,7 +39,7 @@ def make_player(level: str, *, seed: int | None = None, **options: Any) -> Playe
     ``seed`` makes its choices reproducible. Options: ``epsilon`` (greedy: chance of a random
     move), ``time_ms`` (search: time per decision, default 300), ``iterations`` (search: a fixed
     number of sampled deals per decision instead of a time budget, for reproducible runs),
-    ``rollout`` (search: ``"greedy"`` or ``"heuristic"`` rollout policy).
+    ``endgame_samples`` (heuristic: sampled placements averaged in a small endgame).
     Raises ValueError for an unknown level or option.
     """
     name = level.strip().lower()
@@ -49,10 +51,10 @@ def make_player(level: str, *, seed: int | None = None, **options: Any) -> Playe
             return RandomPlayer(seed, **options)
         if name == "greedy":
             return GreedyPlayer(seed, **options)
-        if name in ("heuristic", "search"):
-            # Interim: these levels land in the next commits; until then they play greedy.
-            options = {k: v for k, v in options.items() if k == "epsilon"}
-            return GreedyPlayer(seed, **options)
+        if name == "heuristic":
+            return HeuristicPlayer(seed, **options)
+        if name == "search":
+            return SearchPlayer(seed, **options)
     except TypeError as exc:
         raise ValueError(f"Bad option for the {name} player: {exc}") from None
     choices = ", ".join((*LEVELS, *DIFFICULTIES))
@@ -69,8 +71,10 @@ __all__ = [
     "DIFFICULTIES",
     "LEVELS",
     "GreedyPlayer",
+    "HeuristicPlayer",
     "Player",
     "RandomPlayer",
+    "SearchPlayer",
     "decide",
     "make_player",
 ]

@@ -1,0 +1,162 @@
+"""Arena: two computer-player levels play paired deals against each other.
+
+Each pack is played twice with the sides swapped, so the luck of the cards cancels. Prints
+deals won/lost/tied by A, victory points, A's win rate over decided deals with a 95% Wilson
+interval, and decision latency p50/p95/max per level (decisions with a real choice only).
+The last line is ``win rate: X``. It prints; it does not assert.
+
+    .venv/bin/python bench/arena.py --a search --b greedy --mode 2 --deals 200
+    .venv/bin/python bench/arena.py --a heuristic --b greedy --mode "4 pairs" --deals 2000
+
+Latency is measured inside the workers: with ``--workers`` as large as the number of cores
+(and other programs running) it is pessimistic; ``--workers 1`` gives the unloaded figure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import random
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from albastini import MODES, new_deal
+from albastini.ai import DIFFICULTIES, make_player
+
+
+def play_pair(
+    index: int, a: str, b: str, mode: str, seed: int, options: dict[str, Any]
+) -> dict[str, Any]:
+    """Play pack ``index`` twice (A on side 0, then on side 1); results and latencies."""
+    players, team_size = MODES[mode]
+    teams = players // team_size
+    rng = random.Random(seed * 1_000_003 + index)
+    deck_seed = rng.getrandbits(63)
+    dealer = rng.randrange(players)
+    out: dict[str, Any] = {"games": [], "lat": {a: [], b: []}}
+    for a_side in (0, 1):
+        levels = [a if seat % teams == a_side else b for seat in range(players)]
+        bots = [
+            make_player(lv, seed=rng.getrandbits(32), **options.get(lv, {})) for lv in levels
+        ]
+        lat: list[list[float]] = [[] for _ in range(players)]
+        deal = new_deal(players, team_size, dealer, seed=deck_seed)
+        while deal.phase != "finished":
+            seat = deal.to_act
+            assert seat is not None
+            view = deal.view(seat, history=True)
+            t0 = time.perf_counter()
+            action = bots[seat].choose(view)
+            dt = time.perf_counter() - t0
+            if len(view["legal"]) > 1:
+                lat[seat].append(dt)
+            deal.apply(action)
+        result = deal.result()
+        a_team_won = None if result.winner is None else result.winner % teams == a_side
+        out["games"].append(
+            {
+                "a_won": a_team_won,
+                "vp": result.victory_points,
+                "a_points": sum(result.points[t] for t in range(teams) if t == a_side),
+            }
+        )
+        for seat in range(players):
+            out["lat"][levels[seat]].extend(lat[seat])
+    return out
+
+
+def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95% Wilson score interval of a proportion."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = wins / n
+    den = 1 + z * z / n
+    mid = (p + z * z / (2 * n)) / den
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
+    return (mid - half, mid + half)
+
+
+def pct(values: list[float], q: float) -> float:
+    """The q-quantile (nearest rank) of ``values``."""
+    if not values:
+        return float("nan")
+    s = sorted(values)
+    return s[min(len(s) - 1, max(0, math.ceil(q * len(s)) - 1))]
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--a", default="search", help="level or difficulty of side A")
+    parser.add_argument("--b", default="greedy", help="level or difficulty of side B")
+    parser.add_argument("--mode", default="2", choices=list(MODES), help="table mode")
+    parser.add_argument("--deals", type=int, default=100, help="packs (each played twice)")
+    parser.add_argument("--time-ms", type=float, default=300, help="search time per decision")
+    parser.add_argument("--iterations", type=int, default=None, help="search samples instead")
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    if args.a == args.b:
+        parser.error("--a and --b must differ (latencies are kept per level)")
+
+    options: dict[str, dict[str, Any]] = {}
+    for lv in (args.a, args.b):
+        if DIFFICULTIES.get(lv, lv) == "search":
+            opts: dict[str, Any] = {"time_ms": args.time_ms}
+            if args.iterations:
+                opts["iterations"] = args.iterations
+            options[lv] = opts
+
+    print(
+        f"arena: A={args.a} vs B={args.b}, mode {args.mode}, {args.deals} packs x 2 (sides "
+        f"swapped), time {args.time_ms:g} ms, workers {args.workers}, seed {args.seed}"
+    )
+    t0 = time.perf_counter()
+    results: list[dict[str, Any]] = []
+    jobs = [(i, args.a, args.b, args.mode, args.seed, options) for i in range(args.deals)]
+    if args.workers <= 1:
+        results = [play_pair(*job) for job in jobs]
+    else:
+        with ProcessPoolExecutor(max_workers=args.workers) as pool:
+            futures = [pool.submit(play_pair, *job) for job in jobs]
+            results = [f.result() for f in futures]
+    elapsed = time.perf_counter() - t0
+
+    wins = losses = ties = vp_a = vp_b = 0
+    lat: dict[str, list[float]] = {args.a: [], args.b: []}
+    for r in results:
+        for g in r["games"]:
+            if g["a_won"] is None:
+                ties += 1
+            elif g["a_won"]:
+                wins += 1
+                vp_a += g["vp"]
+            else:
+                losses += 1
+                vp_b += g["vp"]
+        for lv, xs in r["lat"].items():
+            lat[lv].extend(xs)
+    decided = wins + losses
+    rate = wins / decided if decided else float("nan")
+    lo, hi = wilson(wins, decided)
+    print(f"deals: {wins + losses + ties}  A won {wins}, lost {losses}, tied {ties}")
+    print(f"victory points: A {vp_a}, B {vp_b}")
+    print(f"A's win rate of decided deals: {rate:.3f}  (95% Wilson CI {lo:.3f} .. {hi:.3f})")
+    load = "unloaded" if args.workers <= 1 else f"under load, {args.workers} workers"
+    for lv, xs in lat.items():
+        ms = [x * 1000 for x in xs]
+        print(
+            f"latency {lv} ({load}, {len(ms)} decisions): p50 {pct(ms, 0.5):.1f} ms, "
+            f"p95 {pct(ms, 0.95):.1f} ms, max {max(ms, default=float('nan')):.1f} ms"
+        )
+    print(f"elapsed {elapsed:.1f} s")
+    print(f"win rate: {rate:.3f}")
+
+
+if __name__ == "__main__":
+    main()
