@@ -605,10 +605,11 @@ def table_png(view: dict[str, Any], names: list[str], *, highlight_winning: bool
     stock = int(view.get("stock") or 0)
     face_up = view.get("face_up")
     trump = view.get("trump")
-    if face_up:
-        face = _card_face(face_up, _CARD_W, _CARD_H).rotate(90, expand=True)
-        _paste_centre(canvas, face, cx - 30, cy)
     pile = stock - (1 if face_up else 0)
+    if face_up:
+        # Across and under the stock, sticking out to the left; alone, nearer the centre.
+        face = _card_face(face_up, _CARD_W, _CARD_H).rotate(90, expand=True)
+        _paste_centre(canvas, face, cx - 30 if pile > 0 else cx - 5, cy)
     if pile > 0:
         back = _card_back(_CARD_W, _CARD_H)
         for layer in range(min(3, pile) - 1, -1, -1):
