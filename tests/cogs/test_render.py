@@ -344,3 +344,15 @@ def test_every_text_of_the_table_has_a_catalogue_entry_in_swahili() -> None:
     text = table_text(view, NAMES[:4], "sw", deal_no=1, scores=[0, 0], target=5)
     for key in ["table.dealer", "table.round"]:
         assert t("sw", key).split("{")[0] in text
+
+
+def test_hand_made_view_with_a_hand_leaks_nothing() -> None:
+    """Even a view wrongly carrying a hand never shows it: text and picture use public fields."""
+    secret = ["AH", "7D", "KC", "JS", "QH"]
+    public = make_view(4, 2)
+    leaky = dict(public, hand=secret, legal=[f"play:{c}" for c in secret])
+    text = table_text(leaky, NAMES[:4], "en", deal_no=1, scores=[0, 0], target=5)
+    for code in secret:
+        assert card_label(code) not in text
+    assert text == table_text(public, NAMES[:4], "en", deal_no=1, scores=[0, 0], target=5)
+    assert table_png(leaky, NAMES[:4]) == table_png(public, NAMES[:4])
