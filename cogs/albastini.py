@@ -548,15 +548,16 @@ class AlbastiniCog(
         try:
             await self.service.act(table.id, user.id, button.move, code)
         except Refusal as exc:
-            if exc.reason == "stale" and table.seat_of(user.id) is not None:
-                note = t(lang, "refuse.stale")
+            note = self._refusal(lang, exc, table)
+            if exc.reason in ("stale", "illegal", "not_your_turn"):
                 payload = self.hand_payload(table, user.id, lang, note=note)
-                if payload is not None and self._is_hand_message(interaction):
-                    await reply.edit(**payload)
-                elif payload is not None:
-                    await reply.send(ephemeral=True, **payload)
-                return
-            await self._private(reply, self._refusal(lang, exc, table))
+                if payload is not None:
+                    if self._is_hand_message(interaction):
+                        await reply.edit(**payload)
+                    else:
+                        await reply.send(ephemeral=True, **payload)
+                    return
+            await self._private(reply, note)
             return
         payload = self.hand_payload(table, user.id, lang)
         if payload is None:

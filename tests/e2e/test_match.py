@@ -118,3 +118,22 @@ async def test_four_players_in_pairs_two_people_two_computers(
             r = await fake.slash(neema, "albastini stats")
             assert r.ephemeral and "Matches: 1 played" in r.message.text
         assert_clean(fake)
+
+
+async def test_two_people_play_a_whole_match(make_bot: Callable[..., AlbastiniBot]) -> None:
+    async with FakeDiscord() as fake:
+        neema = fake.add_user("Neema")
+        juma = fake.add_user("Juma")
+        async with fake.run_bot(make_bot()) as bot:
+            r = await fake.slash(neema, "albastini start", players=2, target=1)
+            lobby = r.message
+            assert lobby is not None and "2 players" in lobby.text
+            r = await fake.click(juma, lobby, label="Join")
+            assert r.ephemeral and "seat 2" in r.message.text
+            r = await fake.click(neema, lobby, label="Start")
+            await fake.wait_until(lambda: fake.find_button(lobby, label="Show my hand"))
+            table = await play_match(bot, fake, {neema.id: neema, juma.id: juma}, lobby)
+            assert table.status == "finished"
+            await settle(bot, fake)
+            assert "wins the match" in "\n".join(m.text for m in fake.messages())
+        assert_clean(fake)
