@@ -348,7 +348,7 @@ def test_every_text_of_the_table_has_a_catalogue_entry_in_swahili() -> None:
 
 def test_hand_made_view_with_a_hand_leaks_nothing() -> None:
     """Even a view wrongly carrying a hand never shows it: text and picture use public fields."""
-    secret = ["AH", "7D", "KC", "JS", "QH"]
+    secret = ["AH", "7D", "KC", "JS", "QC"]  # none of them on the table
     public = make_view(4, 2)
     leaky = dict(public, hand=secret, legal=[f"play:{c}" for c in secret])
     text = table_text(leaky, NAMES[:4], "en", deal_no=1, scores=[0, 0], target=5)
