@@ -1,0 +1,136 @@
+"""The other commands and buttons: rules, language, settings, cancel, rematch, errors, slow work."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from cogs.runner import AlbastiniBot
+from tests.e2e.conftest import assert_clean, enabled_moves, settle, table_of
+from tests.e2e.test_match import play_match
+from tests.fakediscord import FakeDiscord
+
+
+async def test_rules_language_settings_and_cancel(make_bot: Callable[..., AlbastiniBot]) -> None:
+    async with FakeDiscord() as fake:
+        neema = fake.add_user("Neema")
+        juma = fake.add_user("Juma")
+        mod = fake.add_user("Mod", manage_messages=True)
+        admin = fake.add_user("Admin", manage_guild=True)
+        async with fake.run_bot(make_bot()) as bot:
+            # rules: private, paged in place
+            r = await fake.slash(neema, "albastini rules")
+            assert r.ephemeral and "page 1 of 6" in r.message.text
+            r2 = await fake.click(neema, r.message, label="Next")
+            assert r2.response_type == 7 and "page 2 of 6" in r.message.text
+
+            # a personal language: private text in Kiswahili, public text unchanged
+            r = await fake.slash(juma, "albastini language", language="sw")
+            assert r.ephemeral and "Kiswahili" in r.message.text
+            r = await fake.slash(juma, "albastini rules")
+            assert "page 1 of 6" not in r.message.text
+
+            # settings need Manage Server
+            r = await fake.slash(neema, "albastini settings", target=3)
+            assert r.ephemeral and "Manage Server" in r.message.text
+            r = await fake.slash(admin, "albastini settings", target=3, turn_time=90)
+            assert r.ephemeral and "3 victory points" in r.message.text
+            assert "90 s" in r.message.text
+
+            # the new default target applies to new tables
+            r = await fake.slash(neema, "albastini start", players=3)
+            lobby = r.message
+            assert "first to 3 victory points" in lobby.text
+            assert "turn time 90 s" in lobby.text
+            await settle(bot, fake)
+            # /hand before the start, /cancel by someone else, by a moderator
+            r = await fake.slash(neema, "albastini hand")
+            assert r.ephemeral and "hasn't started" in r.message.text
+            r = await fake.slash(juma, "albastini cancel")
+            assert r.ephemeral and table_of(bot, fake) is not None
+            r = await fake.slash(mod, "albastini cancel")
+            assert r.ephemeral
+            assert table_of(bot, fake) is None
+            await settle(bot, fake)
+            assert "closed" in lobby.text and not lobby.buttons
+            r = await fake.slash(neema, "albastini hand")
+            assert r.ephemeral and "no table" in r.message.text.lower()
+        assert_clean(fake)
+
+
+async def test_rematch_opens_a_new_lobby_with_the_same_players(
+    make_bot: Callable[..., AlbastiniBot],
+) -> None:
+    async with FakeDiscord() as fake:
+        neema = fake.add_user("Neema")
+        async with fake.run_bot(make_bot()) as bot:
+            r = await fake.slash(neema, "albastini start", players=3, target=1, computers=True)
+            lobby = r.message
+            assert lobby.text.count("(computer)") == 2
+            await fake.click(neema, lobby, label="Start")
+            await fake.wait_until(lambda: fake.find_button(lobby, label="Show my hand"))
+            await play_match(bot, fake, {neema.id: neema}, lobby)
+            await settle(bot, fake)
+            final = next(m for m in fake.messages() if fake.find_button(m, label="Play again"))
+            r = await fake.click(neema, final, label="Play again")
+            assert r.response_type == 4 and not r.ephemeral
+            new_lobby = r.message
+            assert new_lobby.text.count("(computer)") == 2 and "Start" in [
+                b.label for b in new_lobby.buttons
+            ]
+            await settle(bot, fake)
+            table = table_of(bot, fake)
+            assert table.status == "lobby" and table.message_id == new_lobby.id
+        assert_clean(fake)
+
+
+async def test_errors_and_slow_work_are_still_answered(
+    make_bot: Callable[..., AlbastiniBot],
+    caplog: pytest.LogCaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    async with FakeDiscord() as fake:
+        neema = fake.add_user("Neema")
+        async with fake.run_bot(make_bot()) as bot:
+            r = await fake.slash(neema, "albastini start", players=2, computers=True)
+            lobby = r.message
+            await fake.click(neema, lobby, label="Start")
+            await fake.wait_until(lambda: fake.find_button(lobby, label="Show my hand"))
+            table = table_of(bot, fake)
+            await fake.wait_until(
+                lambda: table.to_act is not None and table.seats[table.to_act].user_id
+            )
+            r = await fake.click(neema, lobby, label="Show my hand")
+            hand = r.message
+            move = enabled_moves(hand)[0]
+            real_act = bot.service.act
+            my_cards = set(table.view_for(neema.id)["hand"])
+
+            async def broken(*args: Any, **kwargs: Any) -> Any:
+                raise RuntimeError(f"boom with {sorted(my_cards)}")
+
+            monkeypatch.setattr(bot.service, "act", broken)
+            caplog.set_level(logging.INFO)
+            r = await fake.click(neema, hand, custom_id=move.custom_id)
+            assert r.response_type == 4 and r.ephemeral
+            assert "Something went wrong" in r.message.text
+            logged = "\n".join(rec.getMessage() for rec in caplog.records)
+            assert "RuntimeError" in logged
+            assert not any(card in logged for card in my_cards)
+
+            async def slow(*args: Any, **kwargs: Any) -> Any:
+                await asyncio.sleep(2.3)
+                return await real_act(*args, **kwargs)
+
+            monkeypatch.setattr(bot.service, "act", slow)
+            before = table.move_no
+            r = await fake.click(neema, hand, custom_id=move.custom_id)
+            assert r.response_type == 6  # deferred in time, then the hand is edited
+            await fake.wait_until(lambda: table.move_no == before + 1 or table.status != "running")
+            await settle(bot, fake)
+            assert move.custom_id not in [b.custom_id for b in hand.buttons]
+        assert_clean(fake)
