@@ -192,7 +192,9 @@ class AlbastiniBot(commands.AutoShardedBot):
                 log.exception("closing the table service failed")
         if self.publisher is not None:
             await self.publisher.close()
-        await super().close()
+        # AutoShardedClient.close before login has nothing to close and raises AttributeError
+        with contextlib.suppress(AttributeError):
+            await super().close()
         if self.store is not None:
             try:
                 await self.store.close()
