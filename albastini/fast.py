@@ -26,8 +26,8 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, cast
 
 from .cards import PACK, Card
 
@@ -57,6 +57,7 @@ POINTS: tuple[int, ...] = tuple(c.points for c in PACK)
 SUIT: tuple[int, ...] = tuple(c.index // 9 for c in PACK)
 _STRENGTH: tuple[int, ...] = tuple(c.strength for c in PACK)
 _SUIT_LETTERS = "CDHS"
+_SUIT_BIT: tuple[int, ...] = tuple(1 << s for s in SUIT)
 
 
 def _win_keys() -> list[list[list[int]]]:
@@ -372,50 +373,162 @@ class FastDeal:
 
 
 # --------------------------------------------------------------------- whole random deals
+#
+# A whole random deal is the bench's unit and the hot loop of any Monte Carlo over deals. In
+# CPython the cost is the number of bytecodes, so the deal is compiled per mode into straight-line
+# code (like ``collections.namedtuple`` and ``dataclasses`` do): the hand size at every turn and
+# the rounds after which everyone draws depend only on the mode, so every loop unrolls, the stock
+# unpacks into locals, and a round costs one ``divmod`` for all its players' choices.
+
 _F36 = math.factorial(36)
-_PACK_INTS = list(range(36))
+PlayFn = Callable[[int, list[list[int]], list[int], int, list[list[int]]], list[int]]
+
+#: ``_KEY_POINTS[trump][led][card]``: ``WIN_KEY * 256 + POINTS``; the highest value of a round
+#: eats it, and the low byte of the sum of a round's values is its card points (at most 64).
+_KEY_POINTS: list[list[list[int]]] = [
+    [[k * 256 + POINTS[c] for c, k in enumerate(row)] for row in by_lead] for by_lead in WIN_KEY
+]
+
+
+def _schedule(players: int) -> list[tuple[int, bool]]:
+    """(hand size, everyone draws afterwards) for each round of the mode."""
+    out: list[tuple[int, bool]] = []
+    size, left = HAND, 36 - HAND * players
+    while size:
+        draw = left >= players
+        out.append((size, draw))
+        size -= 1
+        if draw:
+            left -= players
+            size += 1
+    return out
+
+
+def _play_source(players: int, teams: int) -> str:
+    """Source of ``play(r, hands, stock, lead, by_lead) -> eaten per team``: the playing phase
+    with every choice read from ``r`` (per round: one digit in base size**players, split by a
+    table into each player's index, the leader's the lowest, as successive divmods would)."""
+    n = players
+    seats = [f"h{s}" for s in range(n)]
+    order = [f"a{j}" for j in range(n)]
+    out = [
+        "def play(r, hands, stock, lead, by_lead, NX=NX, TM=TM, "
+        + ", ".join(f"D{h}=D{h}" for h in range(2, HAND + 1))
+        + "):",
+        f"    {', '.join(seats)}, = hands",
+        f"    {', '.join(f's{i}' for i in range(36 - HAND * n))}, = stock",
+        "    R = ("
+        + " ".join("(" + ", ".join(seats[(w + k) % n] for k in range(n)) + ",)," for w in range(n))
+        + ")",
+        f"    eaten = [0] * {teams}",
+    ]
+    drawn = 0
+    fresh = False  # a0.. already hold the hands in order from the leader
+    for size, draw in _schedule(n):
+        if not fresh:
+            out.append(f"    {', '.join(order)}, = R[lead]")
+        if size > 1:
+            out.append(f"    r, x = divmod(r, {size**n})")
+            out.append(f"    {', '.join(f'i{j}' for j in range(n))}, = D{size}[x]")
+            out += [f"    c{j} = a{j}.pop(i{j})" for j in range(n)]
+        else:
+            out += [f"    c{j} = a{j}.pop()" for j in range(n)]
+        out += ["    keys = by_lead[c0]", "    best = total = keys[c0]", "    off = 0"]
+        for j in range(1, n):
+            out += [
+                f"    v = keys[c{j}]",
+                "    total += v",
+                "    if v > best:",
+                "        best = v",
+                f"        off = {j}",
+            ]
+        out += ["    lead = NX[lead][off]", "    eaten[TM[lead]] += total & 255"]
+        fresh = draw
+        if draw:
+            out.append(f"    {', '.join(order)}, = R[lead]")
+            out += [f"    a{j}.append(s{drawn + j})" for j in range(n)]
+            drawn += n
+    out.append("    return eaten")
+    return "\n".join(out) + "\n"
+
+
+def _compile_play(players: int, teams: int) -> PlayFn:
+    n = players
+    namespace: dict[str, object] = {
+        "NX": [[(w + k) % n for k in range(n)] for w in range(n)],
+        "TM": [s % teams for s in range(n)],
+    }
+    for h in range(2, HAND + 1):
+        namespace[f"D{h}"] = [tuple(x // h**j % h for j in range(n)) for x in range(h**n)]
+    source = _play_source(n, teams)
+    exec(compile(source, f"<albastini.fast play, {n} players, {teams} sides>", "exec"), namespace)
+    return cast(PlayFn, namespace["play"])
+
+
+def _lehmer_source() -> str:
+    """Source of ``shuffle(r) -> deck`` for ``0 <= r < 36!``: card k of the deck is
+    ``rest.pop(d_k)`` with ``d_k`` the k-th digit of ``r`` in the factorial number system
+    (radix 36, 35, ... 2). Digits come from single-word chunks of ``r`` so the arithmetic
+    stays on small ints."""
+    out = ["def shuffle(r):", "    rest = list(range(36))", "    pop = rest.pop"]
+    chunks: list[list[int]] = [[]]
+    size = 1
+    for radix in range(36, 1, -1):
+        if size * radix >= 1 << 30:
+            chunks.append([])
+            size = 1
+        chunks[-1].append(radix)
+        size *= radix
+    k = 0
+    for i, chunk in enumerate(chunks):
+        if i < len(chunks) - 1:
+            out += [f"    q = r % {math.prod(chunk)}", f"    r //= {math.prod(chunk)}"]
+        else:
+            out.append("    q = r")
+        for radix in chunk:
+            out += [f"    c{k} = pop(q % {radix})", f"    q //= {radix}"]
+            k += 1
+    out.append("    return [" + ", ".join(f"c{j}" for j in range(35)) + ", rest[0]]")
+    return "\n".join(out) + "\n"
+
+
+def _compile_shuffle() -> Callable[[int], list[int]]:
+    namespace: dict[str, object] = {}
+    exec(compile(_lehmer_source(), "<albastini.fast shuffle>", "exec"), namespace)
+    return cast(Callable[[int], list[int]], namespace["shuffle"])
+
+
+_shuffle = _compile_shuffle()
 
 
 def shuffled_ints(rng: random.Random) -> list[int]:
-    """A uniformly shuffled pack of card ints (one ``randrange`` read as a Lehmer code)."""
-    r = rng.randrange(_F36)
-    rest = _PACK_INTS[:]
-    deck: list[int] = []
-    take = deck.append
-    for i in range(36, 1, -1):
-        r, j = divmod(r, i)
-        take(rest.pop(j))
-    take(rest[0])
-    return deck
+    """A uniformly shuffled pack of card ints (one ``randrange(36!)`` read as a Lehmer code)."""
+    return _shuffle(rng.randrange(_F36))
 
 
 class _Mode:
-    """Per-mode constants of the random deal."""
+    """Per-mode constants of the random deal and its compiled playing phase."""
 
-    __slots__ = ("bidders", "choices", "dealt", "players", "rot", "tail", "team", "teams")
+    __slots__ = ("bidders", "choices", "dealt", "firsts", "play", "players", "teams")
 
     def __init__(self, players: int, team_size: int) -> None:
         n = players
         self.players = n
         self.teams = teams = n // team_size
-        self.team = [s % teams for s in range(n)]
-        self.rot = [[(w + k) % n for k in range(n)] for w in range(n)]
-        self.tail = [r[1:] for r in self.rot]
+        # firsts[dealer][seat]: where seat's first card lies in the deck
+        self.firsts = [[(s - d - 1) % n for s in range(n)] for d in range(n)]
         self.bidders = [
             [s for s in ((d + 1 + k) % n for k in range(n - 1)) if s % teams != d % teams]
             for d in range(n)
         ]
         self.dealt = HAND * n
-        # Hand size at every turn of the playing phase: the same in every deal of the mode.
-        total = 1
-        size, left = HAND, 36 - HAND * n
-        while size:
+        # How many different random deals there are once the pack is shuffled and the dealer
+        # chosen: base-60 digits for the bidders, then the hand size at every turn of play.
+        total = 60 ** len(self.bidders[0])
+        for size, _ in _schedule(n):
             total *= size**n
-            size -= 1
-            if left >= n:
-                left -= n
-                size += 1
-        self.choices = total * 60 ** len(self.bidders[0])
+        self.choices = total
+        self.play = _compile_play(n, teams)
 
 
 _MODES: dict[tuple[int, int], _Mode] = {}
@@ -445,83 +558,50 @@ def deal_points(
     mode = _mode(players, team_size)
     n = players
     dealt = mode.dealt
-    hands = [list(deck[(k - dealer - 1) % n : dealt : n]) for k in range(n)]
+    deck = list(deck)
+    hands = [deck[first:dealt:n] for first in mode.firsts[dealer]]
     indicator = deck[dealt]
     trump = SUIT[indicator]
     face_up = indicator
-    suit_of = SUIT
+    bit = _SUIT_BIT
     taken = 0
     returned: list[tuple[list[int], int]] = []
     for s in mode.bidders[dealer]:
         h = hands[s]
-        options = [c for c in h if not taken >> suit_of[c] & 1]
+        options = [c for c in h if not taken & bit[c]] if taken else h
         r, x = divmod(r, 60)
         x %= len(options) + 1
         if x < len(options):
             c = options[x]
             h.remove(c)
-            taken |= 1 << suit_of[c]
+            taken |= bit[c]
             returned.append((h, c))
     for h, c in returned:
-        if suit_of[c] == trump:
+        if SUIT[c] == trump:
             h.append(indicator)
             face_up = c
         else:
             h.append(c)
-    stock = list(deck[dealt + 1 :])
+    stock = deck[dealt + 1 :]
     stock.append(face_up)
-    by_lead = WIN_KEY[trump]
-    pts_of = POINTS
-    team = mode.team
-    rot = mode.rot
-    tail = mode.tail
-    eaten = [0] * mode.teams
-    lead = (dealer + 1) % n
-    pos = 0
-    slen = len(stock)
-    while True:
-        h = hands[lead]
-        r, i = divmod(r, len(h))
-        c = h.pop(i)
-        keys = by_lead[c]
-        best = keys[c]
-        ws = lead
-        pts = pts_of[c]
-        for s in tail[lead]:
-            h = hands[s]
-            r, i = divmod(r, len(h))
-            c = h.pop(i)
-            pts += pts_of[c]
-            k = keys[c]
-            if k > best:
-                best = k
-                ws = s
-        eaten[team[ws]] += pts
-        if slen - pos >= n:
-            for s in rot[ws]:
-                hands[s].append(stock[pos])
-                pos += 1
-        elif not hands[ws]:
-            return eaten
-        lead = ws
+    return mode.play(r, hands, stock, (dealer + 1) % n, _KEY_POINTS[trump])
 
 
 def random_deal_points(players: int, team_size: int, rng: random.Random) -> list[int]:
     """One whole random deal: a uniformly shuffled pack, a uniformly random dealer, uniformly
     random bidding among the legal bids and the pass, uniformly random play. Returns the card
-    points per team."""
+    points per team. One ``randrange`` call supplies every random choice, exactly uniformly."""
     mode = _mode(players, team_size)
-    deck = shuffled_ints(rng)
-    r = rng.randrange(mode.choices * players)
+    r = rng.randrange(_F36 * players * mode.choices)
+    r, code = divmod(r, _F36)
     r, dealer = divmod(r, players)
-    return deal_points(players, team_size, dealer, deck, r)
+    return deal_points(players, team_size, dealer, _shuffle(code), r)
 
 
 def random_deals_points(players: int, team_size: int, rng: random.Random, count: int) -> list[int]:
     """``count`` whole random deals (see :func:`random_deal_points`); card points per team
     summed over them."""
-    mode = _mode(players, team_size)
-    totals = [0] * mode.teams
+    totals = [0] * _mode(players, team_size).teams
     for _ in range(count):
         for t, p in enumerate(random_deal_points(players, team_size, rng)):
             totals[t] += p
