@@ -100,6 +100,10 @@ class Reply:
                 result = await resp.send_message(**kwargs)
                 resource = getattr(result, "resource", None)
                 return resource if isinstance(resource, discord.Message) else None
+            if eph and self.deferred and not self.update and not self.ephemeral:
+                # a public "thinking…" would stay forever above a private answer: remove it
+                with contextlib.suppress(discord.HTTPException):
+                    await self.interaction.delete_original_response()
             return await self.interaction.followup.send(wait=True, **kwargs)
 
     async def edit(self, **kwargs: Any) -> None:

@@ -134,3 +134,58 @@ async def test_errors_and_slow_work_are_still_answered(
             await settle(bot, fake)
             assert move.custom_id not in [b.custom_id for b in hand.buttons]
         assert_clean(fake)
+
+
+async def test_leave_and_come_back(make_bot: Callable[..., AlbastiniBot]) -> None:
+    async with FakeDiscord() as fake:
+        neema = fake.add_user("Neema")
+        juma = fake.add_user("Juma")
+        async with fake.run_bot(make_bot()) as bot:
+            r = await fake.slash(neema, "albastini start", players=3, target=5)
+            table_msg = r.message
+            await fake.click(juma, table_msg, label="Join")
+            await fake.click(neema, table_msg, label="Add computer")
+            await fake.click(neema, table_msg, label="Start")
+            await fake.wait_until(lambda: fake.find_button(table_msg, label="Show my hand"))
+            table = table_of(bot, fake)
+            # Leave asks first, privately
+            r = await fake.click(juma, table_msg, label="Leave")
+            assert r.ephemeral and "Leave the match?" in r.message.text
+            confirm = r.message
+            r = await fake.click(juma, confirm, label="Yes, leave the match")
+            assert r.response_type == 7 and "You left the match" in confirm.text
+            seat = table.seat_of(juma.id)
+            assert table.seats[seat].away
+            await settle(bot, fake)
+            assert "away" in table_msg.text
+            # a computer plays Juma's seat; Juma takes it back from the table message
+            r = await fake.click(juma, table_msg, label="Back to my seat")
+            assert r.ephemeral and "Welcome back" in r.message.text
+            assert not table.seats[seat].away
+            await settle(bot, fake)
+            assert not fake.find_button(table_msg, label="Back to my seat")
+            # someone not at the table cannot come "back"
+            amina = fake.add_user("Amina")
+            r = await fake.click(amina, table_msg, label="Leave")
+            assert r.ephemeral and "not at this table" in r.message.text
+        assert_clean(fake)
+
+
+async def test_server_language_for_public_text(make_bot: Callable[..., AlbastiniBot]) -> None:
+    from cogs.i18n import t
+
+    async with FakeDiscord() as fake:
+        admin = fake.add_user("Admin", manage_guild=True)
+        neema = fake.add_user("Neema")
+        async with fake.run_bot(make_bot()) as bot:
+            await fake.slash(admin, "albastini settings", language="sw")
+            r = await fake.slash(neema, "albastini start", players=2, computers=True)
+            lobby = r.message
+            assert "wa kwanza kufikia" in lobby.text
+            assert t("sw", "button.start") in [b.label for b in lobby.buttons]
+            # Neema chose English for herself: private text stays English
+            await fake.slash(neema, "albastini language", language="en")
+            r = await fake.slash(neema, "albastini hand")
+            assert "hasn't started" in r.message.text
+            await settle(bot, fake)
+        assert_clean(fake)
