@@ -1,0 +1,202 @@
+"""The Discord layer's pure parts, without Discord: custom ids, buttons as data, texts, and the
+coalescing of table-message edits."""
+
+from __future__ import annotations
+
+import asyncio
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from albastini import new_deal
+from albastini.table import SeatInfo, Table
+from cogs import ids, texts, views
+from cogs.i18n import LANGUAGES
+from cogs.publisher import Publisher
+
+BIG = 2**63 - 1
+
+
+@pytest.mark.parametrize(
+    ("custom_id", "kind", "action"),
+    [
+        ("alb:p:12:7:7H", "play", "play:7H"),
+        ("alb:b:12:1:4C", "bid", "bid:4C"),
+        ("alb:x:12:3", "pass", "pass"),
+        ("alb:r:12", "refresh", None),
+        ("alb:h:12", "hand", None),
+        ("alb:join:12", "join", None),
+        ("alb:again:12", "rematch", None),
+        ("alb:quit:12", "quit", None),
+    ],
+)
+def test_parse_ids(custom_id: str, kind: str, action: str | None) -> None:
+    parsed = ids.parse(custom_id)
+    assert parsed is not None and parsed.kind == kind and parsed.table == 12
+    assert parsed.action == action
+
+
+@pytest.mark.parametrize(
+    "custom_id",
+    ["", "alb:", "alb:p:12:7:ZZ", "alb:p:12:7:10H", "alb:p:x:7:AS", "alb:p:12:7:AS:extra",
+     "xalb:p:1:1:AS", "alb:p:1:1:as", "alb:lb:1:-5", "alb:rules:", "alb:p:" + "1" * 120],
+)
+def test_garbled_ids_are_refused(custom_id: str) -> None:
+    assert ids.parse(custom_id) is None
+
+
+def test_every_id_fits_and_matches_its_dynamic_item() -> None:
+    made = [
+        ids.move(BIG, 999_999_999, "play:7H"),
+        ids.move(BIG, 999_999_999, "bid:QD"),
+        ids.move(BIG, 999_999_999, "pass"),
+        ids.leaderboard(BIG, 999_990),
+        ids.rules(6),
+        *(ids.table_button(kind, BIG) for kind in ids._SHORT),
+    ]
+    templates = {item.kind: item.__discord_ui_compiled_template__ for item in views.DYNAMIC_ITEMS}
+    for custom_id in made:
+        assert len(custom_id) <= 100
+        parsed = ids.parse(custom_id)
+        assert parsed is not None
+        assert templates[parsed.kind].fullmatch(custom_id)
+    with pytest.raises(ValueError):
+        ids.move(1, 1, "play:1X")
+
+
+def _deal_view(seat: int, **changes: Any) -> dict[str, Any]:
+    deal = new_deal(4, 2, 0, seed=7)
+    view = deal.view(seat)
+    view["move_no"] = 5
+    view.update(changes)
+    return view
+
+
+def test_hand_buttons_follow_legal_moves_only() -> None:
+    deal = new_deal(4, 2, 0, seed=7)
+    bidder = deal.to_act
+    view = {**deal.view(bidder), "move_no": 5}
+    specs = views.hand_buttons(view, 3, "en")
+    bids = [s for s in specs if s.custom_id.startswith("alb:b:3:5:")]
+    assert len(bids) == len(view["hand"])
+    for spec in bids:
+        code = "bid:" + spec.custom_id.rsplit(":", 1)[1]
+        assert spec.disabled == (code not in view["legal"])
+        assert spec.label.startswith("Bid ")
+    pass_button = next(s for s in specs if s.custom_id == "alb:x:3:5")
+    assert not pass_button.disabled
+    assert specs[-1].custom_id == "alb:r:3"
+
+    other = (bidder + 1) % 4
+    waiting = {**deal.view(other), "move_no": 5}
+    specs = views.hand_buttons(waiting, 3, "en")
+    cards = [s for s in specs if s.custom_id.startswith("alb:p:")]
+    assert cards and all(s.disabled for s in cards)
+    assert not any(s.custom_id.startswith(("alb:b:", "alb:x:")) for s in specs)
+
+
+def test_hand_buttons_while_playing() -> None:
+    deal = new_deal(2, 1, 0, seed=3)
+    while deal.phase == "bidding":
+        deal.apply("pass")
+    seat = deal.to_act
+    view = {**deal.view(seat), "move_no": 9}
+    specs = views.hand_buttons(view, 1, "en")
+    cards = [s for s in specs if s.custom_id.startswith("alb:p:1:9:")]
+    assert len(cards) == len(view["hand"]) and not any(s.disabled for s in cards)
+    assert all(s.label.split()[0][-1] in "♠♥♦♣" for s in cards)
+    view["legal"] = []
+    assert all(s.disabled for s in views.hand_buttons(view, 1, "en") if s.custom_id[4] == "p")
+
+
+def _table(status: str = "lobby", seats: int = 2, players: int = 4) -> Table:
+    table = Table(id=4, guild_id=1, channel_id=2, host_id=10, players=players, team_size=2,
+                  target=5, turn_time=60, computer_level="normal", language="en", status=status)  # type: ignore[arg-type]
+    table.seats = [SeatInfo(i, 10 + i, f"P{i}", None) for i in range(seats)]
+    table.seats += [None] * (players - seats)
+    return table
+
+
+def test_lobby_and_table_buttons() -> None:
+    specs = {s.label: s for s in views.lobby_buttons(_table(), "en")}
+    assert set(specs) == {"Join", "Leave", "Add computer", "Start", "Cancel"}
+    assert specs["Start"].disabled and not specs["Join"].disabled
+    full = {s.label: s for s in views.lobby_buttons(_table(seats=4), "en")}
+    assert not full["Start"].disabled and full["Join"].disabled
+
+    running = _table("running", seats=4)
+    labels = [s.label for s in views.table_buttons(running, "en")]
+    assert labels == ["Show my hand", "Leave"]
+    running.seats[1].away = True  # type: ignore[union-attr]
+    assert "Back to my seat" in [s.label for s in views.table_buttons(running, "en")]
+    assert views.table_buttons(_table("finished", seats=4), "en") == []
+
+
+def test_pagers() -> None:
+    first = views.pager_buttons("rules", "en", page=1, pages=6)
+    assert first[0].disabled and not first[1].disabled and first[1].custom_id == "alb:rules:2"
+    last = views.pager_buttons("leaderboard", "en", page=2, pages=3, guild_id=9)
+    assert last[0].custom_id == "alb:lb:9:10" and last[1].disabled
+
+
+def test_since_events_after_own_last_move() -> None:
+    view = {
+        "seat": 1, "players": 2,
+        "log": [[1, "bid:4C"], [0, "pass"], [0, "play:AS"], [1, "play:7S"], [1, "play:KH"],
+                [0, "play:3D"], [1, "play:QH"]],
+        "tricks": [{"winner": 1, "points": 21}, {"winner": 1, "points": 4}],
+    }
+    assert texts.since_events(view, ["A", "B"], "en") == []  # seat 1 moved last
+    view["seat"] = 0
+    events = texts.since_events(view, ["A", "B"], "en")
+    assert events == ["B ate the round (4)", "B played Q♥"]
+    view["log"].append([0, "play:6C"])
+    view["seat"] = 1
+    assert texts.since_events(view, ["A", "B"], "en") == ["A played 6♣"]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize(
+    ("reason", "details"),
+    [("not_your_turn", {"to_act": 1}), ("not_seated", {}), ("stale", {}),
+     ("illegal", {"rule": "suit_taken", "suit": "C"}), ("illegal", {"rule": "not_bidder"}),
+     ("not_host", {}), ("table_full", {}), ("already_seated", {"seat": 0}), ("bad_value", {}),
+     ("seats_empty", {}), ("not_in_lobby", {}), ("away_only", {}), ("whatever", {})],
+)
+def test_refusals_are_sentences(lang: str, reason: str, details: dict[str, Any]) -> None:
+    text = texts.refusal_text(lang, reason, details, _table("running", seats=4), "link")
+    assert text and "{" not in text and not text.startswith("refuse.")
+    assert "refuse." not in text and "None" not in text
+
+
+async def test_table_edits_are_coalesced() -> None:
+    edits: list[int] = []
+    gate = asyncio.Event()
+    state = {"n": 0}
+
+    class Message:
+        async def edit(self, **payload: Any) -> None:
+            edits.append(state["n"])
+            await gate.wait()
+
+    channel = SimpleNamespace(get_partial_message=lambda mid: Message())
+    bot = SimpleNamespace(get_partial_messageable=lambda cid, guild_id=None: channel)
+    table = _table()
+    table.message_id = 77
+    service = SimpleNamespace(get=lambda tid: table)
+    pub = Publisher(bot, service, deal_pause=0)
+
+    async def payload(tb: Table) -> dict[str, Any]:
+        return {}
+
+    pub.message_payload = payload  # type: ignore[method-assign]
+    for n in range(1, 30):
+        state["n"] = n
+        pub.refresh(table.id)
+        await asyncio.sleep(0)
+    assert edits == [1]  # one edit in flight, the rest waits
+    gate.set()
+    await asyncio.sleep(0.01)
+    assert edits == [1, 29]  # then one more edit with the latest state
+    assert pub.settled
