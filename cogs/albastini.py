@@ -26,7 +26,7 @@ from albastini.events import (
 )
 from albastini.table import Refusal
 from cogs import ids, texts, views
-from cogs.i18n import LANGUAGES, t
+from cogs.i18n import LANGUAGES, join_list, t
 from cogs.lang import key_str, name_str
 from cogs.replies import Reply
 
@@ -53,6 +53,24 @@ def message_link(guild_id: int, channel_id: int, message_id: int | None) -> str:
     if message_id is None:
         return f"<#{channel_id}>"
     return f"https://discord.com/channels/{guild_id}/{channel_id}/{message_id}"
+
+
+#: What the bot needs in a channel to run a table there (catalogue keys name them).
+NEEDED_PERMISSIONS: tuple[tuple[str, str], ...] = (
+    ("view_channel", "permission.view_channel"),
+    ("send_messages", "permission.send_messages"),
+    ("embed_links", "permission.embed_links"),
+    ("attach_files", "permission.attach_files"),
+)
+
+
+def missing_permission(interaction: discord.Interaction[Any]) -> str | None:
+    """The catalogue key of the first permission the bot lacks in this channel, if any."""
+    perms = interaction.app_permissions
+    for attr, key in NEEDED_PERMISSIONS:
+        if not getattr(perms, attr, False):
+            return key
+    return None
 
 
 def log_exception(where: str, exc: BaseException) -> None:
@@ -221,6 +239,12 @@ class AlbastiniCog(
         if existing is not None:
             await self._private(reply, t(lang, "refuse.table_exists", link=self._link(existing)))
             return
+        missing = missing_permission(interaction)
+        if missing is not None:
+            await self._private(
+                reply, t(lang, "error.missing_permission", permission=t(lang, missing))
+            )
+            return
         public = await self.bot.languages.guild(interaction.guild_id)
         try:
             table = await self.service.open_table(
@@ -239,13 +263,16 @@ class AlbastiniCog(
                 table = await self.service.fill_computers(table.id, interaction.user.id)
         except Refusal as exc:
             if exc.reason == "bad_value" and exc.details.get("field") == "team_size" and teams:
-                choices = [name for name, (p, _s) in MODES.items() if p == players]
+                sizes = [size for (p, size) in MODES.values() if p == players]
+                choices = [
+                    t(lang, f"choice.mode.{m}") for m, size in TEAM_SIZES.items() if size in sizes
+                ]
                 text = t(
                     lang,
                     "refuse.bad_mode",
                     players=players,
                     mode=t(lang, f"choice.mode.{teams}"),
-                    choices=", ".join(choices),
+                    choices=join_list(lang, choices),
                 )
             else:
                 text = self._refusal(lang, exc, None)

@@ -200,3 +200,14 @@ async def test_table_edits_are_coalesced() -> None:
     await asyncio.sleep(0.01)
     assert edits == [1, 29]  # then one more edit with the latest state
     assert pub.settled
+
+
+def test_missing_permission_is_named() -> None:
+    import discord
+
+    from cogs.albastini import missing_permission
+
+    perms = discord.Permissions(view_channel=True, send_messages=True, embed_links=True)
+    assert missing_permission(SimpleNamespace(app_permissions=perms)) == "permission.attach_files"  # type: ignore[arg-type]
+    perms.attach_files = True
+    assert missing_permission(SimpleNamespace(app_permissions=perms)) is None  # type: ignore[arg-type]
