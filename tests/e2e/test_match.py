@@ -113,10 +113,15 @@ async def test_four_players_in_pairs_two_people_two_computers(
             r = await fake.slash(juma, "albastini leaderboard")
             assert r.response_type == 4
             board = r.message.text
-            assert f"<@{neema.id}>" in board and f"<@{juma.id}>" in board
-            assert "out of 1" in board
-            r = await fake.slash(neema, "albastini stats")
-            assert r.ephemeral and "Matches: 1 played" in r.message.text
+            winner = table.match.winner
+            for person in (neema, juma):
+                won = int(table.seat_of(person.id) % table.teams == winner)
+                row = f"<@{person.id}> — {won} wins out of 1 ({100 * won}%)"
+                assert row in board, board
+                r = await fake.slash(juma, "albastini stats", player=person)
+                assert r.ephemeral
+                assert f"Matches: 1 played, {won} won ({100 * won}%)" in r.message.text
+            assert board.count("wins out of") == 2  # computers are not ranked
         assert_clean(fake)
 
 
