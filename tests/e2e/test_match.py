@@ -142,3 +142,23 @@ async def test_two_people_play_a_whole_match(make_bot: Callable[..., AlbastiniBo
             await settle(bot, fake)
             assert "wins the match" in "\n".join(m.text for m in fake.messages())
         assert_clean(fake)
+
+
+async def test_table_edits_are_coalesced_under_rate_limits(
+    make_bot: Callable[..., AlbastiniBot],
+) -> None:
+    patch = "PATCH /api/v{version}/channels/{cid}/messages/{mid}"
+    async with FakeDiscord(edit_rate=(5, 1.0)) as fake:
+        neema = fake.add_user("Neema")
+        async with fake.run_bot(make_bot()) as bot:
+            r = await fake.slash(neema, "albastini start", players=4, target=1, computers=True)
+            lobby = r.message
+            await fake.click(neema, lobby, label="Start")
+            await fake.wait_until(lambda: fake.find_button(lobby, label="Show my hand"), 10)
+            table = await play_match(bot, fake, {neema.id: neema}, lobby)
+            await settle(bot, fake)
+            assert table.status == "finished"
+            edits = fake.request_counts.get(patch, 0)
+            assert edits < table.move_no - 1  # fewer edits than moves: states were skipped
+            assert "wins the match" in "\n".join(m.text for m in fake.messages())
+        assert_clean(fake)
