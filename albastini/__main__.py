@@ -113,7 +113,7 @@ class Table:
         self.say(head)
         self.say("Score: " + self.scores())
         if view["bids"]:
-            bids = ", ".join(f"{self.name(b['seat'])} {b['card'] or 'pass'}" for b in view["bids"])
+            bids = ", ".join(self.bid_text(b, view) for b in view["bids"])
             self.say(f"Bids: {bids}")
         if view["last_trick"]:
             last = view["last_trick"]
@@ -131,6 +131,17 @@ class Table:
         if view["seat"] is not None:
             hand = " ".join(view["hand"])
             self.say(f"Your hand: {hand}")
+
+    def bid_text(self, bid: dict[str, Any], view: dict[str, Any]) -> str:
+        """``"Seat 1 5C (exchanged for the 3C)"``, ``"Seat 3 4S (returned)"``, ``"You pass"``."""
+        text = f"{self.name(bid['seat'])} {bid['card'] or 'pass'}"
+        if bid["card"] and view["phase"] != "bidding":
+            exchange = view["exchange"]
+            if exchange and exchange["gave"] == bid["card"]:
+                text += f" (exchanged for the {exchange['took']})"
+            else:
+                text += " (returned)"
+        return text
 
     def menu(self, view: dict[str, Any]) -> list[Action]:
         actions = [parse_action(code) for code in view["legal"]]
