@@ -300,10 +300,66 @@ class FastDeal:
 
     def playout(self, rng: random.Random) -> list[int]:
         """Play uniformly random cards to the end of the deal (this state changes); return the
-        card points per team."""
+        card points per team.
+
+        The round in progress is finished card by card; from a round's start in the usual shape
+        (equal hands, the stock as the mode leaves it) the rest runs through the mode's compiled
+        code, otherwise through a generic loop. Both read the same digits the same way."""
         if self.finished:
             return self.eaten[:]
-        r = rng.randrange(self._choices())
+        if self.current:
+            self._finish_round(rng)
+            if self.finished:
+                return self.eaten[:]
+        mode = _mode(self.players, self.team_size)
+        start = self._round_shape(mode)
+        if start is None:
+            return self._play_digits(rng.randrange(self._choices()))
+        return self._play_compiled(mode, start, rng.randrange(mode.suffix_choices[start]))
+
+    def _finish_round(self, rng: random.Random) -> None:
+        """Uniformly random cards from the seats still to play in the round in progress."""
+        n = self.players
+        hands = self.hands
+        total = 1
+        for k in range(n - len(self.current)):
+            total *= len(hands[(self.to_act + k) % n])
+        r = rng.randrange(total)
+        while self.current:
+            hand = hands[self.to_act]
+            r, i = divmod(r, len(hand))
+            self.play(hand[i])
+
+    def _round_shape(self, mode: _Mode) -> int | None:
+        """Which round of the mode's schedule starts here, None if the state is not at the
+        start of a round in the usual shape."""
+        if self.current:
+            return None
+        size = len(self.hands[self.leader])
+        start = mode.rounds.get((size, len(self.stock) - self.pos))
+        if start is None or any(len(h) != size for h in self.hands):
+            return None
+        return start
+
+    def _play_compiled(self, mode: _Mode, start: int, r: int) -> list[int]:
+        """Play to the end from round ``start`` with the compiled code; choices read from ``r``."""
+        stock = self.stock
+        pos = self.pos
+        gained = mode.play_from(start)(
+            r, self.hands, stock[pos:], self.leader, _KEY_POINTS[self.trump]
+        )
+        eaten = self.eaten
+        for team, points in enumerate(gained):
+            eaten[team] += points
+        left = len(stock) - pos
+        self.pos = pos + left - left % self.players
+        self.finished = True
+        self.to_act = -1
+        return eaten[:]
+
+    def _play_digits(self, r: int) -> list[int]:
+        """Play to the end with a generic loop, every choice read from ``r`` (``divmod`` by the
+        hand size of the seat to act, seat after seat)."""
         n = self.players
         teams = self.teams
         hands = self.hands
@@ -404,11 +460,14 @@ def _schedule(players: int) -> list[tuple[int, bool]]:
     return out
 
 
-def _play_source(players: int, teams: int) -> str:
+def _play_source(players: int, teams: int, start: int = 0) -> str:
     """Source of ``play(r, hands, stock, lead, by_lead) -> eaten per team``: the playing phase
-    with every choice read from ``r`` (per round: one digit in base size**players, split by a
-    table into each player's index, the leader's the lowest, as successive divmods would)."""
+    from round ``start`` (0 = the first) with every choice read from ``r`` (per round: one digit
+    in base size**players, split by a table into each player's index, the leader's the lowest,
+    as successive divmods would). ``stock`` holds exactly the cards left at that round."""
     n = players
+    schedule = _schedule(n)
+    left = 36 - HAND * n - n * sum(draw for _, draw in schedule[:start])
     seats = [f"h{s}" for s in range(n)]
     order = [f"a{j}" for j in range(n)]
     out = [
@@ -416,7 +475,7 @@ def _play_source(players: int, teams: int) -> str:
         + ", ".join(f"D{h}=D{h}" for h in range(2, HAND + 1))
         + "):",
         f"    {', '.join(seats)}, = hands",
-        f"    {', '.join(f's{i}' for i in range(36 - HAND * n))}, = stock",
+        f"    {''.join(f's{i}, ' for i in range(left))}= stock" if left else "    del stock",
         "    R = ("
         + " ".join("(" + ", ".join(seats[(w + k) % n] for k in range(n)) + ",)," for w in range(n))
         + ")",
@@ -424,7 +483,7 @@ def _play_source(players: int, teams: int) -> str:
     ]
     drawn = 0
     fresh = False  # a0.. already hold the hands in order from the leader
-    for size, draw in _schedule(n):
+    for size, draw in schedule[start:]:
         if not fresh:
             out.append(f"    {', '.join(order)}, = R[lead]")
         if size > 1:
@@ -452,7 +511,7 @@ def _play_source(players: int, teams: int) -> str:
     return "\n".join(out) + "\n"
 
 
-def _compile_play(players: int, teams: int) -> PlayFn:
+def _compile_play(players: int, teams: int, start: int = 0) -> PlayFn:
     n = players
     namespace: dict[str, object] = {
         "NX": [[(w + k) % n for k in range(n)] for w in range(n)],
@@ -460,8 +519,9 @@ def _compile_play(players: int, teams: int) -> PlayFn:
     }
     for h in range(2, HAND + 1):
         namespace[f"D{h}"] = [tuple(x // h**j % h for j in range(n)) for x in range(h**n)]
-    source = _play_source(n, teams)
-    exec(compile(source, f"<albastini.fast play, {n} players, {teams} sides>", "exec"), namespace)
+    source = _play_source(n, teams, start)
+    name = f"<albastini.fast play, {n} players, {teams} sides, from round {start}>"
+    exec(compile(source, name, "exec"), namespace)
     return cast(PlayFn, namespace["play"])
 
 
@@ -509,7 +569,18 @@ def shuffled_ints(rng: random.Random) -> list[int]:
 class _Mode:
     """Per-mode constants of the random deal and its compiled playing phase."""
 
-    __slots__ = ("bidders", "choices", "dealt", "firsts", "play", "players", "teams")
+    __slots__ = (
+        "bidders",
+        "choices",
+        "dealt",
+        "firsts",
+        "play",
+        "players",
+        "rounds",
+        "suffix_choices",
+        "suffixes",
+        "teams",
+    )
 
     def __init__(self, players: int, team_size: int) -> None:
         n = players
@@ -524,11 +595,28 @@ class _Mode:
         self.dealt = HAND * n
         # How many different random deals there are once the pack is shuffled and the dealer
         # chosen: base-60 digits for the bidders, then the hand size at every turn of play.
-        total = 60 ** len(self.bidders[0])
-        for size, _ in _schedule(n):
-            total *= size**n
-        self.choices = total
+        schedule = _schedule(n)
+        # rounds[(hand size, stock left)]: which round of the deal starts in that shape
+        self.rounds: dict[tuple[int, int], int] = {}
+        left = 36 - HAND * n
+        for start, (size, draw) in enumerate(schedule):
+            self.rounds[(size, left)] = start
+            left -= n * draw
+        # suffix_choices[start]: how many different random plays from round ``start`` on
+        self.suffix_choices = [
+            math.prod(size**n for size, _ in schedule[k:]) for k in range(len(schedule))
+        ]
+        self.choices = 60 ** len(self.bidders[0]) * self.suffix_choices[0]
         self.play = _compile_play(n, teams)
+        self.suffixes: dict[int, PlayFn] = {0: self.play}
+
+    def play_from(self, start: int) -> PlayFn:
+        """The compiled playing phase from round ``start`` on."""
+        try:
+            return self.suffixes[start]
+        except KeyError:
+            fn = self.suffixes[start] = _compile_play(self.players, self.teams, start)
+            return fn
 
 
 _MODES: dict[tuple[int, int], _Mode] = {}

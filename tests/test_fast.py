@@ -248,3 +248,41 @@ def test_from_deal_refuses_bidding_and_copies_are_independent() -> None:
     assert other.hands != fast.hands
     assert other.stock is fast.stock  # shared, never mutated
     assert Card.parse(card_code(fast.legal()[0])) in deal.hand(deal.to_act)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("name", "spec"), ALL_MODES)
+def test_compiled_playout_reads_choices_like_the_generic_loop(
+    name: str, spec: tuple[int, int]
+) -> None:
+    """From the start of any round, the compiled rest of the deal and the generic loop make the
+    same plays for the same digits."""
+    players, team_size = spec
+    rng = random.Random(name + "suffix")
+    mode = _mode(players, team_size)
+    starts = set()
+    for _ in range(40):
+        deal = new_deal(players, team_size, rng.randrange(players), seed=rng.getrandbits(32))
+        bid_randomly(deal, rng)
+        for _ in range(rng.randrange(deal.rounds_total)):
+            for _ in range(players):
+                deal.apply(rng.choice(deal.legal_actions()))
+        fast = FastDeal.from_deal(deal)
+        start = fast._round_shape(mode)
+        assert start == len(deal.tricks)
+        starts.add(start)
+        r = rng.randrange(mode.suffix_choices[start])
+        assert fast._choices() == mode.suffix_choices[start]
+        generic, compiled = fast.copy(), fast.copy()
+        assert generic._play_digits(r) == compiled._play_compiled(mode, start, r)
+        assert generic.pos == compiled.pos and compiled.finished
+    assert len(starts) > 1
+
+
+def test_odd_shapes_fall_back_to_the_generic_loop() -> None:
+    # Unequal hands (not a state a real deal reaches) still play out.
+    fast = FastDeal.from_parts(2, 1, 1, [[0, 1, 2], [9]], [], 0, [], [0, 0])
+    assert fast._round_shape(_mode(2, 1)) is None
+    rng = random.Random(1)
+    seen = {tuple(fast.copy().playout(rng)) for _ in range(100)}
+    # one round, won by the Ace of diamonds (trump); then seat 1 holds nothing and it ends
+    assert seen == {(0, 11 + POINTS[c]) for c in (0, 1, 2)}
