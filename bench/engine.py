@@ -61,6 +61,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
     rng = random.Random(args.seed)
+    print(f"CPU time of this process, best batch of {args.seconds:g} s per mode")
     print(f"clean path (Deal), 4 pairs: {clean_rate(args.seconds, rng):,.0f} deals/s")
     rates: dict[str, float] = {}
     for name, (players, team_size) in MODES.items():
