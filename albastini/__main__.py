@@ -311,14 +311,20 @@ class Table:
 def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None) -> int:
     """Parse the command line and play; returns the exit status."""
     parser = argparse.ArgumentParser(
-        prog="python -m albastini", description="Play Albastini in the terminal."
+        prog="python -m albastini",
+        description="Play Albastini in the terminal against computer players.",
+        epilog="On your turn type a card code (7H), a number from the menu, pass, ? or q.",
     )
     parser.add_argument("--mode", default="4 pairs", choices=list(MODES), help="table mode")
     parser.add_argument("--target", type=int, default=5, help="victory points to win")
     parser.add_argument("--seat", type=int, default=0, help="your seat, 0 = first")
     parser.add_argument("--dealer", type=int, default=None, help="first dealer (default random)")
     parser.add_argument("--seed", type=int, default=None, help="make the match reproducible")
-    parser.add_argument("--level", default="heuristic", help="computer players' level")
+    parser.add_argument(
+        "--level",
+        default="heuristic",
+        help="computer players: random, greedy, heuristic (default), search; or easy/normal/hard",
+    )
     parser.add_argument("--auto", action="store_true", help="computer players on every seat")
     parser.add_argument("--one-deal", action="store_true", help="play a single deal")
     parser.add_argument("--delay", type=float, default=0.0, help="seconds between computer moves")

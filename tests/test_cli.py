@@ -135,3 +135,13 @@ def test_unknown_level_falls_back_to_random_players() -> None:
     )
     text = out.getvalue()
     assert "computer players: random" in text
+
+
+def test_computer_players_come_from_albastini_ai_when_it_is_there() -> None:
+    pytest.importorskip("albastini.ai")
+    out = io.StringIO()
+    assert (
+        main(["--mode", "3", "--auto", "--one-deal", "--seed", "2", "--level", "greedy"], out=out)
+        == 0
+    )
+    assert "computer players: greedy" in out.getvalue()
