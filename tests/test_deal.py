@@ -314,6 +314,30 @@ def test_round_winner(indicator: str, plays: list[str], winner: int) -> None:
     assert deal.points()[winner] == sum(Card.parse(c).points for c in plays)
 
 
+@pytest.mark.parametrize(("name", "spec"), ALL_MODES)
+@pytest.mark.parametrize(
+    ("last", "wins"),
+    [("4H", True), ("7S", True), ("QS", False), ("AC", False)],  # trump, Seven > King, ...
+)
+def test_round_winner_in_every_mode(
+    name: str, spec: tuple[int, int], last: str, wins: bool
+) -> None:
+    players, team_size = spec
+    # Seat 0 leads the King of spades; the others throw off-suit Aces and Sevens, the last
+    # seat plays ``last``. Hearts are trumps.
+    middle = ["AD", "7D", "AC", "7C", "6D"][: players - 2]
+    if last in middle:
+        middle[middle.index(last)] = "5D"
+    plays = ["KS", *middle, last]
+    deck = build_deck(players, players - 1, {s: [c] for s, c in enumerate(plays)}, indicator="3H")
+    deal = new_deal(players, team_size, players - 1, deck=deck)
+    pass_all(deal)
+    play_round(deal, *plays)
+    winner = deal.tricks[0].winner
+    assert winner == (players - 1 if wins else 0)
+    assert deal.points()[deal.team_of(winner)] == sum(Card.parse(c).points for c in plays)
+
+
 def test_no_duty_to_follow_suit_even_after_the_stock_is_empty() -> None:
     deal = new_deal(6, 1, 0, seed=11)
     pass_all(deal)
