@@ -31,6 +31,7 @@ Bids use base-60 digits reduced modulo the number of options: 1 to 6 options, al
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 from collections.abc import Callable, Sequence
@@ -518,14 +519,23 @@ def _play_source(players: int, teams: int, start: int = 0) -> str:
     return "\n".join(out) + "\n"
 
 
+@functools.cache
+def _digit_tables(players: int) -> dict[str, list[tuple[int, ...]]]:
+    """``D{h}[x]``: the ``players`` base-``h`` digits of ``x``, lowest first (shared by every
+    mode with that many players: 6 players need about 20,000 small tuples)."""
+    return {
+        f"D{h}": [tuple(x // h**j % h for j in range(players)) for x in range(h**players)]
+        for h in range(2, HAND + 1)
+    }
+
+
 def _compile_play(players: int, teams: int, start: int = 0) -> PlayFn:
     n = players
     namespace: dict[str, object] = {
         "NX": [[(w + k) % n for k in range(n)] for w in range(n)],
         "TM": [s % teams for s in range(n)],
+        **_digit_tables(n),
     }
-    for h in range(2, HAND + 1):
-        namespace[f"D{h}"] = [tuple(x // h**j % h for j in range(n)) for x in range(h**n)]
     source = _play_source(n, teams, start)
     name = f"<albastini.fast play, {n} players, {teams} sides, from round {start}>"
     exec(compile(source, name, "exec"), namespace)
