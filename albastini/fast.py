@@ -244,27 +244,30 @@ class FastDeal:
 
     def play(self, card: int) -> None:
         """The seat to act plays ``card``; at the end of a round the winner eats it, everyone
-        draws (winner first) while the stock holds a card per player, and the winner leads."""
+        draws (winner first) while the stock holds a card per player, and the winner leads.
+        A card the seat does not hold raises ValueError (nothing else is checked)."""
+        assert not self.finished, "the deal is over"
         seat = self.to_act
-        assert not self.finished and card in self.hands[seat], (seat, card)
-        self.hands[seat].remove(card)
+        hands = self.hands
+        hands[seat].remove(card)
         cur = self.current
         cur.append((seat, card))
         n = self.players
         if len(cur) < n:
-            self.to_act = (seat + 1) % n
+            seat += 1
+            self.to_act = seat if seat < n else 0
             return
-        keys = WIN_KEY[self.trump][cur[0][1]]
-        best = -1
-        winner = pts = 0
+        keys = _KEY_POINTS[self.trump][cur[0][1]]
+        best = total = 0
+        winner = seat
         for s, c in cur:
-            k = keys[c]
-            pts += POINTS[c]
-            if k > best:
-                best, winner = k, s
-        self.eaten[winner % self.teams] += pts
+            v = keys[c]
+            total += v
+            if v > best:
+                best = v
+                winner = s
+        self.eaten[winner % self.teams] += total & 255
         self.current = []
-        hands = self.hands
         stock = self.stock
         pos = self.pos
         if len(stock) - pos >= n:
