@@ -5,6 +5,8 @@ The public API::
     from albastini import Card, Bid, Pass, Play, IllegalMove, new_deal, Match
 
 No I/O, no Discord, no asyncio: the engine can be simulated, replayed and tested on its own.
+``albastini.fast`` plays the same rules on card ints for simulation and search, and
+``python -m albastini`` plays a deal or a match in the terminal.
 """
 
 from .actions import Action, Bid, Pass, Play, parse_action
