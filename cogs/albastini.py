@@ -18,6 +18,7 @@ from discord.ext import commands
 
 from albastini.deal import MODES
 from albastini.events import (
+    Acted,
     DealOver,
     Event,
     MatchOver,
@@ -139,6 +140,8 @@ class AlbastiniCog(
         for ev in events:
             if isinstance(ev, TurnStarted) and ev.deadline is not None:
                 pub.turn_started(table.id, ev.seat, ev.move_no)
+            elif isinstance(ev, Acted):
+                pub.turn_done(table.id, ev.move_no)
             elif isinstance(ev, DealOver):
                 result = ev.result.to_json() if hasattr(ev.result, "to_json") else dict(ev.result)
                 pause = self.service.deal_pause

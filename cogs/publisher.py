@@ -186,6 +186,16 @@ class Publisher:
         with contextlib.suppress(discord.HTTPException):
             await channel.get_partial_message(old[0]).delete()
 
+    def turn_done(self, table_id: int, move_no: int) -> None:
+        """Move ``move_no`` was made: its turn notice has served and is removed."""
+
+        async def job() -> None:
+            notice = self._notice.get(table_id)
+            if notice is not None and notice[1] == move_no:
+                await self._delete_notice(table_id)
+
+        self._enqueue(table_id, job)
+
     def clear_notice(self, table_id: int) -> None:
         self._enqueue(table_id, lambda: self._delete_notice(table_id))
 
