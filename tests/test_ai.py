@@ -56,11 +56,14 @@ def build_deal(
 LEVEL_NAMES = [*LEVELS, *DIFFICULTIES]
 
 
+DEALS_PER_MODE = {"random": 10, "greedy": 10, "heuristic": 5, "search": 1}
+
+
 @pytest.mark.parametrize("mode", list(MODES))
 @pytest.mark.parametrize("level", LEVEL_NAMES)
 def test_only_legal_actions_in_every_mode(mode: str, level: str) -> None:
     players, team_size = MODES[mode]
-    deals = 1 if DIFFICULTIES.get(level, level) == "search" else 6
+    deals = DEALS_PER_MODE.get(level, 1)  # difficulties are aliases: one deal each
     for k in range(deals):
         rng = random.Random(k)
         deal = new_deal(players, team_size, rng.randrange(players), seed=1000 + k)
@@ -214,3 +217,197 @@ def test_easy_is_greedy_with_some_randomness() -> None:
     view = deal.view(0, history=True)
     codes = {decide("easy", view, seed) for seed in range(60)}
     assert "play:4H" in codes and len(codes) > 1
+
+
+# --------------------------------------------------------------------------- heuristic behaviour
+FEED_HANDS = [
+    ["AS", "4C", "5C", "6C", "3C"],
+    ["3H", "QD", "JD", "6D", "5D"],
+    ["AH", "4D", "3D", "QC", "5H"],
+    ["4H", "6H", "JH", "QH", "KD"],
+]
+
+
+def test_heuristic_feeds_points_to_a_partner_sure_to_win() -> None:
+    # 4 pairs, trump spades. Seat 0 leads the Ace of trumps: nothing can beat it. Its partner,
+    # seat 2, gives it the AH (11 points); greedy would throw its 3D.
+    deal = build_deal(4, 2, FEED_HANDS, indicator="7S")
+    deal.apply("play:AS")
+    deal.apply("play:3H")
+    view = deal.view(2, history=True)
+    assert decide("heuristic", view) == "play:AH"
+    assert decide("greedy", view) == "play:3D"
+
+
+def test_heuristic_does_not_feed_a_partner_who_may_be_beaten() -> None:
+    # Seat 0 leads the 3C: seat 3, still to play, can take it with almost anything.
+    hands = [list(h) for h in FEED_HANDS]
+    hands[0] = ["3C", "4C", "5C", "6C", "AS"]
+    deal = build_deal(4, 2, hands, indicator="7S")
+    deal.apply("play:3C")
+    deal.apply("play:3H")
+    assert decide("heuristic", deal.view(2, history=True)) == "play:3D"
+
+
+def test_heuristic_keeps_its_trumps_for_rounds_worth_taking() -> None:
+    # 2 players, trump spades: the opponent leads a pointless 4H; heuristic throws, it does not
+    # spend a trump on it; a led AH (11 points) it takes with its lowest trump.
+    hands = [["4H", "AH", "5C", "6C", "3C"], ["3S", "KS", "5D", "QC", "6D"]]
+    deal = build_deal(2, 1, hands, indicator="JS", dealer=1)
+    probe = deal.copy()
+    probe.apply("play:4H")
+    assert decide("heuristic", probe.view(1, history=True)) == "play:5D"
+    deal.apply("play:AH")
+    assert decide("heuristic", deal.view(1, history=True)) == "play:3S"
+
+
+def test_heuristic_bids_a_low_card_of_its_best_suit() -> None:
+    deal = new_deal(
+        2, 1, 1,
+        deck=["3H", "AS", "KH", "7S", "4H", "6C", "JH", "QD", "5D", "KD", *[
+            c.code for c in PACK if c.code not in
+            {"3H", "AS", "KH", "7S", "4H", "6C", "JH", "QD", "5D", "KD"}
+        ]],
+    )
+    # Seat 0 (the only bidder) holds 3H KH 4H JH 5D: hearts is its suit; it bids the 3H.
+    assert deal.hand(0)[0].code == "3H"
+    assert decide("heuristic", deal.view(0, history=True)) == "bid:3H"
+
+
+# --------------------------------------------------------------------------- endgames
+def minimax(deal: Deal, team: int) -> float:
+    """Brute force over the real engine: the best final utility ``team`` can force."""
+    from albastini.ai.core import utility
+
+    if deal.phase == "finished":
+        return utility(deal.points(), team, deal.team_size)
+    values = []
+    for action in deal.legal_actions():
+        child = deal.copy()
+        child.apply(action)
+        values.append(minimax(child, team))
+    return max(values) if deal.to_act is not None and deal.to_act % deal.teams == team else (
+        min(values)
+    )
+
+
+def endgame_position() -> Deal:
+    """Heads-up, seed 303, both seats greedy until the stock is empty and 3 cards are left.
+
+    Seat 1 leads with AD AC AH, trump clubs; seat 0 holds 7D 7C KC. Seat 0 has eaten 36,
+    seat 1 27: seat 1 needs 34 of the 57 points left. Greedy leads the AD and loses; leading
+    the AH wins whatever seat 0 does.
+    """
+    deal = new_deal(2, 1, 0, seed=303)
+    bot = make_player("greedy")
+    while deal.stock_size or deal.phase == "bidding" or len(deal.hand(deal.to_act or 0)) > 3:
+        seat = deal.to_act
+        assert seat is not None
+        deal.apply(bot.choose(deal.view(seat, history=True)))
+    return deal
+
+
+def test_endgame_position_is_as_described() -> None:
+    deal = endgame_position()
+    assert deal.to_act == 1 and deal.trump == "C" and not deal.current
+    assert sorted(c.code for c in deal.hand(1)) == ["AC", "AD", "AH"]
+    assert sorted(c.code for c in deal.hand(0)) == ["7C", "7D", "KC"]
+    assert deal.points() == [36, 27]
+    values = {}
+    for action in deal.legal_actions():
+        child = deal.copy()
+        child.apply(action)
+        values[action.code] = minimax(child, 1)
+    assert values["play:AH"] > 0 > values["play:AD"]
+
+
+@pytest.mark.parametrize("level", ["heuristic", "search", "hard", "normal"])
+def test_endgame_is_played_exactly(level: str) -> None:
+    deal = endgame_position()
+    view = deal.view(1, history=True)
+    assert decide("greedy", view) == "play:AD"
+    assert decide(level, view, 1, **options(level)) == "play:AH"
+
+
+@pytest.mark.parametrize("mode", ["2", "3", "4 pairs", "5", "6 trios"])
+def test_solver_agrees_with_brute_force(mode: str) -> None:
+    from albastini.ai.core import read_view
+    from albastini.ai.sim import solve
+    from albastini.fast import FastDeal
+
+    players, team_size = MODES[mode]
+    limit = {2: 8, 3: 9, 4: 8, 5: 10, 6: 12}[players]
+    for seed in range(3):
+        deal = new_deal(players, team_size, seed % players, seed=seed)
+        bots = [make_player("random", seed=seed * 10 + s) for s in range(players)]
+        while deal.phase != "finished" and not (
+            deal.phase == "playing"
+            and deal.stock_size < players
+            and sum(len(deal.hand(s)) for s in range(players)) <= limit
+        ):
+            seat = deal.to_act
+            assert seat is not None
+            deal.apply(bots[seat].choose(deal.view(seat, history=True)))
+        seat = deal.to_act
+        assert seat is not None
+        k = read_view(deal.view(seat, history=True))
+        values = solve(FastDeal.from_deal(deal), k.team)
+        for action in deal.legal_actions():
+            child = deal.copy()
+            child.apply(action)
+            assert values[action.card.index] == pytest.approx(minimax(child, k.team))
+
+
+@pytest.mark.parametrize("mode", list(MODES))
+def test_greedy_rollout_matches_the_greedy_player(mode: str) -> None:
+    from albastini.ai.sim import greedy_rollout
+    from albastini.fast import FastDeal
+
+    players, team_size = MODES[mode]
+    for seed in range(5):
+        deal = new_deal(players, team_size, seed % players, seed=seed)
+        bots = [make_player("greedy") for _ in range(players)]
+        while deal.phase == "bidding" or len(deal.tricks) < seed:
+            seat = deal.to_act
+            assert seat is not None
+            deal.apply(bots[seat].choose(deal.view(seat, history=True)))
+        fast = FastDeal.from_deal(deal)
+        play_out(deal, ["greedy"] * players, seed)
+        assert greedy_rollout(fast) == deal.points()
+
+
+@pytest.mark.parametrize("mode", list(MODES))
+def test_sampled_deals_agree_with_everything_public(mode: str) -> None:
+    from albastini.ai.core import read_view
+    from albastini.ai.heuristic import sample_sim
+
+    players, team_size = MODES[mode]
+    rng = random.Random(mode)
+    for seed in range(12):
+        deal = new_deal(players, team_size, seed % players, seed=seed)
+        bots = [make_player("heuristic", seed=s) for s in range(players)]
+        stop = rng.randrange(36 // players * players)
+        while deal.phase != "finished" and (deal.phase == "bidding" or stop > 0):
+            seat = deal.to_act
+            assert seat is not None
+            if deal.phase == "playing":
+                stop -= 1
+            deal.apply(bots[seat].choose(deal.view(seat, history=True)))
+        if deal.phase == "finished":
+            continue
+        seat = deal.to_act
+        assert seat is not None
+        k = read_view(deal.view(seat, history=True))
+        truth = [{c.index for c in deal.hand(s)} for s in range(players)]
+        for s in range(players):
+            assert set(k.known[s]) <= truth[s], "a card placed where it is not"
+        sim = sample_sim(k, random.Random(seed))
+        assert [len(h) for h in sim.hands] == [len(t) for t in truth]
+        assert set(sim.hands[seat]) == truth[seat]
+        assert sim.stock_left() == deal.stock_size
+        if deal._stock and deal.face_up is not None:
+            assert sim.stock[-1] == deal.face_up.index
+        everything = set().union(*sim.hands, sim.stock)
+        assert everything == set().union(*truth, {c.index for c in deal._stock})
+        for s in range(players):
+            assert set(k.known[s]) <= set(sim.hands[s])

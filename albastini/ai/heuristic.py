@@ -8,14 +8,15 @@ from math import comb
 from typing import Any
 
 from ..actions import Action
+from ..fast import FastDeal
 from .core import PTS, STR, Knowledge, beats, cheap_key, play_action, read_view, winner_of
 from .players import Player, bid_or_pass
-from .sim import Budget, Sim, solve, solve_size
+from .sim import Budget, solve, solve_size
 
 #: Largest endgame (product of hand-size factorials) the heuristic solves exactly.
 ENDGAME_SIZE = 30_000
 #: Node budget of its endgame search (all samples together).
-ENDGAME_NODES = 40_000
+ENDGAME_NODES = 12_000
 
 
 def best_card(values: dict[int, float], trump: int) -> int:
@@ -24,7 +25,7 @@ def best_card(values: dict[int, float], trump: int) -> int:
     return min((c for c, v in values.items() if v >= top - 1e-9), key=lambda c: cheap_key(c, trump))
 
 
-def sample_sim(k: Knowledge, rng: random.Random) -> Sim:
+def sample_sim(k: Knowledge, rng: random.Random) -> FastDeal:
     """One deal consistent with everything ``k``'s seat knows: the unknown cards dealt at
     random into the other hands' free slots, the rest into the stock (face-up card last)."""
     pool = list(k.unknown)
@@ -38,10 +39,10 @@ def sample_sim(k: Knowledge, rng: random.Random) -> Sim:
         take = min(k.slots[s], len(pool) - i)
         hands.append([*k.known[s], *pool[i : i + take]])
         i += take
-    stock = pool[i:]
+    stock = pool[i : i + k.stock_hidden]
     if k.face_up is not None:
         stock.append(k.face_up)
-    return Sim.from_parts(
+    return FastDeal.from_parts(
         k.players, k.team_size, k.trump, hands, stock, k.leader, k.current, k.eaten
     )
 

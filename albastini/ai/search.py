@@ -10,7 +10,7 @@ from ..actions import Action
 from .core import Knowledge, play_action, read_view, utility
 from .heuristic import best_card, heuristic_bid, heuristic_card, sample_sim, stock_empty
 from .players import Player, bid_or_pass
-from .sim import Budget, solve, solve_size
+from .sim import Budget, greedy_rollout, solve, solve_size
 
 #: Largest endgame (product of hand-size factorials) searched exactly.
 EXACT_SIZE = 20_000
@@ -90,7 +90,7 @@ class SearchPlayer(Player):
             for m in moves:
                 c = sim.copy()
                 c.play(m)
-                totals[m] += utility(c.rollout(), team, team_size)
+                totals[m] += utility(greedy_rollout(c), team, team_size)
             n += 1
             if self._done(n, deadline):
                 break

@@ -1,9 +1,8 @@
-"""A small perfect-information simulator of the playing phase, a greedy rollout and an exact
-alpha-beta endgame solver, for the search and heuristic players.
+"""Search helpers on :class:`albastini.fast.FastDeal`: a fast greedy rollout and an exact
+alpha-beta solver for endgames with nothing left to draw.
 
-``Sim`` has the constructor of ``albastini.fast.FastDeal.from_parts`` and keeps the state the
-rollout policy reads (the hands, the round in progress and the card winning it), which the
-lean ``FastDeal`` does not promise to expose.
+Both read the state's public details (``hands``, ``stock``, ``pos``, ``current``, ``eaten``),
+which ``FastDeal`` documents for readers like these.
 """
 
 from __future__ import annotations
@@ -11,154 +10,99 @@ from __future__ import annotations
 from collections.abc import Sequence
 from time import perf_counter
 
-from .core import PTS, beats, cheap_key, utility, win_key
+from ..fast import WIN_KEY, FastDeal
+from .core import PTS, STR, beats, cheap_key, utility
+
+#: ``CHEAP[trump][card]``: the greedy order for leading and throwing (``core.cheap_key``).
+CHEAP: tuple[tuple[int, ...], ...] = tuple(
+    tuple((c // 9 == t) * 1000 + PTS[c] * 10 + STR[c] for c in range(36)) for t in range(4)
+)
+#: ``WINNER[trump][card]``: the greedy order among winning cards (``core.win_key``).
+WINNER: tuple[tuple[int, ...], ...] = tuple(
+    tuple(PTS[c] * 1000 + (c // 9 == t) * 10 + STR[c] for c in range(36)) for t in range(4)
+)
 
 
-class Sim:
-    """A perfect-information deal in the playing phase; cards are ints (see ``core``)."""
-
-    __slots__ = (
-        "best",
-        "best_seat",
-        "current",
-        "eaten",
-        "hands",
-        "players",
-        "pos",
-        "stock",
-        "team_size",
-        "teams",
-        "to_act",
-        "trick_pts",
-        "trump",
-    )
-
-    players: int
-    team_size: int
-    teams: int
-    trump: int
-    hands: list[list[int]]
-    stock: list[int]
-    pos: int
-    current: list[tuple[int, int]]
-    eaten: list[int]
-    to_act: int
-    best: int
-    best_seat: int
-    trick_pts: int
-
-    @classmethod
-    def from_parts(
-        cls,
-        players: int,
-        team_size: int,
-        trump: int,
-        hands: Sequence[Sequence[int]],
-        stock: Sequence[int],
-        leader: int,
-        current: Sequence[tuple[int, int]],
-        eaten: Sequence[int],
-    ) -> Sim:
-        """A state from its parts: ``stock`` in drawing order (face-up card last), the round in
-        progress led by ``leader``, card points eaten per team."""
-        s = object.__new__(cls)
-        s.players = players
-        s.team_size = team_size
-        s.teams = players // team_size
-        s.trump = trump
-        s.hands = [list(h) for h in hands]
-        s.stock = list(stock)
-        s.pos = 0
-        s.current = list(current)
-        s.eaten = list(eaten)
-        s.trick_pts = sum(PTS[c] for _, c in current)
-        s.best_seat, s.best = leader, -1
-        if current:
-            s.best_seat, s.best = current[0]
-            for seat, card in current[1:]:
-                if beats(card, s.best, trump):
-                    s.best_seat, s.best = seat, card
-        s.to_act = (leader + len(current)) % players
-        return s
-
-    def copy(self) -> Sim:
-        """An independent copy."""
-        s = object.__new__(Sim)
-        s.players = self.players
-        s.team_size = self.team_size
-        s.teams = self.teams
-        s.trump = self.trump
-        s.hands = [h[:] for h in self.hands]
-        s.stock = self.stock
-        s.pos = self.pos
-        s.current = self.current[:]
-        s.eaten = self.eaten[:]
-        s.to_act = self.to_act
-        s.best = self.best
-        s.best_seat = self.best_seat
-        s.trick_pts = self.trick_pts
-        return s
-
-    @property
-    def finished(self) -> bool:
-        """True when every hand is empty."""
-        return not self.hands[self.to_act]
-
-    @property
-    def stock_left(self) -> int:
-        """Cards still to draw (the face-up card included)."""
-        return len(self.stock) - self.pos
-
-    def legal(self) -> list[int]:
-        """The cards the seat to act may play (any card in hand)."""
-        return list(self.hands[self.to_act])
-
-    def points(self) -> list[int]:
-        """Card points eaten per team."""
-        return list(self.eaten)
-
-    def play(self, card: int) -> None:
-        """The seat to act plays ``card``; finish the round and draw when it is complete."""
-        seat = self.to_act
-        self.hands[seat].remove(card)
-        cur = self.current
-        if not cur or beats(card, self.best, self.trump):
-            self.best, self.best_seat = card, seat
-        cur.append((seat, card))
-        self.trick_pts += PTS[card]
-        n = self.players
-        if len(cur) < n:
-            self.to_act = (seat + 1) % n
-            return
-        w = self.best_seat
-        self.eaten[w % self.teams] += self.trick_pts
-        self.current = []
-        self.trick_pts = 0
-        if len(self.stock) - self.pos >= n:
-            hands, stock, pos = self.hands, self.stock, self.pos
+def greedy_rollout(st: FastDeal) -> list[int]:
+    """Play ``st`` to the end with the greedy rule for every seat (see ``core.greedy_card``);
+    ``st`` changes. Returns the card points per team."""
+    if st.finished:
+        return st.eaten[:]
+    n = st.players
+    teams = st.teams
+    trump = st.trump
+    hands = st.hands
+    stock = st.stock
+    slen = len(stock)
+    pos = st.pos
+    eaten = st.eaten
+    by_lead = WIN_KEY[trump]
+    cheap = CHEAP[trump].__getitem__
+    wkey = WINNER[trump]
+    cur = st.current
+    count = len(cur)
+    seat = st.to_act
+    keys = by_lead[0]
+    best_seat = pts = bk = 0
+    if count:
+        keys = by_lead[cur[0][1]]
+        bk = -1
+        for s, c in cur:
+            pts += PTS[c]
+            if keys[c] > bk:
+                bk, best_seat = keys[c], s
+    while True:
+        hand = hands[seat]
+        if count == 0:
+            card = min(hand, key=cheap)
+            keys = by_lead[card]
+            bk = keys[card]
+            best_seat = seat
+            pts = PTS[card]
+        else:
+            card = -1
+            if pts and best_seat % teams != seat % teams:
+                top = 1 << 30
+                for x in hand:
+                    if keys[x] > bk and wkey[x] < top:
+                        card, top = x, wkey[x]
+            if card < 0:
+                card = min(hand, key=cheap)
+            if keys[card] > bk:
+                bk, best_seat = keys[card], seat
+            pts += PTS[card]
+        hand.remove(card)
+        count += 1
+        if count < n:
+            seat = seat + 1 if seat + 1 < n else 0
+            continue
+        eaten[best_seat % teams] += pts
+        count = 0
+        seat = best_seat
+        if slen - pos >= n:
             for k in range(n):
-                hands[(w + k) % n].append(stock[pos + k])
-            self.pos = pos + n
-        self.to_act = w
+                hands[(seat + k) % n].append(stock[pos + k])
+            pos += n
+        elif not hands[seat]:
+            break
+    st.current = []
+    st.pos = pos
+    st.leader = seat
+    st.finished = True
+    st.to_act = -1
+    return eaten[:]
 
-    # ------------------------------------------------------------------ policies
-    def greedy_move(self) -> int:
-        """The greedy rule (see ``core.greedy_card``) for the seat to act."""
-        seat = self.to_act
-        hand = self.hands[seat]
-        trump = self.trump
-        if self.current and self.trick_pts and self.best_seat % self.teams != seat % self.teams:
-            best = self.best
-            winners = [c for c in hand if beats(c, best, trump)]
-            if winners:
-                return min(winners, key=lambda c: win_key(c, trump))
-        return min(hand, key=lambda c: cheap_key(c, trump))
 
-    def rollout(self) -> list[int]:
-        """Play to the end with the greedy rule for everybody; the points per team."""
-        while self.hands[self.to_act]:
-            self.play(self.greedy_move())
-        return self.eaten
+def round_state(st: FastDeal) -> tuple[int, int, int]:
+    """(card winning the round in progress, its seat, points in it); (-1, -1, 0) when empty."""
+    cur = st.current
+    if not cur:
+        return -1, -1, 0
+    best_seat, best = cur[0]
+    for seat, card in cur[1:]:
+        if beats(card, best, st.trump):
+            best_seat, best = seat, card
+    return best, best_seat, sum(PTS[c] for _, c in cur)
 
 
 # --------------------------------------------------------------------------- exact search
@@ -167,7 +111,7 @@ class Budget(Exception):
 
 
 def solve(
-    sim: Sim,
+    sim: FastDeal,
     team: int,
     max_nodes: int = 200_000,
     deadline: float | None = None,
@@ -192,20 +136,23 @@ def solve(
     table: dict[tuple[object, ...], tuple[float, int]] = {}
     nodes = 0
 
-    def ordered(hand: list[int], best: int) -> list[int]:
+    owner = [-1] * 36
+    for seat_, h in enumerate(hands):
+        for c in h:
+            owner[c] = seat_
+
+    def ordered(hand: list[int], seat: int, best: int) -> list[int]:
         """Moves with interchangeable low cards dropped, a likely good one first."""
-        live: set[int] = set()
-        for h in hands:
-            live.update(h)
-        hand = sorted(hand)
         moves: list[int] = []
-        for c in reversed(hand):  # lowest rank first within a suit
+        for c in sorted(hand, reverse=True):  # lowest rank first within a suit
             if PTS[c] == 0 and moves:
                 prev = moves[-1]
-                if prev // 9 == c // 9 and PTS[prev] == 0 and not any(
-                    x in live and x not in hand for x in range(c + 1, prev)
-                ):
-                    continue
+                if prev // 9 == c // 9 and PTS[prev] == 0:
+                    for x in range(c + 1, prev):
+                        if owner[x] >= 0 and owner[x] != seat:
+                            break
+                    else:
+                        continue
             moves.append(c)
         if best >= 0:
             moves.sort(key=lambda c: (not beats(c, best, trump), PTS[c]))
@@ -241,8 +188,9 @@ def solve(
         maxing = seat % teams == team
         v = -9.0 if maxing else 9.0
         nxt = (seat + 1) % n
-        for m in ordered(hand, best):
+        for m in ordered(hand, seat, best):
             hand.remove(m)
+            owner[m] = -1
             if cur == 0 or beats(m, best, trump):
                 nb, ns = m, seat
             else:
@@ -256,6 +204,7 @@ def solve(
             else:
                 w = node(nxt, cur + 1, nb, ns, np, a, b)
             hand.append(m)
+            owner[m] = seat
             if maxing:
                 if w > v:
                     v = w
@@ -279,18 +228,19 @@ def solve(
 
     seat = sim.to_act
     cur = len(sim.current)
-    best, best_seat = (sim.best, sim.best_seat) if cur else (-1, -1)
+    best, best_seat, pot = round_state(sim)
     values: dict[int, float] = {}
     maxing = seat % teams == team
     bound = -9.0
     for m in sorted(set(hands[seat]), key=lambda c: cheap_key(c, trump)):
         hand = hands[seat]
         hand.remove(m)
+        owner[m] = -1
         if cur == 0 or beats(m, best, trump):
             nb, ns = m, seat
         else:
             nb, ns = best, best_seat
-        np = sim.trick_pts + PTS[m]
+        np = pot + PTS[m]
         lo = bound if (maxing and not need_all) else -9.0
         if cur + 1 == n:
             t = ns % teams
@@ -300,6 +250,7 @@ def solve(
         else:
             values[m] = node((seat + 1) % n, cur + 1, nb, ns, np, lo, 9.0)
         hand.append(m)
+        owner[m] = seat
         bound = max(bound, values[m])
     return values
 
