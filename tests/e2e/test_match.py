@@ -37,8 +37,22 @@ async def take_turn(fake: FakeDiscord, user: FakeUser, table_msg: FakeMessage) -
     assert r.message is hand
 
 
+def live_notices(fake: FakeDiscord) -> list[int]:
+    """Ids of the people mentioned by the turn notices in the channel now."""
+    found = []
+    for m in fake.messages():
+        if fake.find_button(m, label="Show my hand") and not m.embeds:
+            found.extend(int(x) for x in re.findall(r"<@(\d+)>", m.content))
+    return found
+
+
 async def play_match(
-    bot: AlbastiniBot, fake: FakeDiscord, people: dict[int, FakeUser], table_msg: FakeMessage
+    bot: AlbastiniBot,
+    fake: FakeDiscord,
+    people: dict[int, FakeUser],
+    table_msg: FakeMessage,
+    *,
+    check_notices: bool = False,
 ) -> Any:
     table = table_of(bot, fake)
     assert table is not None and table.status == "running"
@@ -52,6 +66,9 @@ async def play_match(
         if table.status != "running":
             break
         user = people[table.seats[table.to_act].user_id]
+        if check_notices:
+            # the person to act is mentioned in one short notice; no other notice is left
+            await fake.wait_until(lambda u=user: live_notices(fake) == [u.id], timeout=5)
         await take_turn(fake, user, table_msg)
         turns += 1
         if turns % 7 == 0:
@@ -137,9 +154,12 @@ async def test_two_people_play_a_whole_match(make_bot: Callable[..., AlbastiniBo
             assert r.ephemeral and "seat 2" in r.message.text
             r = await fake.click(neema, lobby, label="Start")
             await fake.wait_until(lambda: fake.find_button(lobby, label="Show my hand"))
-            table = await play_match(bot, fake, {neema.id: neema, juma.id: juma}, lobby)
+            table = await play_match(
+                bot, fake, {neema.id: neema, juma.id: juma}, lobby, check_notices=True
+            )
             assert table.status == "finished"
             await settle(bot, fake)
+            assert live_notices(fake) == []
             assert "wins the match" in "\n".join(m.text for m in fake.messages())
         assert_clean(fake)
 
