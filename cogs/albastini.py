@@ -102,7 +102,8 @@ class AlbastiniCog(
 
     # ------------------------------------------------------------------ helpers
     async def _lang(self, interaction: discord.Interaction[Any]) -> str:
-        return await self.bot.languages.user(interaction.user.id, interaction.guild_id)
+        lang: str = await self.bot.languages.user(interaction.user.id, interaction.guild_id)
+        return lang
 
     def _link(self, table: Table) -> str:
         return message_link(table.guild_id, table.channel_id, table.message_id)
@@ -143,7 +144,7 @@ class AlbastiniCog(
             elif isinstance(ev, Acted):
                 pub.turn_done(table.id, ev.move_no)
             elif isinstance(ev, DealOver):
-                result = ev.result.to_json() if hasattr(ev.result, "to_json") else dict(ev.result)
+                result = ev.result.to_json()
                 pause = self.service.deal_pause
 
                 def build_deal(
@@ -548,7 +549,7 @@ class AlbastiniCog(
             await reply.edit(**self.rules_payload(button.page or 1, lang))
             return
         if button.kind == "leaderboard":
-            if button.guild != interaction.guild_id:
+            if button.guild is None or button.guild != interaction.guild_id:
                 await self._private(reply, t(lang, "refuse.bad_button"))
                 return
             public = await self.bot.languages.guild(interaction.guild_id)

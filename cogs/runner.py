@@ -234,21 +234,21 @@ async def _main(settings: Settings) -> int:
     try:
         done, _ = await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
         if runner in done:
-            exc = runner.exception()
-            if isinstance(exc, discord.LoginFailure):
+            error = runner.exception()
+            if isinstance(error, discord.LoginFailure):
                 print(
                     "Discord refused the token: check DISCORD_TOKEN (see the README).",
                     file=sys.stderr,
                 )
                 status = 1
-            elif isinstance(exc, StoreError):
-                print(f"Cannot use the database: {_one_line(exc)}", file=sys.stderr)
+            elif isinstance(error, StoreError):
+                print(f"Cannot use the database: {_one_line(error)}", file=sys.stderr)
                 status = 1
-            elif isinstance(exc, discord.PrivilegedIntentsRequired):
+            elif isinstance(error, discord.PrivilegedIntentsRequired):
                 print("Discord refused the connection: privileged intents.", file=sys.stderr)
                 status = 1
-            elif exc is not None:
-                log.error("the bot stopped: %s", type(exc).__name__, exc_info=exc)
+            elif error is not None:
+                log.error("the bot stopped: %s", type(error).__name__, exc_info=error)
                 status = 1
         else:
             log.info("stopping (signal received)")

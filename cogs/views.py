@@ -244,7 +244,7 @@ class AlbastiniItem(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(
 
 def _make_item(kind: str, template: str) -> type[AlbastiniItem]:
     name = "".join(part.capitalize() for part in kind.split("_")) + "Button"
-    cls = types.new_class(name, (AlbastiniItem,), {"template": template})
+    cls: type[AlbastiniItem] = types.new_class(name, (AlbastiniItem,), {"template": template})
     cls.kind = kind
     return cls
 
