@@ -6,6 +6,8 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+import pytest
+
 from cogs.runner import AlbastiniBot
 from tests.e2e.conftest import (
     assert_clean,
@@ -181,4 +183,38 @@ async def test_table_edits_are_coalesced_under_rate_limits(
             edits = fake.request_counts.get(patch, 0)
             assert edits < table.move_no - 1  # fewer edits than moves: states were skipped
             assert "wins the match" in "\n".join(m.text for m in fake.messages())
+        assert_clean(fake)
+
+
+@pytest.mark.parametrize(
+    ("players", "teams"), [(3, None), (4, "solo"), (5, None), (6, "pairs"), (6, "trios")]
+)
+async def test_every_mode_plays_to_the_end(
+    make_bot: Callable[..., AlbastiniBot], players: int, teams: str | None
+) -> None:
+    async with FakeDiscord() as fake:
+        neema = fake.add_user("Neema")
+        async with fake.run_bot(make_bot()) as bot:
+            options: dict[str, Any] = {"players": players, "target": 1, "computers": True}
+            if teams:
+                options["teams"] = teams
+            r = await fake.slash(neema, "albastini start", **options)
+            lobby = r.message
+            assert r.response_type == 4 and lobby.text.count("(computer)") == players - 1
+            await fake.click(neema, lobby, label="Start")
+            await fake.wait_until(lambda: fake.find_button(lobby, label="Show my hand"))
+            table = await play_match(bot, fake, {neema.id: neema}, lobby)
+            assert table.status == "finished"
+            await settle(bot, fake)
+            assert "wins the match" in "\n".join(m.text for m in fake.messages())
+        assert_clean(fake)
+
+
+async def test_impossible_team_choice_is_refused(make_bot: Callable[..., AlbastiniBot]) -> None:
+    async with FakeDiscord() as fake:
+        neema = fake.add_user("Neema")
+        async with fake.run_bot(make_bot()) as bot:
+            r = await fake.slash(neema, "albastini start", players=5, teams="pairs")
+            assert r.ephemeral and "Each for themselves" in r.message.text
+            assert table_of(bot, fake) is None
         assert_clean(fake)
