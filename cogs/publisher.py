@@ -112,7 +112,8 @@ class Publisher:
         payload = await self.message_payload(table)
         channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         try:
-            await channel.get_partial_message(table.message_id).edit(**payload)
+            # content=None also clears the one-off "the message was deleted" line of a repost
+            await channel.get_partial_message(table.message_id).edit(content=None, **payload)
         except discord.NotFound:
             if table.status in ("lobby", "running"):
                 await self._repost(table)

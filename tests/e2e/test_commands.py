@@ -189,3 +189,29 @@ async def test_server_language_for_public_text(make_bot: Callable[..., Albastini
             assert "hasn't started" in r.message.text
             await settle(bot, fake)
         assert_clean(fake)
+
+
+async def test_deleted_table_message_is_posted_again(
+    make_bot: Callable[..., AlbastiniBot],
+) -> None:
+    async with FakeDiscord() as fake:
+        neema = fake.add_user("Neema")
+        async with fake.run_bot(make_bot()) as bot:
+            r = await fake.slash(neema, "albastini start", players=2, target=3, computers=True)
+            old = r.message
+            await fake.click(neema, old, label="Start")
+            await fake.wait_until(lambda: fake.find_button(old, label="Show my hand"))
+            await settle(bot, fake)
+            table = table_of(bot, fake)
+            fake._delete(old)  # a moderator removes the table message
+            bot.publisher.refresh(table.id)
+            await settle(bot, fake)
+            assert table.message_id != old.id
+            new = fake.message(table.message_id)
+            assert new is not None and "deleted" in new.text
+            assert fake.find_button(new, label="Show my hand") and new.attachments
+            bot.publisher.refresh(table.id)
+            await settle(bot, fake)
+            assert "deleted" not in new.text  # the note goes with the next update
+        assert [(x.method, x.status) for x in fake.rejections] == [("PATCH", 404)]
+        assert fake.failed_interactions == [] and fake.unknown_routes == []
