@@ -178,6 +178,7 @@ class AlbastiniCog(
 
                 pub.post(table.id, build_match)
             elif isinstance(ev, TableClosed):
+                pub.closed_reasons[table.id] = ev.reason
                 pub.clear_notice(table.id)
         pub.refresh(table.id)
 

@@ -46,6 +46,7 @@ class Publisher:
         self._workers: dict[int, asyncio.Task[None]] = {}
         self._notice: dict[int, tuple[int, int]] = {}  # table -> (message id, move_no)
         self._closing = False
+        self.closed_reasons: dict[int, str] = {}  # table -> why it closed (cancelled, idle...)
 
     # ------------------------------------------------------------------ table message
     def refresh(self, table_id: int) -> None:
@@ -76,7 +77,12 @@ class Publisher:
             title, description = texts.lobby_text(table, lang)
             embed.title = title
             if table.status == "cancelled":
-                description += "\n" + t(lang, "lobby.closed")
+                key = (
+                    "lobby.expired"
+                    if self.closed_reasons.get(table.id) == "idle"
+                    else "lobby.closed"
+                )
+                description += "\n" + t(lang, key)
             embed.description = description
             specs = views.lobby_buttons(table, lang) if table.status == "lobby" else []
             return {"embed": embed, "attachments": files, "view": views.build_view(specs)}

@@ -215,3 +215,17 @@ async def test_deleted_table_message_is_posted_again(
             assert "deleted" not in new.text  # the note goes with the next update
         assert [(x.method, x.status) for x in fake.rejections] == [("PATCH", 404)]
         assert fake.failed_interactions == [] and fake.unknown_routes == []
+
+
+async def test_idle_lobby_closes_with_an_explanation(
+    make_bot: Callable[..., AlbastiniBot],
+) -> None:
+    async with FakeDiscord() as fake:
+        neema = fake.add_user("Neema")
+        async with fake.run_bot(make_bot(service={"lobby_idle": 0.3})) as bot:
+            r = await fake.slash(neema, "albastini start", players=4)
+            lobby = r.message
+            await fake.wait_until(lambda: table_of(bot, fake) is None, timeout=5)
+            await settle(bot, fake)
+            assert "Nobody started the table in time" in lobby.text and not lobby.buttons
+        assert_clean(fake)
