@@ -81,6 +81,7 @@ def log_exception(where: str, exc: BaseException) -> None:
     log.error("%s failed: %s\n%s", where, type(exc).__name__, frames.rstrip())
 
 
+@app_commands.guild_only()
 class AlbastiniCog(
     commands.GroupCog,
     group_name=name_str("albastini"),
