@@ -211,3 +211,28 @@ def test_missing_permission_is_named() -> None:
     assert missing_permission(SimpleNamespace(app_permissions=perms)) == "permission.attach_files"  # type: ignore[arg-type]
     perms.attach_files = True
     assert missing_permission(SimpleNamespace(app_permissions=perms)) is None  # type: ignore[arg-type]
+
+
+async def test_leaderboard_pages() -> None:
+    from albastini.store import LeaderboardPage, PlayerStats
+    from cogs.albastini import AlbastiniCog
+
+    async def leaderboard(guild_id: int, limit: int, offset: int) -> LeaderboardPage:
+        entries = tuple(
+            PlayerStats(user_id=100 + i, matches_played=4, matches_won=1, vp=3, deals_played=9,
+                        deals_won=4, deals_won_2vp=1, card_points=500, rank=i + 1)
+            for i in range(offset, min(offset + limit, 25))
+        )
+        return LeaderboardPage(entries, 25, offset, limit)
+
+    bot = SimpleNamespace(store=SimpleNamespace(leaderboard=leaderboard))
+    cog = AlbastiniCog(bot)  # type: ignore[arg-type]
+    first = await cog.leaderboard_payload(9, 0, "en")
+    assert first["embed"].description.splitlines()[0] == "1. <@100> — 1 wins out of 4 (25%)"
+    labels = {b.label: b for b in first["view"].children}
+    assert labels["Previous"].disabled and labels["Next"].custom_id == "alb:lb:9:10"
+    last = await cog.leaderboard_payload(9, 20, "en")
+    assert len(last["embed"].description.splitlines()) == 5
+    assert "Page 3 of 3" in last["embed"].footer.text
+    labels = {b.label: b for b in last["view"].children}
+    assert labels["Next"].disabled and labels["Previous"].custom_id == "alb:lb:9:10"
