@@ -139,6 +139,7 @@ class AlbastiniCog(
     def on_events(self, table: Table, events: list[Event]) -> None:
         """The service's listener: schedule public updates; never blocks."""
         pub = self.bot.publisher
+        closed = False
         for ev in events:
             if isinstance(ev, TurnStarted) and ev.deadline is not None:
                 pub.turn_started(table.id, ev.seat, ev.move_no)
@@ -181,7 +182,10 @@ class AlbastiniCog(
             elif isinstance(ev, TableClosed):
                 pub.closed_reasons[table.id] = ev.reason
                 pub.clear_notice(table.id)
+                closed = True
         pub.refresh(table.id)
+        if closed:
+            pub.forget(table.id)
 
     # ------------------------------------------------------------------ errors
     async def cog_app_command_error(

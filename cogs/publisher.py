@@ -224,6 +224,24 @@ class Publisher:
 
         self._enqueue(table_id, job)
 
+    def forget(self, table_id: int) -> None:
+        """A closed table: once its last notices and edit are out, drop what was kept for it."""
+
+        async def job() -> None:
+            editor = self._editors.get(table_id)
+            if editor is not None and not editor.done() and editor is not asyncio.current_task():
+                await asyncio.wait({editor}, timeout=30)
+            if table_id not in self._dirty:
+                self._editors.pop(table_id, None)
+            self._notice.pop(table_id, None)
+            self.closed_reasons.pop(table_id, None)
+            queue = self._queues.get(table_id)
+            if queue is not None and queue.empty():
+                self._queues.pop(table_id, None)
+                self._workers.pop(table_id, None)
+
+        self._enqueue(table_id, job)
+
     @property
     def settled(self) -> bool:
         """True when no edit or notice is pending or in flight (tests wait for this)."""

@@ -236,3 +236,27 @@ async def test_leaderboard_pages() -> None:
     assert "Page 3 of 3" in last["embed"].footer.text
     labels = {b.label: b for b in last["view"].children}
     assert labels["Next"].disabled and labels["Previous"].custom_id == "alb:lb:9:10"
+
+
+async def test_publisher_forgets_closed_tables() -> None:
+    class Message:
+        async def edit(self, **payload: Any) -> None:
+            return None
+
+    channel = SimpleNamespace(get_partial_message=lambda mid: Message())
+    bot = SimpleNamespace(get_partial_messageable=lambda cid, guild_id=None: channel)
+    table = _table("cancelled")
+    table.message_id = 5
+    pub = Publisher(bot, SimpleNamespace(get=lambda tid: table), deal_pause=0)
+
+    async def payload(tb: Table) -> dict[str, Any]:
+        return {}
+
+    pub.message_payload = payload  # type: ignore[method-assign]
+    pub.closed_reasons[table.id] = "cancelled"
+    pub.refresh(table.id)
+    pub.forget(table.id)
+    for _ in range(20):
+        await asyncio.sleep(0)
+    assert pub.settled
+    assert not pub._editors and not pub._queues and not pub.closed_reasons
