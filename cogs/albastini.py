@@ -109,13 +109,18 @@ class AlbastiniCog(
     def _link(self, table: Table) -> str:
         return message_link(table.guild_id, table.channel_id, table.message_id)
 
-    def _refusal(self, lang: str, exc: Refusal, table: Table | None) -> str:
+    def _refusal(
+        self, lang: str, exc: Refusal, table: Table | None, user_id: int | None = None
+    ) -> str:
         link = ""
         if exc.reason == "table_exists":
             other = self.service.get(exc.details.get("table_id")) if exc.details else None
             other = other or (table and self.service.table_in_channel(table.channel_id))
             link = self._link(other) if other is not None else ""
-        return texts.refusal_text(lang, exc.reason, exc.details, table, link)
+        details = dict(exc.details)
+        if exc.reason == "already_seated" and table is not None and user_id is not None:
+            details.setdefault("seat", table.seat_of(user_id))
+        return texts.refusal_text(lang, exc.reason, details, table, link)
 
     def hand_payload(
         self, table: Table, user_id: int, lang: str, *, note: str | None = None
@@ -327,7 +332,7 @@ class AlbastiniCog(
         try:
             await self.service.leave(table.id, interaction.user.id)
         except Refusal as exc:
-            await self._private(reply, self._refusal(lang, exc, table))
+            await self._private(reply, self._refusal(lang, exc, table, interaction.user.id))
             return
         key = "lobby.you_left" if table.status in ("lobby", "cancelled") else "table.you_left"
         await self._private(reply, t(lang, key))
@@ -661,7 +666,7 @@ class AlbastiniCog(
         try:
             await self.service.back(table.id, user.id)
         except Refusal as exc:
-            await self._private(reply, self._refusal(lang, exc, table))
+            await self._private(reply, self._refusal(lang, exc, table, user.id))
             return
         payload = self.hand_payload(table, user.id, lang, note=t(lang, "table.welcome_back"))
         if payload is not None:
@@ -688,7 +693,7 @@ class AlbastiniCog(
         try:
             await self.service.leave(table.id, user.id)
         except Refusal as exc:
-            await self._private(reply, self._refusal(lang, exc, table))
+            await self._private(reply, self._refusal(lang, exc, table, user.id))
             return
         await self._private(reply, t(lang, "lobby.you_left"))
 
@@ -704,7 +709,7 @@ class AlbastiniCog(
         try:
             await self.service.leave(table.id, user.id)
         except Refusal as exc:
-            await self._private(reply, self._refusal(lang, exc, table))
+            await self._private(reply, self._refusal(lang, exc, table, user.id))
             return
         await reply.edit(content=t(lang, "table.you_left"), view=views.build_view([]))
 
@@ -720,7 +725,7 @@ class AlbastiniCog(
         try:
             await self.service.join(table.id, user.id, user.display_name)
         except Refusal as exc:
-            await self._private(reply, self._refusal(lang, exc, table))
+            await self._private(reply, self._refusal(lang, exc, table, user.id))
             return
         slot = table.seat_of(user.id)
         await self._private(reply, t(lang, "lobby.you_joined", seat=(slot or 0) + 1))
@@ -737,7 +742,7 @@ class AlbastiniCog(
         try:
             await self.service.add_computer(table.id, user.id)
         except Refusal as exc:
-            await self._private(reply, self._refusal(lang, exc, table))
+            await self._private(reply, self._refusal(lang, exc, table, user.id))
             return
         await reply.defer()
 
@@ -753,7 +758,7 @@ class AlbastiniCog(
         try:
             await self.service.start_match(table.id, user.id)
         except Refusal as exc:
-            await self._private(reply, self._refusal(lang, exc, table))
+            await self._private(reply, self._refusal(lang, exc, table, user.id))
             return
         await reply.defer()
 
@@ -780,7 +785,7 @@ class AlbastiniCog(
         try:
             new = await self.service.rematch(table.id, user.id)
         except Refusal as exc:
-            await self._private(reply, self._refusal(lang, exc, table))
+            await self._private(reply, self._refusal(lang, exc, table, user.id))
             return
         payload = await self.bot.publisher.message_payload(new)
         payload.pop("attachments", None)

@@ -170,6 +170,8 @@ def refusal_text(
 
     if reason == "not_your_turn":
         seat = details.get("to_act", table.to_act if table is not None else None)
+        if seat is None:  # between deals: nobody's turn
+            return t(lang, "refuse.deal_over")
         return t(lang, "refuse.not_your_turn", name=name_of(seat))
     if reason == "illegal":
         rule = str(details.get("rule", ""))

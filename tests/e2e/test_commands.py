@@ -144,6 +144,11 @@ async def test_leave_and_come_back(make_bot: Callable[..., AlbastiniBot]) -> Non
             r = await fake.slash(neema, "albastini start", players=3, target=5)
             table_msg = r.message
             await fake.click(juma, table_msg, label="Join")
+            r = await fake.click(juma, table_msg, label="Join")
+            assert r.ephemeral and "already at this table, at seat 2" in r.message.text
+            amina = fake.add_user("Amina")
+            r = await fake.slash(amina, "albastini leave")
+            assert r.ephemeral and "not at this table" in r.message.text
             await fake.click(neema, table_msg, label="Add computer")
             await fake.click(neema, table_msg, label="Start")
             await fake.wait_until(lambda: fake.find_button(table_msg, label="Show my hand"))
@@ -164,8 +169,7 @@ async def test_leave_and_come_back(make_bot: Callable[..., AlbastiniBot]) -> Non
             assert not table.seats[seat].away
             await settle(bot, fake)
             assert not fake.find_button(table_msg, label="Back to my seat")
-            # someone not at the table cannot come "back"
-            amina = fake.add_user("Amina")
+            # someone not at the table cannot leave it
             r = await fake.click(amina, table_msg, label="Leave")
             assert r.ephemeral and "not at this table" in r.message.text
         assert_clean(fake)
