@@ -207,7 +207,7 @@ def refusal_text(
         "seats_empty": ("refuse.not_ready", {}),
         "away_only": ("refuse.not_away", {}),
         "not_finished": ("refuse.not_finished", {}),
-        "closed": ("refuse.match_over", {}),
+        "closed": ("error.busy", {}),  # the bot is restarting
     }
     if reason == "already_seated":
         seat = details.get("seat")
