@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from cogs import render, texts, views
+from cogs import ids, render, texts, views
 from cogs.i18n import t
 
 if TYPE_CHECKING:
@@ -47,6 +47,10 @@ class Publisher:
         self._notice: dict[int, tuple[int, int]] = {}  # table -> (message id, move_no)
         self._closing = False
         self.closed_reasons: dict[int, str] = {}  # table -> why it closed (cancelled, idle...)
+        #: True while the service reloads tables after a start: their old turn notices, posted
+        #: by the previous process, are swept from the channel before any new one.
+        self.restoring = False
+        self._swept: set[int] = set()
 
     # ------------------------------------------------------------------ table message
     def refresh(self, table_id: int) -> None:
@@ -141,6 +145,9 @@ class Publisher:
         if self._closing:
             return
         queue = self._queues.setdefault(table_id, asyncio.Queue())
+        if self.restoring and table_id not in self._swept:
+            self._swept.add(table_id)
+            queue.put_nowait(lambda: self._sweep_notices(table_id))
         queue.put_nowait(job)
         worker = self._workers.get(table_id)
         if worker is None or worker.done():
@@ -192,6 +199,36 @@ class Publisher:
         channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         with contextlib.suppress(discord.HTTPException):
             await channel.get_partial_message(old[0]).delete()
+
+    def sweep(self, table_id: int) -> None:
+        """Remove the turn notices a previous run left for this table (once per run)."""
+        if table_id not in self._swept:
+            self._swept.add(table_id)
+            self._enqueue(table_id, lambda: self._sweep_notices(table_id))
+
+    async def _sweep_notices(self, table_id: int, limit: int = 30) -> None:
+        table = self.service.get(table_id)
+        me = getattr(self.bot, "user", None)
+        if table is None or me is None:
+            return
+        hand_id = ids.table_button("hand", table_id)
+        current = self._notice.get(table_id)
+        channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+        try:
+            async for msg in channel.history(limit=limit):
+                if msg.author.id != me.id or msg.embeds or msg.id == table.message_id:
+                    continue
+                if current is not None and msg.id == current[0]:
+                    continue
+                if any(
+                    getattr(child, "custom_id", None) == hand_id
+                    for row in msg.components
+                    for child in getattr(row, "children", [])
+                ):
+                    with contextlib.suppress(discord.HTTPException):
+                        await msg.delete()
+        except discord.HTTPException:
+            log.info("could not look for old turn notices of table %s", table_id)
 
     def turn_done(self, table_id: int, move_no: int) -> None:
         """Move ``move_no`` was made: its turn notice has served and is removed."""

@@ -134,8 +134,13 @@ class AlbastiniBot(commands.AutoShardedBot):
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         await self.add_cog(cog)
         await self.tree.set_translator(CatalogueTranslator())
-        await self.service.start()
+        self.publisher.restoring = True
+        try:
+            await self.service.start()
+        finally:
+            self.publisher.restoring = False
         for table in self.service.tables():
+            self.publisher.sweep(table.id)  # old turn notices of the previous run
             self.publisher.refresh(table.id)  # the table message shows the reloaded state
         await self.sync_commands()
         log.info("ready to play: %d table(s) reloaded", len(self.service.tables()))

@@ -15,7 +15,7 @@ from tests.e2e.conftest import (
     settle,
     table_of,
 )
-from tests.e2e.test_match import play_match, take_turn
+from tests.e2e.test_match import live_notices, play_match, take_turn
 from tests.fakediscord import FakeDiscord
 
 SYNC = "PUT /api/v{version}/applications/{app}/commands"
@@ -64,6 +64,8 @@ async def test_restart_mid_deal_resumes_with_working_buttons(
             table2 = table_of(bot2, fake)
             assert table2 is not None and table2 is not table
             assert state(table2) == before
+            # one live notice for the person to act: the old run's notice was swept
+            assert live_notices(fake) == [waiting.id]
             assert fake.request_counts.get(SYNC) == 1  # the commands did not change: no sync
 
             # the private hand opened before the restart still works: refresh, then play
