@@ -95,7 +95,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--a", default="search", help="level or difficulty of side A")
     parser.add_argument("--b", default="greedy", help="level or difficulty of side B")
     parser.add_argument("--mode", default="2", choices=list(MODES), help="table mode")
-    parser.add_argument("--deals", type=int, default=100, help="packs (each played twice)")
+    parser.add_argument("--deals", type=int, default=50, help="packs (each played twice)")
     parser.add_argument("--time-ms", type=float, default=300, help="search time per decision")
     parser.add_argument("--iterations", type=int, default=None, help="search samples instead")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
@@ -151,8 +151,9 @@ def main(argv: list[str] | None = None) -> None:
     for lv, xs in lat.items():
         ms = [x * 1000 for x in xs]
         print(
-            f"latency {lv} ({load}, {len(ms)} decisions): p50 {pct(ms, 0.5):.1f} ms, "
-            f"p95 {pct(ms, 0.95):.1f} ms, max {max(ms, default=float('nan')):.1f} ms"
+            f"latency {lv} ({load}, {len(ms)} decisions with a choice): "
+            f"p50 {pct(ms, 0.5):.1f} ms, p95 {pct(ms, 0.95):.1f} ms, "
+            f"max {max(ms, default=float('nan')):.1f} ms"
         )
     print(f"elapsed {elapsed:.1f} s")
     print(f"win rate: {rate:.3f}")

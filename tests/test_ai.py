@@ -76,8 +76,12 @@ def test_only_legal_actions_in_every_mode(mode: str, level: str) -> None:
 def test_unknown_level_is_refused() -> None:
     with pytest.raises(ValueError, match="No computer player level"):
         make_player("grandmaster")
-    with pytest.raises(ValueError, match="Bad option"):
+    with pytest.raises(ValueError, match="Unknown computer player option"):
         make_player("greedy", nonsense=1)
+    with pytest.raises(ValueError, match="positive"):
+        make_player("hard", time_ms=0)
+    # Options of other levels are ignored, so callers can pass one set for every level.
+    assert make_player("normal", time_ms=100).level == "heuristic"
 
 
 def test_choose_refuses_a_view_without_a_turn() -> None:
@@ -157,7 +161,7 @@ def test_decisions_depend_only_on_the_seats_view(mode: str) -> None:
         other = same_view_other_deck(deal, seat, rng)
         view = deal.view(seat, history=True)
         assert other.view(seat, history=True) == view
-        for lv in LEVELS:
+        for lv in LEVEL_NAMES:
             a = decide(lv, view, 42, **options(lv))
             b = decide(lv, other.view(seat, history=True), 42, **options(lv))
             assert a == b, (lv, mode, k)

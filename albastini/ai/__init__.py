@@ -32,6 +32,22 @@ DIFFICULTIES: dict[str, str] = {"easy": "greedy", "normal": "heuristic", "hard":
 EASY_EPSILON = 0.15
 
 
+#: The options each level takes; the others' options are ignored, so a caller may pass the
+#: same options (``time_ms``...) whatever the level.
+OPTIONS: dict[str, frozenset[str]] = {
+    "random": frozenset(),
+    "greedy": frozenset({"epsilon"}),
+    "heuristic": frozenset({"endgame_samples"}),
+    "search": frozenset({"time_ms", "iterations"}),
+}
+_CLASSES: dict[str, type[Player]] = {
+    "random": RandomPlayer,
+    "greedy": GreedyPlayer,
+    "heuristic": HeuristicPlayer,
+    "search": SearchPlayer,
+}
+
+
 def make_player(level: str, *, seed: int | None = None, **options: Any) -> Player:
     """A computer player for a level (``random``, ``greedy``, ``heuristic``, ``search``) or a
     difficulty (``easy``, ``normal``, ``hard``).
@@ -39,26 +55,23 @@ def make_player(level: str, *, seed: int | None = None, **options: Any) -> Playe
     ``seed`` makes its choices reproducible. Options: ``epsilon`` (greedy: chance of a random
     move), ``time_ms`` (search: time per decision, default 300), ``iterations`` (search: a fixed
     number of sampled deals per decision instead of a time budget, for reproducible runs),
-    ``endgame_samples`` (heuristic: sampled placements averaged in a small endgame).
-    Raises ValueError for an unknown level or option.
+    ``endgame_samples`` (heuristic: sampled placements averaged in a small endgame). A level
+    ignores the options of the other levels. Raises ValueError for an unknown level or option
+    or a bad option value.
     """
     name = level.strip().lower()
     if name == "easy":
         options.setdefault("epsilon", EASY_EPSILON)
     name = DIFFICULTIES.get(name, name)
-    try:
-        if name == "random":
-            return RandomPlayer(seed, **options)
-        if name == "greedy":
-            return GreedyPlayer(seed, **options)
-        if name == "heuristic":
-            return HeuristicPlayer(seed, **options)
-        if name == "search":
-            return SearchPlayer(seed, **options)
-    except TypeError as exc:
-        raise ValueError(f"Bad option for the {name} player: {exc}") from None
-    choices = ", ".join((*LEVELS, *DIFFICULTIES))
-    raise ValueError(f"No computer player level {level!r} (choose from {choices})")
+    if name not in _CLASSES:
+        choices = ", ".join((*LEVELS, *DIFFICULTIES))
+        raise ValueError(f"No computer player level {level!r} (choose from {choices})")
+    every = frozenset().union(*OPTIONS.values())
+    unknown = sorted(set(options) - every)
+    if unknown:
+        raise ValueError(f"Unknown computer player option(s): {', '.join(unknown)}")
+    mine = {k: v for k, v in options.items() if k in OPTIONS[name]}
+    return _CLASSES[name](seed, **mine)
 
 
 def decide(level: str, view: dict[str, Any], seed: int | None = None, **options: Any) -> str:
