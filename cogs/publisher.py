@@ -17,6 +17,7 @@ import asyncio
 import contextlib
 import io
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
@@ -101,6 +102,15 @@ class Publisher:
             target=table.target,
             side_names=texts.side_names(table, lang),
         )
+        clock = self.deadline_text(table)
+        if clock:
+            # beside "▶ X to play", the second line of the text table
+            lines = body.split("\n")
+            if len(lines) > 1:
+                lines[1] += " " + clock
+            else:
+                lines.append(clock)
+            body = "\n".join(lines)
         embed.description = body + "\n\n" + texts.teams_text(table, lang)
         if table.status == "cancelled":
             embed.description += "\n" + t(lang, "lobby.closed")
@@ -114,6 +124,18 @@ class Publisher:
             embed.set_image(url="attachment://table.png")
         specs = views.table_buttons(table, lang)
         return {"embed": embed, "attachments": files, "view": views.build_view(specs)}
+
+    def deadline_text(self, table: Table) -> str:
+        """When the current person's time runs out, as a Discord timestamp ("in 45 seconds"),
+        which every client shows in its own language; "" when no person's clock is running."""
+        deadline = table.turn_deadline
+        if deadline is None or table.status != "running":
+            return ""
+        try:
+            left = deadline - self.service.clock.time()
+        except Exception:
+            return ""
+        return f"⏳ <t:{int(time.time() + max(0.0, left))}:R>"
 
     async def _edit_once(self, table_id: int) -> None:
         table = self.service.get(table_id)
@@ -182,6 +204,9 @@ class Publisher:
             content = t(lang, "notify.your_bid", name=name)
         else:
             content = t(lang, "notify.your_turn", name=name, round=view.get("round", 1))
+        clock = self.deadline_text(table)
+        if clock:
+            content += " " + clock
         channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         await self._delete_notice(table_id)
         msg = await channel.send(

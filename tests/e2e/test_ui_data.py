@@ -260,3 +260,16 @@ async def test_publisher_forgets_closed_tables() -> None:
         await asyncio.sleep(0)
     assert pub.settled
     assert not pub._editors and not pub._queues and not pub.closed_reasons
+
+
+def test_deadline_is_a_discord_timestamp() -> None:
+    import time
+
+    table = _table("running", seats=4)
+    clock = SimpleNamespace(time=lambda: 1000.0)
+    pub = Publisher(SimpleNamespace(), SimpleNamespace(clock=clock), deal_pause=0)
+    assert pub.deadline_text(table) == ""
+    table.turn_deadline = 1045.0
+    text = pub.deadline_text(table)
+    stamp = int(text.split("<t:")[1].split(":")[0])
+    assert text.endswith(":R>") and abs(stamp - (time.time() + 45)) <= 2
