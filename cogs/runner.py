@@ -67,6 +67,16 @@ def command_hash_path(database: Path) -> Path:
     return database.with_name(database.name + "-commands.sha256")
 
 
+class _NoVoiceWarnings(logging.Filter):
+    """discord.py warns at every start that voice libraries are missing; this bot has no voice."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "is not installed, voice will NOT be supported" not in record.getMessage()
+
+
+_VOICE_FILTER = _NoVoiceWarnings()
+
+
 class AlbastiniTree(app_commands.CommandTree[Any]):
     """A command tree whose errors become a private "Something went wrong"."""
 
@@ -100,6 +110,7 @@ class AlbastiniBot(commands.AutoShardedBot):
         options.setdefault("allowed_mentions", discord.AllowedMentions.none())
         options.setdefault("tree_cls", AlbastiniTree)
         options.setdefault("help_command", None)
+        logging.getLogger("discord.client").addFilter(_VOICE_FILTER)  # a set: added once
         super().__init__(command_prefix=commands.when_mentioned, **options)
         self.settings = settings
         self.store: Any = store

@@ -74,6 +74,8 @@ async def test_subprocess_serves_and_stops_cleanly_on_sigterm(tmp_path: Path) ->
         assert proc.returncode == 0, text
         assert TOKEN not in text
         assert "Traceback" not in text
+        assert "voice will NOT be supported" not in text  # no noise about features not used
+        assert "stopping" in text
         assert fake.failed_interactions == [] and fake.unknown_routes == []
     assert command_hash_path(db).exists()
     store = await SQLiteStore.open(db)
