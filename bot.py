@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import sys
 from pathlib import Path
@@ -19,6 +20,8 @@ def main() -> int:
     except ConfigError as exc:
         print(exc, file=sys.stderr)
         return 1
+    if "--sync" in sys.argv[1:]:  # push the slash commands to Discord even if unchanged
+        settings = dataclasses.replace(settings, sync_commands="always")
     logging.basicConfig(
         level=settings.log_level,
         stream=sys.stderr,

@@ -18,6 +18,7 @@ from tests.fakediscord import FakeDiscord
 
 ROOT = Path(__file__).resolve().parent.parent
 TOKEN = "secret-token-do-not-print-1234567890"
+SYNC = "PUT /api/v{version}/applications/{app}/commands"
 
 
 def env_for(db: Path, **extra: str) -> dict[str, str]:
@@ -28,9 +29,11 @@ def env_for(db: Path, **extra: str) -> dict[str, str]:
     return env
 
 
-async def run_bot_py(env: dict[str, str], cwd: Path) -> asyncio.subprocess.Process:
+async def run_bot_py(
+    env: dict[str, str], cwd: Path, *args: str
+) -> asyncio.subprocess.Process:
     return await asyncio.create_subprocess_exec(
-        sys.executable, str(ROOT / "bot.py"), cwd=cwd, env=env,
+        sys.executable, str(ROOT / "bot.py"), *args, cwd=cwd, env=env,
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
     )
 
@@ -76,6 +79,23 @@ async def test_subprocess_serves_and_stops_cleanly_on_sigterm(tmp_path: Path) ->
         assert "Traceback" not in text
         assert "voice will NOT be supported" not in text  # no noise about features not used
         assert "stopping" in text
+        assert fake.failed_interactions == [] and fake.unknown_routes == []
+        assert fake.request_counts[SYNC] == 1
+
+        # a second process on the same database picks the match up; --sync forces a sync
+        proc = await run_bot_py(env_for(db, **fake.env()), tmp_path, "--sync")
+        try:
+            await fake.wait_connected(timeout=30)
+            await fake.wait_until(lambda: fake.request_counts[SYNC] == 2, timeout=10)
+            r2 = await fake.click(neema, r.message, label="Show my hand")
+            assert r2.ephemeral and r2.response_type == 4
+            proc.send_signal(signal.SIGTERM)
+            _out, err = await asyncio.wait_for(proc.communicate(), 30)
+        finally:
+            if proc.returncode is None:
+                proc.kill()
+                await proc.wait()
+        assert proc.returncode == 0 and "1 table(s) reloaded" in err.decode()
         assert fake.failed_interactions == [] and fake.unknown_routes == []
     assert command_hash_path(db).exists()
     store = await SQLiteStore.open(db)
