@@ -14,6 +14,7 @@ message.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import io
 import logging
@@ -52,6 +53,9 @@ class Publisher:
         #: by the previous process, are swept from the channel before any new one.
         self.restoring = False
         self._swept: set[int] = set()
+        # One thread draws the pictures: off the event loop, one at a time (font objects are
+        # shared, and a busy server should not spend every core on pictures).
+        self._painter = concurrent.futures.ThreadPoolExecutor(1, "albastini-picture")
 
     # ------------------------------------------------------------------ table message
     def refresh(self, table_id: int) -> None:
@@ -115,7 +119,9 @@ class Publisher:
         if table.status == "cancelled":
             embed.description += "\n" + t(lang, "lobby.closed")
         try:
-            png = await asyncio.to_thread(render.table_png, view, table.names())
+            png = await asyncio.get_running_loop().run_in_executor(
+                self._painter, render.table_png, view, table.names()
+            )
         except Exception:
             log.exception("could not draw table %s", table.id)
             embed.set_footer(text=t(lang, "error.image_failed"))
@@ -319,6 +325,7 @@ class Publisher:
             for task in still:
                 task.cancel()
         self._closing = True
+        self._painter.shutdown(wait=False, cancel_futures=True)
 
 
 async def _maybe(value: Any) -> Any:
