@@ -73,7 +73,7 @@ async def play_match(
             await fake.wait_until(lambda u=user: live_notices(fake) == [u.id], timeout=5)
         await take_turn(fake, user, table_msg)
         turns += 1
-        if turns % 7 == 0:
+        if turns % 3 == 0:
             await settle(bot, fake)
             assert_no_hidden_card_public(bot, fake)
     return table
