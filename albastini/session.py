@@ -126,6 +126,7 @@ class TableService:
         self._inflight: set[asyncio.Future[None]] = set()
         self._open_lock = asyncio.Lock()
         self._closing = False
+        self._sleeping = 0  # timer tasks waiting for the clock to move
 
     # ------------------------------------------------------------------ reading
 
@@ -192,6 +193,22 @@ class TableService:
         await asyncio.gather(*timers, return_exceptions=True)
         while self._inflight:
             await asyncio.gather(*list(self._inflight), return_exceptions=True)
+
+    async def wait_idle(self, timeout: float = 10.0) -> None:
+        """Return once nothing is left to do until the clock moves: no change being committed,
+        no computer thinking, every timer waiting on the clock (for tests and benchmarks).
+        TimeoutError after ``timeout`` real seconds."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        quiet = 0
+        while quiet < 3:
+            await asyncio.sleep(0.001)
+            if not self._inflight and self._sleeping == len(self._timers):
+                quiet += 1
+            else:
+                quiet = 0
+            if loop.time() > end:
+                raise TimeoutError("the table service did not settle")
 
     # ------------------------------------------------------------------ lobby
 
@@ -346,9 +363,7 @@ class TableService:
 
         return await self._run(table, op)
 
-    async def fill_computers(
-        self, table_id: int, user_id: int, level: str | None = None
-    ) -> Table:
+    async def fill_computers(self, table_id: int, user_id: int, level: str | None = None) -> Table:
         """The host seats computer players in every free seat."""
         table = self._table(table_id)
 
@@ -525,8 +540,8 @@ class TableService:
         return await self._run(table, op)
 
     async def back(self, table_id: int, user_id: int) -> Table:
-        """"I'm back": a person whose seat a computer played takes it again (their turn, if it
-        is, gets a fresh full turn time). Refused with ``away_only`` when they were not away."""
+        """ "I'm back": a person whose seat a computer played takes it again; their turn, if it
+        is, gets a fresh full turn time. Refused with ``away_only`` when they were not away."""
         table = self._table(table_id)
 
         async def op(events: list[Event]) -> None:
@@ -726,9 +741,6 @@ class TableService:
                 await self._store.add_seat(table.id, slot, info.user_id, info.name, info.level)
         self._tables[table.id] = table
         self._active[table.channel_id] = table.id
-        previous = self._last_closed.pop(table.channel_id, None)
-        if previous is not None:
-            self._tables.pop(previous, None)
         events: list[Event] = [LobbyChanged(table.id)]
         self._schedule(table, events)
         self._emit(table, events)
@@ -826,8 +838,18 @@ class TableService:
             task.add_done_callback(_retrieve)
             self._timers[table.id] = task
 
+    async def _sleep(self, delay: float) -> None:
+        if delay <= 0:
+            await self._clock.sleep(delay)
+            return
+        self._sleeping += 1
+        try:
+            await self._clock.sleep(delay)
+        finally:
+            self._sleeping -= 1
+
     async def _idle_timer(self, table: Table) -> None:
-        await self._clock.sleep(self.lobby_idle)
+        await self._sleep(self.lobby_idle)
 
         async def op(events: list[Event]) -> None:
             if table.status == "lobby":
@@ -836,11 +858,11 @@ class TableService:
         await self._timer_run(table, op)
 
     async def _deal_timer(self, table: Table) -> None:
-        await self._clock.sleep(self.deal_pause)
+        await self._sleep(self.deal_pause)
         await self._timer_run(table, lambda events: self._next_deal(table, events))
 
     async def _computer_turn(self, table: Table, move_no: int, seat: int, level: str) -> None:
-        await self._clock.sleep(self.computer_pause)
+        await self._sleep(self.computer_pause)
         code = await self._think(table, seat, level)
 
         async def op(events: list[Event]) -> None:
@@ -857,12 +879,12 @@ class TableService:
     async def _turn_timer(self, table: Table, move_no: int, seat: int) -> None:
         warn_at = table.turn_time - self.warn_before
         if self.warn_before > 0 and warn_at > 0:
-            await self._clock.sleep(warn_at)
+            await self._sleep(warn_at)
             if table.status == "running" and table.move_no == move_no:
                 self._emit(table, [TurnWarning(table.id, seat, self.warn_before)])
-            await self._clock.sleep(self.warn_before)
+            await self._sleep(self.warn_before)
         else:
-            await self._clock.sleep(table.turn_time)
+            await self._sleep(table.turn_time)
         code = await self._think(table, seat, table.computer_level)
 
         async def op(events: list[Event]) -> None:

@@ -226,9 +226,7 @@ class AlbastiniRules:
         """ValueError unless (players, team_size) is one of the eight modes."""
         mode_name(players, team_size)
 
-    def new_match(
-        self, players: int, team_size: int, target: int, dealer: int, seed: int
-    ) -> Match:
+    def new_match(self, players: int, team_size: int, target: int, dealer: int, seed: int) -> Match:
         """A match whose first deal is shuffled from ``seed`` and dealt by ``dealer``."""
         match = Match(players, team_size, target, dealer, seed=seed, deck=shuffled_pack(seed))
         match.deal_seeds[0] = seed  # deal k is always shuffled_pack(its stored seed)
@@ -262,9 +260,7 @@ class AlbastiniRules:
         if len(deal.tricks) == tricks:
             return None
         trick = deal.tricks[-1]
-        return RoundInfo(
-            trick.winner, trick.points, tuple((s, c.code) for s, c in trick.plays)
-        )
+        return RoundInfo(trick.winner, trick.points, tuple((s, c.code) for s, c in trick.plays))
 
     def deal_over(self, match: Match) -> bool:
         """True once the current deal's hands are empty."""
