@@ -106,12 +106,15 @@ def hidden_labels(bot: AlbastiniBot, fake: FakeDiscord) -> set[str]:
     return {render.card_label(c) for c in hidden}
 
 
-def assert_no_hidden_card_public(bot: AlbastiniBot, fake: FakeDiscord) -> None:
+def assert_no_hidden_card_public(bot: AlbastiniBot, fake: FakeDiscord) -> int:
+    """No public message shows a card that is in a hand and not public; returns how many
+    hidden cards were looked for (so a caller can tell the check was not empty)."""
     hidden = hidden_labels(bot, fake)
     for msg in fake.messages():
         text = msg.text
         for label in hidden:
             assert not re.search(re.escape(label) + r"(?![0-9])", text), (label, text)
+    return len(hidden)
 
 
 def assert_clean(fake: FakeDiscord) -> None:
