@@ -93,7 +93,8 @@ class TableService:
     :class:`TurnWarning` comes this many seconds before a person's time runs out;
     ``executor``: where slow computer levels think (None = the loop's default executor);
     ``rng``: seating, first dealer, deal seeds, computer seeds; ``clock``: time (tests pass a
-    :class:`~albastini.timers.ManualClock`); ``rules``: the card game (Albastini).
+    :class:`~albastini.timers.ManualClock`); ``rules``: the card game (Albastini);
+    ``retry_delay``: seconds before timers start again after the store failed.
     """
 
     def __init__(
@@ -108,12 +109,14 @@ class TableService:
         rng: random.Random | None = None,
         clock: Clock | None = None,
         rules: GameRules | None = None,
+        retry_delay: float = 1.0,
     ) -> None:
         self._store = store
         self.computer_pause = computer_pause
         self.deal_pause = deal_pause
         self.lobby_idle = lobby_idle
         self.warn_before = warn_before
+        self.retry_delay = retry_delay
         self._executor = executor
         self._rng = rng if rng is not None else random.Random()
         self._clock: Clock = clock if clock is not None else LoopClock()
@@ -176,7 +179,10 @@ class TableService:
             try:
                 table = self._rebuild(snap)
             except Exception:
-                log.exception("could not replay table %s; leaving it alone", snap.table.id)
+                # Never leave a channel blocked by a table nobody can play: cancel it (its log
+                # stays in the store for a post-mortem).
+                log.exception("could not replay table %s; cancelling it", snap.table.id)
+                await self._store.cancel_table(snap.table.id)
                 continue
             self._tables[table.id] = table
             self._active[table.channel_id] = table.id
@@ -591,6 +597,15 @@ class TableService:
         async with table.lock:
             try:
                 await op(events)
+            except Refusal:
+                raise
+            except Exception:
+                # The store failed (disk full, database locked...). Whatever was committed is
+                # applied; the timers start again after a pause so play cannot get stuck.
+                log.exception("table %s: a change failed; retrying its timers", table.id)
+                if table.status in ("lobby", "running") and not self._closing:
+                    self._schedule(table, events, delay=self.retry_delay)
+                raise
             finally:
                 if events:
                     self._emit(table, events)
@@ -686,9 +701,12 @@ class TableService:
         match = table.match
         if table.status != "running" or match is None or not self._rules.deal_over(match):
             return
-        if match.finished:
+        await self._ensure_deal_result(table, events)  # after a failure or a crash
+        if table.status != "running":
             return
-        await self._ensure_deal_result(table, events)
+        if match.finished:  # recording the end of the match failed before: again
+            await self._finish_match(table, events)
+            return
         dealer = self._rules.next_dealer(match)
         seed = self._rng.getrandbits(63)
         await self._store.begin_deal(table.id, table.deal_no + 1, table.slots[dealer], seed)
@@ -802,8 +820,10 @@ class TableService:
 
     # ------------------------------------------------------------------ internals: timers
 
-    def _schedule(self, table: Table, events: list[Event]) -> None:
-        """Replace the table's timer by the one its state calls for; announce a new turn."""
+    def _schedule(self, table: Table, events: list[Event], *, delay: float = 0.0) -> None:
+        """Replace the table's timer by the one its state calls for; announce a new turn.
+
+        ``delay``: start the timer that much later (a retry after a failure)."""
         old = self._timers.pop(table.id, None)
         if old is not None and old is not asyncio.current_task():
             old.cancel()
@@ -816,8 +836,7 @@ class TableService:
         elif table.status == "running" and table.match is not None:
             match = table.match
             if self._rules.deal_over(match):
-                if not match.finished:
-                    coro = self._deal_timer(table)
+                coro = self._deal_timer(table)  # the next deal, or a pending end of match
             else:
                 seat = table.to_act
                 assert seat is not None
@@ -829,14 +848,25 @@ class TableService:
                     )
                     events.append(TurnStarted(table.id, seat, table.move_no, None))
                 else:
-                    deadline = self._clock.time() + table.turn_time
+                    deadline = self._clock.time() + delay + table.turn_time
                     table.turn_deadline = deadline
                     coro = self._turn_timer(table, table.move_no, seat)
                     events.append(TurnStarted(table.id, seat, table.move_no, deadline))
         if coro is not None:
+            if delay > 0:
+                coro = self._after(delay, coro)
             task = asyncio.ensure_future(coro)
             task.add_done_callback(_retrieve)
             self._timers[table.id] = task
+
+    async def _after(self, delay: float, coro: Awaitable[None]) -> None:
+        try:
+            await self._sleep(delay)
+        except BaseException:
+            if asyncio.iscoroutine(coro):
+                coro.close()
+            raise
+        await coro
 
     async def _sleep(self, delay: float) -> None:
         if delay <= 0:
@@ -913,7 +943,7 @@ class TableService:
         """Run a timer's op; the timer task is no longer the table's timer once it commits."""
         if self._timers.get(table.id) is asyncio.current_task():
             del self._timers[table.id]
-        with contextlib.suppress(Refusal):
+        with contextlib.suppress(Exception):  # a failure is logged and retried by _locked
             await self._run(table, op)
 
     async def _think(self, table: Table, seat: int, level: str) -> str:
@@ -926,7 +956,7 @@ class TableService:
         try:
             if level in SLOW_LEVELS:
                 loop = asyncio.get_running_loop()
-                code = await loop.run_in_executor(self._executor, decide, level, view, seed)
+                code = await loop.run_in_executor(self._executor, ai_decide, level, view, seed)
             else:
                 code = decide(level, view, seed)
         except asyncio.CancelledError:

@@ -21,8 +21,9 @@ TableStatus = Literal["lobby", "running", "finished", "cancelled"]
 
 #: Computer levels the service accepts: the difficulty names and the player kinds.
 COMPUTER_LEVELS: tuple[str, ...] = (*DIFFICULTIES, *LEVELS)
-#: Levels whose decisions are too slow for the event loop: they run in the executor.
-SLOW_LEVELS: frozenset[str] = frozenset({"hard", "search"})
+#: Levels whose decisions may take longer than a few milliseconds: they run in the executor.
+#: (Measured: the heuristic player takes 2-3 ms on average but up to ~160 ms in some endgames.)
+SLOW_LEVELS: frozenset[str] = frozenset({"normal", "heuristic", "hard", "search"})
 
 
 class Refusal(Exception):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -22,8 +23,9 @@ from albastini.events import (
     TurnStarted,
 )
 from albastini.session import Refusal, TableService
-from albastini.store import SQLiteStore
+from albastini.store import SQLiteStore, StoreError
 from albastini.table import SeatInfo, Table
+from albastini.timers import ManualClock
 
 from .session_helpers import (
     CHANNEL,
@@ -579,4 +581,77 @@ async def test_close_refuses_new_work(db: Path) -> None:
             await svc.join(table.id, P2, "Second")
         assert exc.value.reason == "closed"
     finally:
+        await store.close()
+
+
+class FlakyStore(SQLiteStore):
+    """The real store, except that the next ``fail`` calls of one method raise, as a full disk
+    would."""
+
+    fail: dict[str, int]
+
+    def arm(self, method: str, times: int = 1) -> None:
+        self.fail = {method: times}
+
+    def _maybe_fail(self, method: str) -> None:
+        fail = getattr(self, "fail", {})
+        if fail.get(method):
+            fail[method] -= 1
+            raise StoreError(f"{method}: disk full")
+
+    async def append_move(self, *args: Any, **kwargs: Any) -> Any:
+        self._maybe_fail("append_move")
+        return await super().append_move(*args, **kwargs)
+
+    async def record_deal_result(self, *args: Any, **kwargs: Any) -> Any:
+        self._maybe_fail("record_deal_result")
+        return await super().record_deal_result(*args, **kwargs)
+
+    async def finish_table(self, *args: Any, **kwargs: Any) -> Any:
+        self._maybe_fail("finish_table")
+        return await super().finish_table(*args, **kwargs)
+
+
+async def test_a_failing_store_loses_nothing_and_play_goes_on(db: Path) -> None:
+    store = await FlakyStore.open(db)
+    clock = ManualClock()
+    svc = TableService(store, computer_pause=0, deal_pause=0, clock=clock, retry_delay=1.0)
+    try:
+        table = await svc.open_table(
+            GUILD, CHANNEL, HOST, "Host", players=2, target=2, computer_level="random"
+        )
+        await svc.fill_computers(table.id, HOST)
+        await svc.start_match(table.id, HOST)
+        await svc.wait_idle()
+        # a person's move that cannot be stored is not applied, and they can try again
+        store.arm("append_move")
+        move_no = table.move_no
+        view = table.view_for(HOST)
+        assert view is not None
+        with pytest.raises(StoreError):
+            await svc.act(table.id, HOST, move_no, view["legal"][0])
+        assert table.move_no == move_no and await move_count(store, table.id) == move_no - 1
+        await svc.act(table.id, HOST, move_no, view["legal"][0])
+        # a computer's move, a deal result and the match result fail once each: retried
+        await svc.leave(table.id, HOST)
+        store.arm("append_move")
+        await svc.wait_idle()
+        await clock.advance(1.0)
+        assert store.fail == {"append_move": 0}
+        store.fail = {"record_deal_result": 1, "finish_table": 1}
+        for _ in range(300):
+            await svc.wait_idle()
+            if table.status != "running":
+                break
+            await clock.advance(1.0)
+        assert table.status == "finished"
+        assert store.fail == {"record_deal_result": 0, "finish_table": 0}
+        snap = await store.load_table(table.id)
+        assert snap.table.status == "finished"
+        assert [m.move_no for m in snap.moves] == list(range(1, len(snap.moves) + 1))
+        assert len(snap.moves) == table.move_no - 1
+        assert all(d.result is not None for d in snap.deals)
+        assert (await store.user_stats(GUILD, HOST)).matches_played == 1
+    finally:
+        await svc.close()
         await store.close()

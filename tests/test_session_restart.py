@@ -307,3 +307,36 @@ async def test_sigkill_loses_no_acknowledged_move(db: Path) -> None:
         assert len(snap.moves) >= len(acknowledged)
     finally:
         await store.close()
+
+
+async def test_a_log_that_does_not_replay_frees_the_channel(db: Path) -> None:
+    """A move the engine refuses (written by a bug or by hand) cannot block the channel: the
+    table is cancelled at start-up, its log kept, and the channel takes a new table."""
+    async with service(db) as (svc, store, _):
+        table = await svc.open_table(GUILD, CHANNEL, HOST, "Host", players=2)
+        await svc.fill_computers(table.id, HOST, "random")
+        await svc.start_match(table.id, HOST)
+        await svc.wait_idle()
+        assert table.match is not None
+        seat = table.to_act
+        assert seat is not None
+        hand = set(table.match.deal.hand(seat))
+        foreign = next(c for c in table.match.deal.deck if c not in hand)
+        await svc.close()
+        info = table.seats[seat]
+        assert info is not None
+        await store.append_move(
+            table.id,
+            table.move_no,
+            1,
+            table.slots[seat],
+            f"play:{foreign.code}",
+            user_id=info.user_id,
+            by_computer=info.user_id is None,
+        )
+        table_id = table.id
+    async with service(db) as (svc, store, _):
+        assert svc.get(table_id) is None and svc.table_in_channel(CHANNEL) is None
+        assert (await store.get_table(table_id)).status == "cancelled"
+        again = await svc.open_table(GUILD, CHANNEL, HOST, "Host")
+        assert again.id != table_id
