@@ -7,6 +7,7 @@ computer players that do not pause.
 
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -40,7 +41,8 @@ def db_path(tmp_path: Path) -> Path:
 @pytest.fixture
 def make_bot(db_path: Path) -> Callable[..., AlbastiniBot]:
     def make(**overrides: Any) -> AlbastiniBot:
-        service = {"deal_pause": 0.0}
+        # a seeded table service: the same seats, deals and computer moves on every run
+        service: dict[str, Any] = {"deal_pause": 0.0, "rng": random.Random(20261122)}
         service.update(overrides.pop("service", {}))
         return AlbastiniBot(
             make_settings(db_path, **overrides),
@@ -81,11 +83,11 @@ def enabled_moves(message: FakeMessage) -> list[Any]:
     ]
 
 
-def hidden_labels(bot: AlbastiniBot, fake: FakeDiscord) -> set[str]:
-    """Labels of cards in someone's hand right now that no public view shows."""
+def hidden_by_seat(bot: AlbastiniBot, fake: FakeDiscord) -> dict[int, set[str]]:
+    """Labels of the cards in each seat's hand right now that no public view shows."""
     table = table_of(bot, fake)
     if table is None or table.match is None:
-        return set()
+        return {}
     public = table.public_view()
     shown: set[str] = set()
     for bid in public.get("bids") or []:
@@ -99,21 +101,43 @@ def hidden_labels(bot: AlbastiniBot, fake: FakeDiscord) -> set[str]:
     last = public.get("last_trick") or {}
     for _seat, card in last.get("plays") or []:
         shown.add(card)
-    hidden: set[str] = set()
-    for info in table.seats:
-        view = table.match.deal.view(info.seat)
-        hidden.update(c for c in view["hand"] if c not in shown)
-    return {render.card_label(c) for c in hidden}
+    return {
+        info.seat: {
+            render.card_label(c)
+            for c in table.match.deal.view(info.seat)["hand"]
+            if c not in shown
+        }
+        for info in table.seats
+    }
 
 
-def assert_no_hidden_card_public(bot: AlbastiniBot, fake: FakeDiscord) -> int:
-    """No public message shows a card that is in a hand and not public; returns how many
-    hidden cards were looked for (so a caller can tell the check was not empty)."""
-    hidden = hidden_labels(bot, fake)
+def _shows(text: str, label: str) -> bool:
+    return re.search(re.escape(label) + r"(?![0-9])", text) is not None
+
+
+def assert_no_hidden_card_public(
+    bot: AlbastiniBot,
+    fake: FakeDiscord,
+    private: list[tuple[FakeUser, FakeMessage]] | None = None,
+) -> int:
+    """No public message shows a card that is in a hand and not public, and the given private
+    messages (fresh ones: older ones may show a past deal) show no other seat's hidden card.
+    Returns how many hidden cards were looked for, so a caller can tell the check was not
+    empty."""
+    by_seat = hidden_by_seat(bot, fake)
+    hidden = set().union(*by_seat.values()) if by_seat else set()
     for msg in fake.messages():
-        text = msg.text
         for label in hidden:
-            assert not re.search(re.escape(label) + r"(?![0-9])", text), (label, text)
+            assert not _shows(msg.text, label), (label, msg.text)
+    table = table_of(bot, fake)
+    for user, msg in private or []:
+        seat = table.seat_of(user.id) if table is not None else None
+        if seat is None:
+            continue
+        others = set().union(*(h for s, h in by_seat.items() if s != seat))
+        seen = msg.text + " " + " ".join(b.label or "" for b in msg.buttons)
+        for label in others:
+            assert not _shows(seen, label), (user.name, label, seen)
     return len(hidden)
 
 

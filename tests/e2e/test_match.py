@@ -73,9 +73,18 @@ async def play_match(
             await fake.wait_until(lambda u=user: live_notices(fake) == [u.id], timeout=5)
         await take_turn(fake, user, table_msg)
         turns += 1
-        if turns % 3 == 0:
+        if turns % 5 == 0:
             await settle(bot, fake)
-            checked += assert_no_hidden_card_public(bot, fake)
+            refreshed = []
+            deal_no = table.deal_no
+            for person in people.values():
+                hands = hand_messages(fake, person)
+                if hands and table.status == "running":
+                    await fake.click(person, hands[-1], label="Refresh")
+                    refreshed.append((person, hands[-1]))
+            if table.deal_no != deal_no:  # a new deal: the refreshed hands may be the old one's
+                refreshed = []
+            checked += assert_no_hidden_card_public(bot, fake, refreshed)
     assert turns < 3 or checked > 0
     return table
 

@@ -35,7 +35,7 @@ async def test_restart_mid_deal_resumes_with_working_buttons(
         juma = fake.add_user("Juma")
         people = {neema.id: neema, juma.id: juma}
         async with fake.run_bot(make_bot()) as bot:
-            r = await fake.slash(neema, "albastini start", players=4, target=2)
+            r = await fake.slash(neema, "albastini start", players=4, target=1)
             table_msg = r.message
             assert table_msg is not None
             await fake.click(juma, table_msg, label="Join")
