@@ -1,0 +1,607 @@
+"""Bot load benchmark: the real bot, many tables at once, people clicking on the fake Discord.
+
+Prints figures, asserts nothing. Its last line is ``p99_ms: X`` (interaction round trip).
+
+The bot runs as a separate process (``python bot.py``, env from ``fake.env()``, a temporary
+database, ``ALBASTINI_COMPUTER_PAUSE=0``, ``ALBASTINI_SYNC=always``) so that its CPU and memory are
+measured apart from the fake Discord and the simulated people, which run here. Every socket is on
+127.0.0.1.
+
+Each table gets a channel of its own and four people: the host runs ``/albastini start
+players:4 teams:pairs``, the three others press Join, the host presses Start. Then each person
+opens their private hand ("Show my hand" on the table message) and, when a turn notice mentions
+them, presses Refresh on that hand and then an enabled card / bid / pass button on it (the hand is
+updated in place). Every click and command waits a random think time first.
+
+A round trip is measured from the moment the driver starts sending INTERACTION_CREATE to the
+moment the bot's initial callback (``POST /interactions/{id}/{token}/callback``) reaches the fake.
+A failed interaction is one not answered within 3 s.
+
+Memory per table: the bot process's VmRSS (``/proc/<pid>/status``) at its peak during the run
+minus VmRSS just before the first table opens, divided by the number of tables.
+
+    .venv/bin/python bench/bot_load.py                       # 200 tables x 4 people, 60 s
+    .venv/bin/python bench/bot_load.py --tables 50
+    .venv/bin/python bench/bot_load.py --think-ms 0 --seconds 30    # stress: no think time
+    .venv/bin/python bench/bot_load.py --target 1 --seconds 600     # until every match ends
+    .venv/bin/python bench/bot_load.py --profile py-spy             # where the bot's CPU goes
+
+``--profile py-spy`` needs ``py-spy`` in the virtualenv (``.venv/bin/pip install py-spy``; it is
+not a project dependency); ``--profile cprofile`` runs the bot under ``python -m cProfile``
+(main thread only, large overhead). Both print the functions that dominate the bot's CPU time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import math
+import os
+import pstats
+import random
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from aiohttp import web  # noqa: E402
+
+from tests.fakediscord import (  # noqa: E402
+    DriverError,
+    FakeDiscord,
+    FakeMessage,
+    FakeUser,
+    InteractionResult,
+)
+
+DEADLINE = 3.0  # Discord's time for the first response
+MOVE_ID = re.compile(r"alb:[pbx]:")
+HAND_ID = "alb:h:"
+FALLBACK_CHECK = 8.0  # no notice for this long: a person looks at the table message themselves
+TARGETS = {"p99_ms": 50.0, "kb_per_table": 100.0}
+
+
+# --------------------------------------------------------------------------- the fake, instrumented
+class BenchFake(FakeDiscord):
+    """The fake Discord, plus: when each interaction's callback arrived, and a wake-up per channel
+    whenever a public message there is created, edited or deleted (people wait on it)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.callback_at: dict[int, float] = {}
+        self._channel_events: dict[int, asyncio.Event] = {}
+
+    async def _callback(self, request: web.Request) -> web.Response:
+        with contextlib.suppress(KeyError, ValueError):
+            self.callback_at.setdefault(int(request.match_info["iid"]), time.perf_counter())
+        return await super()._callback(request)
+
+    def _dispatch_message(self, event: str, msg: FakeMessage) -> None:
+        super()._dispatch_message(event, msg)
+        if msg.ephemeral_for is None:
+            ev = self._channel_events.pop(msg.channel_id, None)
+            if ev is not None:
+                ev.set()
+
+    async def channel_changed(self, channel_id: int, timeout: float) -> bool:
+        """Wait until a public message of the channel changes; False after ``timeout``."""
+        ev = self._channel_events.get(channel_id)
+        if ev is None:
+            ev = self._channel_events[channel_id] = asyncio.Event()
+        try:
+            await asyncio.wait_for(ev.wait(), max(timeout, 0.001))
+        except TimeoutError:
+            return False
+        return True
+
+
+# --------------------------------------------------------------------------- figures
+@dataclass
+class Stats:
+    rtt: list[float] = field(default_factory=list)
+    rtt_by_kind: dict[str, list[float]] = field(default_factory=dict)
+    failed: int = 0
+    failed_by_kind: Counter[str] = field(default_factory=Counter)
+    driver_skips: int = 0  # the button vanished / got disabled between looking and clicking
+    moves: int = 0
+    stale_refreshes: int = 0  # refreshed on a notice but nothing was playable
+    fallback_checks: int = 0
+    tables_started: int = 0
+    tables_finished: int = 0
+    setup_errors: list[str] = field(default_factory=list)
+    first_interaction: float | None = None
+    last_interaction: float = 0.0
+
+
+def pct(values: list[float], q: float) -> float:
+    if not values:
+        return math.nan
+    s = sorted(values)
+    k = min(len(s) - 1, max(0, math.ceil(q * len(s)) - 1))
+    return s[k]
+
+
+def ms(x: float) -> str:
+    return "n/a" if math.isnan(x) else f"{x * 1000:.1f}"
+
+
+def rss_kb(pid: int) -> int | None:
+    """VmRSS of a process in kB (None once it is gone)."""
+    try:
+        with open(f"/proc/{pid}/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+    except OSError:
+        return None
+    return None
+
+
+def cpu_seconds(pid: int) -> float | None:
+    """user + system CPU time of a process so far."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    ticks = os.sysconf("SC_CLK_TCK")
+    return (int(fields[11]) + int(fields[12])) / ticks
+
+
+# --------------------------------------------------------------------------- the people
+class Bench:
+    def __init__(self, args: argparse.Namespace, fake: BenchFake) -> None:
+        self.args = args
+        self.fake = fake
+        self.stats = Stats()
+        self.rng = random.Random(args.seed)
+        self.think_lo, self.think_hi = args.think_ms
+        self.stop_at = math.inf
+        self.finished_tables: set[int] = set()
+
+    async def think(self) -> None:
+        if self.think_hi > 0:
+            await asyncio.sleep(self.rng.uniform(self.think_lo, self.think_hi) / 1000)
+
+    @property
+    def stopping(self) -> bool:
+        return time.monotonic() >= self.stop_at
+
+    async def act(
+        self, kind: str, send: Callable[[], Awaitable[InteractionResult]]
+    ) -> InteractionResult | None:
+        """Send one interaction and record its round trip; None if the driver refused."""
+        t0 = time.perf_counter()
+        if self.stats.first_interaction is None:
+            self.stats.first_interaction = t0
+        try:
+            result = await send()
+        except DriverError:
+            self.stats.driver_skips += 1
+            return None
+        arrived = self.fake.callback_at.pop(result.interaction_id, None)
+        self.stats.last_interaction = time.perf_counter()
+        if result.failed or result.response_type is None or arrived is None:
+            self.stats.failed += 1
+            self.stats.failed_by_kind[kind] += 1
+            return result
+        rtt = arrived - t0
+        self.stats.rtt.append(rtt)
+        self.stats.rtt_by_kind.setdefault(kind, []).append(rtt)
+        return result
+
+    async def table(self, index: int, channel_id: int, people: list[FakeUser]) -> None:
+        try:
+            await self._table(index, channel_id, people)
+        except Exception as exc:  # one broken table must not stop the bench
+            self.stats.setup_errors.append(f"table {index}: {type(exc).__name__}: {exc}")
+
+    async def _table(self, index: int, channel_id: int, people: list[FakeUser]) -> None:
+        fake = self.fake
+        await asyncio.sleep(self.rng.uniform(0, self.args.ramp))
+        host, *guests = people
+        options: dict[str, Any] = {"players": self.args.players}
+        if self.args.players in (4, 6):
+            options["teams"] = "pairs"
+        if self.args.target:
+            options["target"] = self.args.target
+        await self.think()
+        r = await self.act(
+            "slash start",
+            lambda: fake.slash(host, "albastini start", channel_id=channel_id, **options),
+        )
+        if r is None or r.message is None or r.ephemeral:
+            raise RuntimeError(f"no lobby: {r and r.message and r.message.text!r}")
+        lobby = r.message
+
+        async def join(user: FakeUser) -> None:
+            await self.think()
+            await self.act("join", lambda: fake.click(user, lobby, label="Join"))
+
+        await asyncio.gather(*(join(u) for u in guests))
+
+        def can_start() -> bool:
+            b = fake.find_button(lobby, label="Start")
+            return b is not None and not b.disabled
+
+        while not can_start():
+            if self.stopping or not await fake.channel_changed(channel_id, 30.0):
+                raise RuntimeError("the lobby never offered Start")
+        await self.think()
+        await self.act("start", lambda: fake.click(host, lobby, label="Start"))
+        while fake.find_button(lobby, label="Show my hand") is None:
+            if self.stopping or not await fake.channel_changed(channel_id, 30.0):
+                raise RuntimeError("the match never started")
+        self.stats.tables_started += 1
+        await asyncio.gather(*(self.person(u, lobby, channel_id) for u in people))
+        if fake.find_button(lobby, label="Show my hand") is None:
+            self.stats.tables_finished += 1
+            self.finished_tables.add(index)
+
+    def _my_notice(self, user: FakeUser, channel_id: int, handled: set[int]) -> FakeMessage | None:
+        mention = f"<@{user.id}>"
+        for m in reversed(self.fake.messages(channel_id)):
+            if m.id in handled or m.deleted or mention not in m.content:
+                continue
+            if any((b.custom_id or "").startswith(HAND_ID) for b in m.buttons):
+                return m
+        return None
+
+    @staticmethod
+    def _named_to_act(table_msg: FakeMessage, user: FakeUser) -> bool:
+        text = " ".join(str(e.get("description") or "") for e in table_msg.embeds)
+        return f"▶ **{user.name}** to" in text
+
+    async def person(self, user: FakeUser, table_msg: FakeMessage, channel_id: int) -> None:
+        fake = self.fake
+        await self.think()
+        r = await self.act("show hand", lambda: fake.click(user, table_msg, label="Show my hand"))
+        if r is None or r.message is None or not r.ephemeral:
+            return
+        hand = r.message
+        handled: set[int] = set()
+        last_look = time.monotonic()
+        while not self.stopping:
+            if fake.find_button(table_msg, label="Show my hand") is None:
+                return  # the match is over
+            notice = self._my_notice(user, channel_id, handled)
+            if notice is None:
+                idle = time.monotonic() - last_look
+                if idle < FALLBACK_CHECK or not self._named_to_act(table_msg, user):
+                    wait = FALLBACK_CHECK - idle if idle < FALLBACK_CHECK else 1.0
+                    wait = min(wait, self.stop_at - time.monotonic())
+                    await fake.channel_changed(channel_id, wait)
+                    continue
+                self.stats.fallback_checks += 1
+            else:
+                handled.add(notice.id)
+            last_look = time.monotonic()
+            await self.think()
+            if self.stopping:
+                return
+            r = await self.act("refresh", lambda: fake.click(user, hand, label="Refresh"))
+            if r is None:
+                return  # the hand lost its Refresh button: the match is over for this person
+            moves = [b for b in hand.buttons if not b.disabled and MOVE_ID.match(b.custom_id or "")]
+            if not moves:
+                self.stats.stale_refreshes += 1
+                continue
+            await self.think()
+            if self.stopping:
+                return
+            cid = self.rng.choice(moves).custom_id
+            r = await self.act("move", lambda c=cid: fake.click(user, hand, custom_id=c))
+            if r is not None and not r.failed:
+                self.stats.moves += 1
+
+
+# --------------------------------------------------------------------------- the bot process
+def bot_command(args: argparse.Namespace, workdir: Path) -> list[str]:
+    bot = [sys.executable, str(ROOT / "bot.py")]
+    if args.profile == "cprofile":
+        bot = [sys.executable, "-m", "cProfile", "-o", str(workdir / "bot.pstats"),
+               str(ROOT / "bot.py")]
+    return bot
+
+
+def find_py_spy() -> str | None:
+    local = Path(sys.executable).parent / "py-spy"
+    return str(local) if local.exists() else shutil.which("py-spy")
+
+
+def summarize_py_spy(raw: Path, top: int = 25) -> list[str]:
+    """Self and inclusive sample counts per function from py-spy's collapsed stacks."""
+    self_count: Counter[str] = Counter()
+    incl: Counter[str] = Counter()
+    total = 0
+    try:
+        lines = raw.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return ["py-spy: no profile written"]
+    for line in lines:
+        stack, _, count_s = line.rpartition(" ")
+        if not stack or not count_s.isdigit():
+            continue
+        count = int(count_s)
+        total += count
+        frames = [re.sub(r" \(.*?/((?:site-packages/)?[^/]+/[^/]+\.py)(?::\d+)?\)$", r" (\1)", f)
+                  for f in stack.split(";")]
+        self_count[frames[-1]] += count
+        for f in set(frames):
+            incl[f] += count
+    if not total:
+        return ["py-spy: no samples"]
+    out = [f"py-spy: {total} samples of the bot process (threads holding the GIL or running)"]
+    out.append("  self time, top functions:")
+    for name, n in self_count.most_common(top):
+        out.append(f"    {100 * n / total:5.1f}%  {name}")
+    out.append("  inclusive time, top functions:")
+    for name, n in incl.most_common(top + 15):
+        out.append(f"    {100 * n / total:5.1f}%  {name}")
+    return out
+
+
+def summarize_cprofile(path: Path, top: int = 25) -> list[str]:
+    if not path.exists():
+        return ["cProfile: no profile written"]
+    import io
+
+    buf = io.StringIO()
+    st = pstats.Stats(str(path), stream=buf)
+    st.sort_stats("tottime").print_stats(top)
+    st.sort_stats("cumulative").print_stats(top)
+    return buf.getvalue().splitlines()
+
+
+async def wait_exit(proc: subprocess.Popen[bytes], timeout: float) -> int | None:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        rc = proc.poll()
+        if rc is not None:
+            return rc
+        await asyncio.sleep(0.1)
+    return None
+
+
+# --------------------------------------------------------------------------- main
+async def run(args: argparse.Namespace) -> float:
+    workdir = Path(tempfile.mkdtemp(prefix="albastini-bot-load-"))
+    edit_rate = None if args.edit_rate is None else (args.edit_rate[0], args.edit_rate[1])
+    fake = BenchFake(interaction_deadline=DEADLINE, edit_rate=edit_rate, max_messages=200)
+    await fake.start()
+    bench = Bench(args, fake)
+    tables: list[tuple[int, list[FakeUser]]] = []
+    for i in range(args.tables):
+        cid = fake.add_channel(f"albastini-{i + 1}")
+        people = [fake.add_user(f"P{i + 1}-{s + 1}") for s in range(args.players)]
+        tables.append((cid, people))
+
+    env = dict(os.environ)
+    env.update(fake.env())
+    env.update({
+        "DISCORD_TOKEN": "bench-token",
+        "ALBASTINI_DB": str(workdir / "albastini.db"),
+        "ALBASTINI_COMPUTER_PAUSE": "0",
+        "ALBASTINI_SYNC": "always",
+        "ALBASTINI_WORKERS": "1",
+        "LOG_LEVEL": args.log_level,
+        "PYTHONUNBUFFERED": "1",
+    })
+    log_path = workdir / "bot.log"
+    log_file = open(log_path, "wb")  # noqa: SIM115 - closed in finally
+    proc = subprocess.Popen(bot_command(args, workdir), env=env, cwd=workdir,
+                            stdout=log_file, stderr=subprocess.STDOUT,
+                            stdin=subprocess.DEVNULL)
+    spy: subprocess.Popen[bytes] | None = None
+    lines: list[str] = []
+    samples: list[int] = []
+    clean = "not stopped"
+    t_play0 = t_play1 = time.perf_counter()
+    cpu0 = cpu1 = None
+    try:
+        await fake.wait_connected(timeout=60)
+        await fake.wait_until(lambda: fake.commands(), timeout=60)
+        await fake.wait_idle(quiet=0.5, timeout=30)
+        await asyncio.sleep(1.0)
+        base = rss_kb(proc.pid) or 0
+        samples.append(base)
+
+        async def sample_rss() -> None:
+            while True:
+                kb = rss_kb(proc.pid)
+                if kb is not None:
+                    samples.append(kb)
+                await asyncio.sleep(0.25)
+
+        lags: list[float] = []
+
+        async def loop_lag() -> None:  # how late this process's own loop runs (driver load)
+            while True:
+                t = time.perf_counter()
+                await asyncio.sleep(0.1)
+                lags.append(time.perf_counter() - t - 0.1)
+
+        if args.profile == "py-spy":
+            exe = find_py_spy()
+            if exe is None:
+                lines.append("py-spy not found: .venv/bin/pip install py-spy")
+            else:
+                spy = subprocess.Popen(
+                    [exe, "record", "--pid", str(proc.pid), "--format", "raw", "--rate", "100",
+                     "--nonblocking", "--threads", "--output", str(workdir / "py-spy.txt")],
+                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        watchers = [asyncio.create_task(sample_rss()), asyncio.create_task(loop_lag())]
+        cpu0 = cpu_seconds(proc.pid)
+        t_play0 = time.perf_counter()
+        bench.stop_at = time.monotonic() + args.seconds
+        jobs = [asyncio.create_task(bench.table(i, cid, people))
+                for i, (cid, people) in enumerate(tables)]
+        hard = args.seconds + args.ramp + 30.0  # people stop at `seconds`; this always stops
+        _done, pending = await asyncio.wait(jobs, timeout=hard)
+        for job in pending:
+            job.cancel()
+        await asyncio.gather(*pending, return_exceptions=True)
+        t_play1 = time.perf_counter()
+        cpu1 = cpu_seconds(proc.pid)
+        for w in watchers:
+            w.cancel()
+        await asyncio.gather(*watchers, return_exceptions=True)
+        with contextlib.suppress(TimeoutError):
+            await fake.wait_idle(quiet=0.5, timeout=10)
+        peak = max(samples)
+        if spy is not None:
+            spy.send_signal(signal.SIGINT)  # py-spy writes its profile on SIGINT
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                spy.wait(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)
+            rc = await wait_exit(proc, 30.0)
+            if rc is None:
+                proc.kill()
+                proc.wait()
+                clean = "no: killed after 30 s"
+            else:
+                clean = "yes (exit status 0)" if rc == 0 else f"no: exit status {rc}"
+        else:
+            clean = f"no: the bot had already exited with status {proc.returncode}"
+        if spy is not None and spy.poll() is None:
+            spy.kill()
+            spy.wait()
+        log_file.close()
+        await fake.stop()
+
+    st = bench.stats
+    window = max(t_play1 - t_play0, 1e-9)
+    answered = len(st.rtt)
+    log_text = log_path.read_text(encoding="utf-8", errors="replace")
+    bot_errors = sum(1 for ln in log_text.splitlines() if " ERROR " in ln or "Traceback" in ln)
+    total_requests = sum(fake.request_counts.values())
+    cpu_used = (cpu1 - cpu0) if cpu0 is not None and cpu1 is not None else math.nan
+    think = f"{args.think_ms[0]:g}-{args.think_ms[1]:g} ms"
+    rate = "off" if edit_rate is None else f"{edit_rate[0]} per {edit_rate[1]:g} s per channel"
+
+    out = lines
+    out.insert(0, f"bot_load: {args.tables} tables x {args.players} people, think {think}, "
+                  f"{args.seconds:g} s (ramp {args.ramp:g} s), target "
+                  f"{args.target or 'server default'}, edit rate limit {rate}")
+    out.append(f"tables started: {st.tables_started}/{args.tables}, matches finished: "
+               f"{st.tables_finished}, moves by people: {st.moves}")
+    out.append(f"interactions answered: {answered} in {window:.1f} s = "
+               f"{answered / window:.1f}/s")
+    out.append(f"round trip: p50 {ms(pct(st.rtt, 0.5))} ms, p90 {ms(pct(st.rtt, 0.9))} ms, "
+               f"p99 {ms(pct(st.rtt, 0.99))} ms, max {ms(max(st.rtt, default=math.nan))} ms")
+    for kind, values in sorted(st.rtt_by_kind.items()):
+        out.append(f"  {kind:12s} n={len(values):6d}  p50 {ms(pct(values, 0.5)):>7s} ms  "
+                   f"p99 {ms(pct(values, 0.99)):>7s} ms  max {ms(max(values)):>7s} ms")
+    over = sum(1 for x in st.rtt if x > DEADLINE)
+    out.append(f"failed interactions (no answer within {DEADLINE:g} s): "
+               f"{len(fake.failed_interactions)} (by kind: {dict(st.failed_by_kind)}; "
+               f"answered but over {DEADLINE:g} s: {over})")
+    out.append(f"unknown routes: {len(fake.unknown_routes)}, rate-limited requests (429): "
+               f"{len(fake.rate_limited)}, rejected requests: {len(fake.rejections)}, "
+               f"fake server errors: {len(fake.server_errors)}")
+    out.append(f"driver: clicks refused by the client {st.driver_skips}, refreshes with nothing "
+               f"to play {st.stale_refreshes}, turn found without a notice {st.fallback_checks}, "
+               f"broken tables {len(st.setup_errors)}")
+    for err in st.setup_errors[:5]:
+        out.append(f"  {err}")
+    peak = max(samples) if samples else 0
+    base = samples[0] if samples else 0
+    out.append(f"bot memory: VmRSS {base / 1024:.1f} MB before the tables, peak "
+               f"{peak / 1024:.1f} MB; {(peak - base) / max(args.tables, 1):.1f} KB per table")
+    out.append(f"bot CPU: {cpu_used:.1f} s in {window:.1f} s = {100 * cpu_used / window:.0f}% "
+               f"of a core; {1000 * cpu_used / max(answered, 1):.2f} ms per interaction")
+    if lags:
+        out.append(f"driver loop lag (this process, not the bot): p99 {ms(pct(lags, 0.99))} ms,"
+                   f" max {ms(max(lags))} ms")
+    out.append(f"REST requests from the bot: {total_requests} "
+               f"({total_requests / max(st.moves, 1):.1f} per move by a person)")
+    for route, n in sorted(fake.request_counts.items(), key=lambda kv: -kv[1])[:8]:
+        out.append(f"  {n:7d}  {route}")
+    out.append(f"bot log: {bot_errors} error lines; clean shutdown on SIGTERM: {clean}")
+    if args.profile == "py-spy":
+        out.extend(summarize_py_spy(workdir / "py-spy.txt"))
+    elif args.profile == "cprofile":
+        out.extend(summarize_cprofile(workdir / "bot.pstats"))
+    p99 = pct(st.rtt, 0.99) * 1000
+    kb = (peak - base) / max(args.tables, 1)
+    verdict = []
+    verdict.append(f"p99 {'ok' if p99 <= TARGETS['p99_ms'] else 'MISSED'} "
+                   f"(target <= {TARGETS['p99_ms']:g} ms)")
+    verdict.append(f"failed {'ok' if not fake.failed_interactions else 'MISSED'} (target 0)")
+    verdict.append(f"memory {'ok' if kb <= TARGETS['kb_per_table'] else 'MISSED'} "
+                   f"(target <= {TARGETS['kb_per_table']:g} KB per table)")
+    out.append("targets: " + ", ".join(verdict))
+    if args.keep:
+        out.append(f"kept: {workdir}")
+    else:
+        shutil.rmtree(workdir, ignore_errors=True)
+    for line in out:
+        print(line)
+    return p99
+
+
+def think_range(text: str) -> tuple[float, float]:
+    parts = text.replace("–", "-").split("-")
+    try:
+        values = [float(p) for p in parts]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected MS or LO-HI in ms, got {text!r}") from None
+    if len(values) == 1:
+        return values[0], values[0]
+    if len(values) != 2 or values[0] > values[1] or values[0] < 0:
+        raise argparse.ArgumentTypeError(f"expected MS or LO-HI in ms, got {text!r}")
+    return values[0], values[1]
+
+
+def rate_limit(text: str) -> tuple[int, float] | None:
+    if text.lower() in ("off", "none", "0"):
+        return None
+    limit, _, per = text.partition("/")
+    try:
+        return int(limit), float(per or 5)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected LIMIT/SECONDS or off, got {text!r}") from None
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--tables", type=int, default=200, help="tables played at once (200)")
+    p.add_argument("--players", type=int, default=4, choices=range(2, 7), metavar="2..6",
+                   help="people per table (4: two pairs)")
+    p.add_argument("--seconds", type=float, default=60.0,
+                   help="play for this long, then stop (60); the bench always ends")
+    p.add_argument("--target", type=int, default=None,
+                   help="victory points to win (e.g. 1: matches end during the run)")
+    p.add_argument("--think-ms", type=think_range, default=(200.0, 800.0),
+                   help="think time before each click, LO-HI ms (200-800); 0 for a stress run")
+    p.add_argument("--ramp", type=float, default=5.0,
+                   help="tables open at random times within this many seconds (5)")
+    p.add_argument("--edit-rate", type=rate_limit, default=None,
+                   help="per-channel limit on message creates/edits, e.g. 5/5 (default off)")
+    p.add_argument("--profile", choices=["py-spy", "cprofile"], default=None)
+    p.add_argument("--log-level", default="WARNING", help="the bot's LOG_LEVEL (WARNING)")
+    p.add_argument("--seed", type=int, default=20261122)
+    p.add_argument("--keep", action="store_true", help="keep the temp dir (log, db, profile)")
+    args = p.parse_args()
+    args.tables = max(1, min(args.tables, 2000))
+    args.seconds = max(1.0, min(args.seconds, 3600.0))
+    p99 = asyncio.run(run(args))
+    print(f"p99_ms: {'nan' if math.isnan(p99) else f'{p99:.1f}'}")
+
+
+if __name__ == "__main__":
+    main()
