@@ -33,6 +33,23 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 EMBED_COLOUR = discord.Colour(0x1C6E48)
+#: Pictures waiting for the painter beyond which a table's new text goes out without waiting.
+PAINT_BACKLOG = 2
+#: Seconds before a table whose text went out without its picture tries the picture again.
+PICTURE_RETRY = 2.0
+
+
+def _signature(payload: dict[str, Any]) -> tuple[Any, ...]:
+    """What a payload shows, to skip an edit that would change nothing."""
+    embed = payload.get("embed")
+    view = payload.get("view")
+    buttons = tuple(
+        (getattr(i, "custom_id", None), getattr(i, "label", None), getattr(i, "disabled", None))
+        for i in (view.children if view is not None else [])
+    )
+    if embed is None:
+        return (None, buttons)
+    return (embed.title, embed.description, embed.footer.text, buttons)
 
 
 class Publisher:
@@ -56,6 +73,10 @@ class Publisher:
         # One thread draws the pictures: off the event loop, one at a time (font objects are
         # shared, and a busy server should not spend every core on pictures).
         self._painter = concurrent.futures.ThreadPoolExecutor(1, "albastini-picture")
+        self._painting = 0  # pictures waiting for the painter or being drawn
+        self._pictured: set[int] = set()  # tables whose message carries a picture
+        self._sent: dict[int, tuple[Any, ...]] = {}  # what the last edit showed, per table
+        self._retry: dict[int, asyncio.TimerHandle] = {}  # stale pictures to draw later
 
     # ------------------------------------------------------------------ table message
     def refresh(self, table_id: int) -> None:
@@ -79,6 +100,16 @@ class Publisher:
 
     async def message_payload(self, table: Table) -> dict[str, Any]:
         """embed, attachments and view of the table message for the table's current state."""
+        payload, _painted = await self._build(table, picture=True)
+        payload.setdefault("attachments", [])
+        return payload
+
+    async def _build(self, table: Table, *, picture: bool) -> tuple[dict[str, Any], bool]:
+        """The table message's payload and whether it carries a fresh picture.
+
+        ``picture=False`` leaves the message's current picture in place (no ``attachments``):
+        when the painter is busy with other tables, the text goes out now and the picture
+        follows later (see :meth:`_edit_once`)."""
         lang = table.language
         embed = discord.Embed(colour=EMBED_COLOUR)
         files: list[discord.File] = []
@@ -94,7 +125,7 @@ class Publisher:
                 description += "\n" + t(lang, key)
             embed.description = description
             specs = views.lobby_buttons(table, lang) if table.status == "lobby" else []
-            return {"embed": embed, "attachments": files, "view": views.build_view(specs)}
+            return {"embed": embed, "attachments": files, "view": views.build_view(specs)}, True
         view = table.public_view()
         names = texts.seat_names(table, lang)
         body = render.table_text(
@@ -118,6 +149,13 @@ class Publisher:
         embed.description = body + "\n\n" + texts.teams_text(table, lang)
         if table.status == "cancelled":
             embed.description += "\n" + t(lang, "lobby.closed")
+        specs = views.table_buttons(table, lang)
+        payload: dict[str, Any] = {"embed": embed, "view": views.build_view(specs)}
+        if not picture:
+            if table.id in self._pictured:
+                embed.set_image(url="attachment://table.png")  # the one already there
+            return payload, False
+        self._painting += 1
         try:
             png = await asyncio.get_running_loop().run_in_executor(
                 self._painter, render.table_png, view, table.names()
@@ -128,8 +166,10 @@ class Publisher:
         else:
             files.append(discord.File(io.BytesIO(png), filename="table.png"))
             embed.set_image(url="attachment://table.png")
-        specs = views.table_buttons(table, lang)
-        return {"embed": embed, "attachments": files, "view": views.build_view(specs)}
+        finally:
+            self._painting -= 1
+        payload["attachments"] = files
+        return payload, True
 
     def deadline_text(self, table: Table) -> str:
         """When the current person's time runs out, as a Discord timestamp ("in 45 seconds"),
@@ -147,16 +187,42 @@ class Publisher:
         table = self.service.get(table_id)
         if table is None or table.message_id is None:
             return
-        payload = await self.message_payload(table)
+        has_picture = table.status in ("running", "finished") or (
+            table.status == "cancelled" and table.match is not None
+        )
+        # Pictures are the costly part: when others are already waiting for the painter, a
+        # table that has a picture gets its text now and a fresh picture a little later.
+        paint = not has_picture or self._painting < PAINT_BACKLOG or table.id not in self._pictured
+        payload, painted = await self._build(table, picture=paint)
+        signature = _signature(payload)
+        if not painted and signature == self._sent.get(table_id):
+            self._retry_picture(table_id)  # nothing new to say; the picture waits its turn
+            return
         channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         try:
             # content=None also clears the one-off "the message was deleted" line of a repost
             await channel.get_partial_message(table.message_id).edit(content=None, **payload)
+            self._sent[table_id] = signature
+            if has_picture and painted and payload.get("attachments"):
+                self._pictured.add(table_id)
+            elif has_picture and not painted:
+                self._retry_picture(table_id)
         except discord.NotFound:
             if table.status in ("lobby", "running"):
                 await self._repost(table)
         except discord.Forbidden:
             log.warning("no permission to edit the message of table %s", table_id)
+
+    def _retry_picture(self, table_id: int) -> None:
+        """Bring a stale picture up to date in a moment (once; an edit in between may do it)."""
+        if table_id in self._retry or self._closing:
+            return
+
+        def fire() -> None:
+            self._retry.pop(table_id, None)
+            self.refresh(table_id)
+
+        self._retry[table_id] = asyncio.get_running_loop().call_later(PICTURE_RETRY, fire)
 
     async def _repost(self, table: Table) -> None:
         """The table message was deleted: post a fresh one and remember it."""
@@ -166,6 +232,8 @@ class Publisher:
         msg = await channel.send(
             content=t(table.language, "error.message_gone"), files=files, **payload
         )
+        if files:
+            self._pictured.add(table.id)
         await _maybe(self.service.set_message(table.id, msg.id))
 
     # ------------------------------------------------------------------ ordered notices
@@ -303,6 +371,9 @@ class Publisher:
                 self._editors.pop(table_id, None)
             self._notice.pop(table_id, None)
             self.closed_reasons.pop(table_id, None)
+            if table_id not in self._retry:
+                self._pictured.discard(table_id)
+                self._sent.pop(table_id, None)
             queue = self._queues.get(table_id)
             if queue is not None and queue.empty():
                 self._queues.pop(table_id, None)
@@ -314,7 +385,7 @@ class Publisher:
     def settled(self) -> bool:
         """True when no edit or notice is pending or in flight (tests wait for this)."""
         tasks = [*self._editors.values(), *self._workers.values()]
-        return not self._dirty and all(task.done() for task in tasks)
+        return not self._dirty and not self._retry and all(task.done() for task in tasks)
 
     # ------------------------------------------------------------------ shutdown
     async def close(self, timeout: float = 5.0) -> None:
@@ -325,6 +396,9 @@ class Publisher:
             for task in still:
                 task.cancel()
         self._closing = True
+        for handle in self._retry.values():
+            handle.cancel()
+        self._retry.clear()
         self._painter.shutdown(wait=False, cancel_futures=True)
 
 

@@ -273,3 +273,51 @@ def test_deadline_is_a_discord_timestamp() -> None:
     text = pub.deadline_text(table)
     stamp = int(text.split("<t:")[1].split(":")[0])
     assert text.endswith(":R>") and abs(stamp - (time.time() + 45)) <= 2
+
+
+async def test_busy_painter_sends_text_now_and_the_picture_later(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from albastini.match import Match
+    from cogs import publisher as publisher_module
+
+    monkeypatch.setattr(publisher_module, "PICTURE_RETRY", 0.05)
+    edits: list[dict[str, Any]] = []
+
+    class Message:
+        async def edit(self, **payload: Any) -> None:
+            edits.append(payload)
+
+    channel = SimpleNamespace(get_partial_message=lambda mid: Message())
+    bot = SimpleNamespace(get_partial_messageable=lambda cid, guild_id=None: channel)
+    table = _table("running", seats=4)
+    table.match = Match(4, 2, 5, 0, seed=1)
+    table.deal_no = 1
+    table.message_id = 8
+    service = SimpleNamespace(get=lambda tid: table, clock=SimpleNamespace(time=lambda: 0.0))
+    pub = Publisher(bot, service, deal_pause=0)
+
+    async def wait() -> None:
+        for _ in range(200):
+            await asyncio.sleep(0.01)
+            if pub.settled:
+                return
+
+    pub.refresh(table.id)
+    await wait()
+    assert len(edits) == 1 and len(edits[0]["attachments"]) == 1  # the first picture
+
+    pub._painting = 5  # other tables keep the painter busy
+    table.match.deal.apply(table.match.deal.legal_actions()[0])
+    pub.refresh(table.id)
+    await asyncio.sleep(0.01)
+    assert len(edits) == 2 and "attachments" not in edits[1]  # text now, old picture kept
+    assert edits[1]["embed"].image.url == "attachment://table.png"
+    pub.refresh(table.id)  # nothing changed and still busy: no edit at all
+    await asyncio.sleep(0.01)
+    assert len(edits) == 2
+
+    pub._painting = 0  # the painter is free again: the retry brings the picture
+    await wait()
+    assert len(edits) == 3 and len(edits[2]["attachments"]) == 1
+    await pub.close()
