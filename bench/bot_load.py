@@ -121,6 +121,8 @@ class Stats:
     tables_started: int = 0
     tables_finished: int = 0
     setup_errors: list[str] = field(default_factory=list)
+    lobby_ready: list[float] = field(default_factory=list)  # /start sent -> Join on the lobby
+    match_ready: list[float] = field(default_factory=list)  # Start sent -> table picture shown
     first_interaction: float | None = None
     last_interaction: float = 0.0
 
@@ -158,6 +160,18 @@ def cpu_seconds(pid: int) -> float | None:
         return None
     ticks = os.sysconf("SC_CLK_TCK")
     return (int(fields[11]) + int(fields[12])) / ticks
+
+
+def run_queue_wait(pid: int) -> float | None:
+    """Seconds the process's threads spent runnable but waiting for a CPU (other processes)."""
+    total = 0
+    try:
+        for task in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{task}/schedstat", encoding="ascii") as f:
+                total += int(f.read().split()[1])
+    except (OSError, IndexError, ValueError):
+        return None
+    return total / 1e9
 
 
 # --------------------------------------------------------------------------- the people
@@ -225,6 +239,11 @@ class Bench:
         if r is None or r.message is None or r.ephemeral:
             raise RuntimeError(f"no lobby: {r and r.message and r.message.text!r}")
         lobby = r.message
+        sent = time.perf_counter()
+        while fake.find_button(lobby, label="Join") is None:  # a deferred answer fills in later
+            if self.stopping or not await fake.channel_changed(channel_id, 30.0):
+                raise RuntimeError("the lobby never showed Join (30 s after the command)")
+        self.stats.lobby_ready.append(time.perf_counter() - sent)
 
         async def join(user: FakeUser) -> None:
             await self.think()
@@ -240,10 +259,12 @@ class Bench:
             if self.stopping or not await fake.channel_changed(channel_id, 30.0):
                 raise RuntimeError("the lobby never offered Start")
         await self.think()
+        sent = time.perf_counter()
         await self.act("start", lambda: fake.click(host, lobby, label="Start"))
         while fake.find_button(lobby, label="Show my hand") is None:
             if self.stopping or not await fake.channel_changed(channel_id, 30.0):
-                raise RuntimeError("the match never started")
+                raise RuntimeError("the match never started (30 s after Start)")
+        self.stats.match_ready.append(time.perf_counter() - sent)
         self.stats.tables_started += 1
         await asyncio.gather(*(self.person(u, lobby, channel_id) for u in people))
         if fake.find_button(lobby, label="Show my hand") is None:
@@ -321,7 +342,7 @@ def find_py_spy() -> str | None:
     return str(local) if local.exists() else shutil.which("py-spy")
 
 
-def summarize_py_spy(raw: Path, top: int = 25) -> list[str]:
+def summarize_py_spy(raw: Path, top: int = 25, gil: bool = False) -> list[str]:
     """Self and inclusive sample counts per function from py-spy's collapsed stacks."""
     self_count: Counter[str] = Counter()
     incl: Counter[str] = Counter()
@@ -343,7 +364,8 @@ def summarize_py_spy(raw: Path, top: int = 25) -> list[str]:
             incl[f] += count
     if not total:
         return ["py-spy: no samples"]
-    out = [f"py-spy: {total} samples of the bot process (threads holding the GIL or running)"]
+    who = "the thread holding the GIL" if gil else "every thread not idle"
+    out = [f"py-spy: {total} samples of the bot process ({who})"]
     out.append("  self time, top functions:")
     for name, n in self_count.most_common(top):
         out.append(f"    {100 * n / total:5.1f}%  {name}")
@@ -409,7 +431,8 @@ async def run(args: argparse.Namespace) -> float:
     samples: list[int] = []
     clean = "not stopped"
     t_play0 = t_play1 = time.perf_counter()
-    cpu0 = cpu1 = None
+    cpu0 = cpu1 = wait0 = wait1 = None
+    load0 = load1 = math.nan
     try:
         await fake.wait_connected(timeout=60)
         await fake.wait_until(lambda: fake.commands(), timeout=60)
@@ -433,17 +456,20 @@ async def run(args: argparse.Namespace) -> float:
                 await asyncio.sleep(0.1)
                 lags.append(time.perf_counter() - t - 0.1)
 
-        if args.profile == "py-spy":
+        if args.profile in ("py-spy", "py-spy-gil"):
             exe = find_py_spy()
             if exe is None:
                 lines.append("py-spy not found: .venv/bin/pip install py-spy")
             else:
                 spy = subprocess.Popen(
                     [exe, "record", "--pid", str(proc.pid), "--format", "raw", "--rate", "100",
-                     "--nonblocking", "--threads", "--output", str(workdir / "py-spy.txt")],
+                     "--nonblocking", "--threads", "--output", str(workdir / "py-spy.txt"),
+                     *(["--gil"] if args.profile == "py-spy-gil" else [])],
                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         watchers = [asyncio.create_task(sample_rss()), asyncio.create_task(loop_lag())]
         cpu0 = cpu_seconds(proc.pid)
+        wait0 = run_queue_wait(proc.pid)
+        load0 = os.getloadavg()[0]
         t_play0 = time.perf_counter()
         bench.stop_at = time.monotonic() + args.seconds
         jobs = [asyncio.create_task(bench.table(i, cid, people))
@@ -455,6 +481,8 @@ async def run(args: argparse.Namespace) -> float:
         await asyncio.gather(*pending, return_exceptions=True)
         t_play1 = time.perf_counter()
         cpu1 = cpu_seconds(proc.pid)
+        wait1 = run_queue_wait(proc.pid)
+        load1 = os.getloadavg()[0]
         for w in watchers:
             w.cancel()
         await asyncio.gather(*watchers, return_exceptions=True)
@@ -524,6 +552,15 @@ async def run(args: argparse.Namespace) -> float:
                f"{peak / 1024:.1f} MB; {(peak - base) / max(args.tables, 1):.1f} KB per table")
     out.append(f"bot CPU: {cpu_used:.1f} s in {window:.1f} s = {100 * cpu_used / window:.0f}% "
                f"of a core; {1000 * cpu_used / max(answered, 1):.2f} ms per interaction")
+    if wait0 is not None and wait1 is not None:
+        out.append(f"bot threads waited {wait1 - wait0:.1f} s for a CPU (runnable, not running); "
+                   f"machine load average {load0:.1f} at the start, {load1:.1f} at the end "
+                   f"({os.cpu_count()} CPUs)")
+    for what, values in (("lobby ready (/start -> Join shown)", st.lobby_ready),
+                         ("match ready (Start -> table picture)", st.match_ready)):
+        if values:
+            out.append(f"{what}: p50 {ms(pct(values, 0.5))} ms, p99 {ms(pct(values, 0.99))} ms,"
+                       f" max {ms(max(values))} ms")
     if lags:
         out.append(f"driver loop lag (this process, not the bot): p99 {ms(pct(lags, 0.99))} ms,"
                    f" max {ms(max(lags))} ms")
@@ -532,8 +569,8 @@ async def run(args: argparse.Namespace) -> float:
     for route, n in sorted(fake.request_counts.items(), key=lambda kv: -kv[1])[:8]:
         out.append(f"  {n:7d}  {route}")
     out.append(f"bot log: {bot_errors} error lines; clean shutdown on SIGTERM: {clean}")
-    if args.profile == "py-spy":
-        out.extend(summarize_py_spy(workdir / "py-spy.txt"))
+    if args.profile in ("py-spy", "py-spy-gil"):
+        out.extend(summarize_py_spy(workdir / "py-spy.txt", gil=args.profile == "py-spy-gil"))
     elif args.profile == "cprofile":
         out.extend(summarize_cprofile(workdir / "bot.pstats"))
     p99 = pct(st.rtt, 0.99) * 1000
@@ -588,11 +625,13 @@ def main() -> None:
                    help="victory points to win (e.g. 1: matches end during the run)")
     p.add_argument("--think-ms", type=think_range, default=(200.0, 800.0),
                    help="think time before each click, LO-HI ms (200-800); 0 for a stress run")
-    p.add_argument("--ramp", type=float, default=5.0,
-                   help="tables open at random times within this many seconds (5)")
+    p.add_argument("--ramp", type=float, default=20.0,
+                   help="tables open at random times within this many seconds (20)")
     p.add_argument("--edit-rate", type=rate_limit, default=None,
                    help="per-channel limit on message creates/edits, e.g. 5/5 (default off)")
-    p.add_argument("--profile", choices=["py-spy", "cprofile"], default=None)
+    p.add_argument("--profile", choices=["py-spy", "py-spy-gil", "cprofile"], default=None,
+                   help="profile the bot: py-spy (every busy thread), py-spy-gil (only the "
+                        "thread holding the GIL), cprofile (main thread, slow)")
     p.add_argument("--log-level", default="WARNING", help="the bot's LOG_LEVEL (WARNING)")
     p.add_argument("--seed", type=int, default=20261122)
     p.add_argument("--keep", action="store_true", help="keep the temp dir (log, db, profile)")
