@@ -110,6 +110,8 @@ class AlbastiniBot(commands.AutoShardedBot):
         options.setdefault("allowed_mentions", discord.AllowedMentions.none())
         options.setdefault("tree_cls", AlbastiniTree)
         options.setdefault("help_command", None)
+        # Tables are edited through partial messages by id: no need to keep a message cache.
+        options.setdefault("max_messages", None)
         logging.getLogger("discord.client").addFilter(_VOICE_FILTER)  # a set: added once
         super().__init__(command_prefix=commands.when_mentioned, **options)
         self.settings = settings
