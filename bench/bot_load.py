@@ -69,6 +69,7 @@ from tests.fakediscord import (  # noqa: E402
 DEADLINE = 3.0  # Discord's time for the first response
 MOVE_ID = re.compile(r"alb:[pbx]:")
 HAND_ID = "alb:h:"
+SETUP_WAIT = 60.0  # a lobby or a started match that takes longer counts as a broken table
 FALLBACK_CHECK = 8.0  # no notice for this long: a person looks at the table message themselves
 TARGETS = {"p99_ms": 50.0, "kb_per_table": 100.0}
 
@@ -216,6 +217,19 @@ class Bench:
         self.stats.rtt_by_kind.setdefault(kind, []).append(rtt)
         return result
 
+    async def until(self, channel_id: int, ready: Callable[[], object], what: str) -> bool:
+        """Wait until ``ready()`` (re-checked on every public change in the channel); False if the
+        run ends first; RuntimeError after SETUP_WAIT seconds."""
+        end = time.monotonic() + SETUP_WAIT
+        while not ready():
+            now = time.monotonic()
+            if now >= self.stop_at:
+                return False
+            if now >= end:
+                raise RuntimeError(f"{what} within {SETUP_WAIT:g} s")
+            await self.fake.channel_changed(channel_id, min(end, self.stop_at) - now)
+        return True
+
     async def table(self, index: int, channel_id: int, people: list[FakeUser]) -> None:
         try:
             await self._table(index, channel_id, people)
@@ -240,9 +254,10 @@ class Bench:
             raise RuntimeError(f"no lobby: {r and r.message and r.message.text!r}")
         lobby = r.message
         sent = time.perf_counter()
-        while fake.find_button(lobby, label="Join") is None:  # a deferred answer fills in later
-            if self.stopping or not await fake.channel_changed(channel_id, 30.0):
-                raise RuntimeError("the lobby never showed Join (30 s after the command)")
+        # a deferred answer ("thinking…") is filled in later
+        if not await self.until(channel_id, lambda: fake.find_button(lobby, label="Join"),
+                                "the lobby never showed Join"):
+            return
         self.stats.lobby_ready.append(time.perf_counter() - sent)
 
         async def join(user: FakeUser) -> None:
@@ -255,15 +270,14 @@ class Bench:
             b = fake.find_button(lobby, label="Start")
             return b is not None and not b.disabled
 
-        while not can_start():
-            if self.stopping or not await fake.channel_changed(channel_id, 30.0):
-                raise RuntimeError("the lobby never offered Start")
+        if not await self.until(channel_id, can_start, "the lobby never offered Start"):
+            return
         await self.think()
         sent = time.perf_counter()
         await self.act("start", lambda: fake.click(host, lobby, label="Start"))
-        while fake.find_button(lobby, label="Show my hand") is None:
-            if self.stopping or not await fake.channel_changed(channel_id, 30.0):
-                raise RuntimeError("the match never started (30 s after Start)")
+        if not await self.until(channel_id, lambda: fake.find_button(lobby, label="Show my hand"),
+                                "the match never showed the table"):
+            return
         self.stats.match_ready.append(time.perf_counter() - sent)
         self.stats.tables_started += 1
         await asyncio.gather(*(self.person(u, lobby, channel_id) for u in people))
