@@ -343,12 +343,45 @@ class Bench:
 
 
 # --------------------------------------------------------------------------- the bot process
+#: What-if experiments: the unmodified bot, patched at start-up by the launcher below (nothing in
+#: cogs/ or albastini/ changes), to measure what a change would buy.
+WHAT_IF = {
+    # the table picture replaced by a fixed 1x1 PNG: what drawing + encoding costs
+    "no-picture": (
+        "import base64, cogs.render as r\n"
+        "_png = base64.b64decode('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4"
+        "nGNgYGAAAAAEAAH2FzhVAAAAAElFTkSuQmCC')\n"
+        "r.table_png = lambda view, names, **kw: _png\n"
+    ),
+    # no guild message events (the bot's own messages echoed back) and no message cache
+    "no-message-events": (
+        "import cogs.runner as cr\n"
+        "_intents = cr.bot_intents\n"
+        "def _no_messages():\n"
+        "    i = _intents(); i.guild_messages = False; i.dm_messages = False; return i\n"
+        "cr.bot_intents = _no_messages\n"
+        "_init = cr.AlbastiniBot.__init__\n"
+        "def _init_no_cache(self, *a, **kw):\n"
+        "    kw.setdefault('max_messages', None); _init(self, *a, **kw)\n"
+        "cr.AlbastiniBot.__init__ = _init_no_cache\n"
+    ),
+}
+
+
 def bot_command(args: argparse.Namespace, workdir: Path) -> list[str]:
-    bot = [sys.executable, str(ROOT / "bot.py")]
+    script = str(ROOT / "bot.py")
+    if args.what_if:
+        launcher = workdir / "launch_bot.py"
+        patches = "".join(WHAT_IF[name] for name in args.what_if)
+        launcher.write_text(
+            f"import runpy, sys\nsys.path.insert(0, {str(ROOT)!r})\n{patches}"
+            f"sys.argv = [{script!r}]\nrunpy.run_path({script!r}, run_name='__main__')\n",
+            encoding="utf-8",
+        )
+        script = str(launcher)
     if args.profile == "cprofile":
-        bot = [sys.executable, "-m", "cProfile", "-o", str(workdir / "bot.pstats"),
-               str(ROOT / "bot.py")]
-    return bot
+        return [sys.executable, "-m", "cProfile", "-o", str(workdir / "bot.pstats"), script]
+    return [sys.executable, script]
 
 
 def find_py_spy() -> str | None:
@@ -538,7 +571,8 @@ async def run(args: argparse.Namespace) -> float:
     out = lines
     out.insert(0, f"bot_load: {args.tables} tables x {args.players} people, think {think}, "
                   f"{args.seconds:g} s (ramp {args.ramp:g} s), target "
-                  f"{args.target or 'server default'}, edit rate limit {rate}")
+                  f"{args.target or 'server default'}, edit rate limit {rate}"
+                  + (f", what-if: {' + '.join(args.what_if)}" if args.what_if else ""))
     out.append(f"tables started: {st.tables_started}/{args.tables}, matches finished: "
                f"{st.tables_finished}, moves by people: {st.moves}")
     out.append(f"interactions answered: {answered} in {window:.1f} s = "
@@ -646,6 +680,8 @@ def main() -> None:
     p.add_argument("--profile", choices=["py-spy", "py-spy-gil", "cprofile"], default=None,
                    help="profile the bot: py-spy (every busy thread), py-spy-gil (only the "
                         "thread holding the GIL), cprofile (main thread, slow)")
+    p.add_argument("--what-if", action="append", choices=sorted(WHAT_IF), default=[],
+                   help="measure the bot with a change patched in at start-up (repeatable)")
     p.add_argument("--log-level", default="WARNING", help="the bot's LOG_LEVEL (WARNING)")
     p.add_argument("--seed", type=int, default=20261122)
     p.add_argument("--keep", action="store_true", help="keep the temp dir (log, db, profile)")
