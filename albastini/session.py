@@ -207,12 +207,13 @@ class TableService:
         loop = asyncio.get_running_loop()
         end = loop.time() + timeout
         quiet = 0
-        while quiet < 3:
-            await asyncio.sleep(0.001)
+        while quiet < 3:  # quiet across three turns of the loop: nothing was about to start
             if not self._inflight and self._sleeping == len(self._timers):
                 quiet += 1
+                await asyncio.sleep(0)
             else:
                 quiet = 0
+                await asyncio.sleep(0.0005)
             if loop.time() > end:
                 raise TimeoutError("the table service did not settle")
 
@@ -741,7 +742,15 @@ class TableService:
     # ------------------------------------------------------------------ internals: lobby
 
     async def _create(self, table: Table) -> None:
-        """Store a new lobby with its seats and make it the channel's table."""
+        """Store a new lobby with its seats and make it the channel's table (shielded: a caller
+        that is cancelled never leaves a half-made table)."""
+        task = asyncio.ensure_future(self._create_now(table))
+        self._inflight.add(task)
+        task.add_done_callback(self._inflight.discard)
+        task.add_done_callback(_retrieve)
+        await asyncio.shield(task)
+
+    async def _create_now(self, table: Table) -> None:
         try:
             record = await self._store.create_table(
                 table.guild_id,
@@ -754,9 +763,14 @@ class TableService:
         except ChannelBusy:
             raise Refusal("table_exists", "There is already a table in this channel.") from None
         table.id = record.id
-        for slot, info in enumerate(table.seats):
-            if info is not None:
-                await self._store.add_seat(table.id, slot, info.user_id, info.name, info.level)
+        try:
+            for slot, info in enumerate(table.seats):
+                if info is not None:
+                    await self._store.add_seat(table.id, slot, info.user_id, info.name, info.level)
+        except BaseException:
+            with contextlib.suppress(Exception):  # do not leave the channel blocked
+                await self._store.cancel_table(table.id)
+            raise
         self._tables[table.id] = table
         self._active[table.channel_id] = table.id
         events: list[Event] = [LobbyChanged(table.id)]

@@ -117,17 +117,33 @@ async def _drive(db: Path, seed: int) -> None:
         changed.set()
 
     svc.add_listener(listener)
-    await svc.start()
+    try:
+        await svc.start()
+        await _play_to_the_end(svc, store, seed, done, changed)
+        print("DONE", flush=True)
+    finally:
+        await svc.close()
+        await store.close()
+
+
+async def _play_to_the_end(
+    svc: TableService,
+    store: SQLiteStore,
+    seed: int,
+    done: asyncio.Event,
+    changed: asyncio.Event,
+) -> None:
     try:
         record = await store.get_table(1)
     except UnknownTable:
         record = None
     if record is not None and record.status == "finished":
-        print("DONE", flush=True)
         return
     table = svc.get(1)
     if table is None:
-        table = await svc.open_table(GUILD, CHANNEL, HOST, "Host", computer_level="greedy")
+        table = await svc.open_table(
+            GUILD, CHANNEL, HOST, "Host", computer_level="greedy", target=8
+        )
     if table.status == "lobby":
         if table.seat_of(P2) is None:
             await svc.join(table.id, P2, "Second")
@@ -145,9 +161,6 @@ async def _drive(db: Path, seed: int) -> None:
             break
         if not any(persons_turn(table, uid) for uid in (HOST, P2)):
             await changed.wait()
-    print("DONE", flush=True)
-    await svc.close()
-    await store.close()
 
 
 if __name__ == "__main__":

@@ -249,7 +249,11 @@ async def _run_driver(
     finally:
         if proc.poll() is None and not done:
             proc.kill()
-        _, err = await asyncio.to_thread(proc.communicate)
+        try:
+            _, err = await asyncio.to_thread(proc.communicate, timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            raise AssertionError("the driver did not exit after DONE") from None
     if proc.returncode not in (0, -signal.SIGKILL):
         raise AssertionError(f"driver failed ({proc.returncode}):\n{err.decode()}")
     return acks, done
@@ -261,7 +265,7 @@ async def test_sigkill_loses_no_acknowledged_move(db: Path) -> None:
     done = False
     kills = 0
     for run in range(12):
-        kill_after = rng.randint(1, 70) if kills < 5 else None
+        kill_after = rng.randint(3, 25) if kills < 5 else None
         acks, done = await _run_driver(db, 1000 + run, kill_after, rng.random() * 0.02)
         for line in acks:
             _, move_no, code = line.split()
