@@ -4,6 +4,7 @@ manual clock, so no test waits for real seconds."""
 from __future__ import annotations
 
 import concurrent.futures
+import multiprocessing
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -23,7 +24,7 @@ from albastini.session import Refusal, TableService
 from albastini.table import Table
 from albastini.timers import ManualClock
 
-from .session_helpers import CHANNEL, GUILD, HOST, P2, move_count, persons_turn, service
+from .session_helpers import CHANNEL, GUILD, HOST, P2, move_count, persons_turn, service, until
 
 
 @pytest.fixture
@@ -246,3 +247,20 @@ async def test_slow_levels_think_in_the_executor(db: Path) -> None:
             assert computer_moves and pool.submitted >= len(computer_moves)
     finally:
         pool.shutdown()
+
+
+async def test_hard_computers_think_in_a_spawned_process_pool(db: Path) -> None:
+    """The bot's set-up: a spawn-context process pool; the view and the decision cross it."""
+    pool = concurrent.futures.ProcessPoolExecutor(
+        max_workers=1, mp_context=multiprocessing.get_context("spawn")
+    )
+    try:
+        async with service(db, executor=pool) as (svc, _, rec):
+            table = await svc.open_table(GUILD, CHANNEL, HOST, "Host", players=2, target=1)
+            await svc.add_computer(table.id, HOST, "hard")
+            await svc.start_match(table.id, HOST)
+            await svc.leave(table.id, HOST)  # both seats are the pool's now
+            await until(lambda: len(rec.of(Acted)) >= 3, timeout=60)
+            assert all(a.by_computer for a in rec.of(Acted))
+    finally:
+        pool.shutdown(cancel_futures=True)
