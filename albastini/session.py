@@ -186,7 +186,10 @@ class TableService:
                 continue
             self._tables[table.id] = table
             self._active[table.channel_id] = table.id
-            await self._locked(table, functools.partial(self._resume, table), [])
+            try:
+                await self._locked(table, functools.partial(self._resume, table), [])
+            except Exception:  # logged; its timers retry after retry_delay
+                continue
 
     async def close(self) -> None:
         """Cancel timers and computer moves; wait for changes being committed. The store stays
@@ -1031,9 +1034,11 @@ class TableService:
 
     def _replay(self, table: Table, deals: tuple[DealRecord, ...], snap: TableSnapshot) -> None:
         seat_of_slot = {slot: seat for seat, slot in enumerate(table.slots)}
-        moves_by_deal: dict[int, list[str]] = {}
+        moves_by_deal: dict[int, list[tuple[int, str]]] = {}
         for m in snap.moves:
-            moves_by_deal.setdefault(m.deal_no, []).append(m.action)
+            moves_by_deal.setdefault(m.deal_no, []).append((seat_of_slot[m.seat_no], m.action))
+        if not set(moves_by_deal) <= {d.deal_no for d in deals}:
+            raise ValueError(f"table {table.id} has moves of a deal it never dealt")
         match = None
         for d in deals:
             dealer = seat_of_slot[d.dealer_seat]
@@ -1049,8 +1054,10 @@ class TableService:
                         f"rules say {expected}"
                     )
                 self._rules.next_deal(match, d.seed)
-            for code in moves_by_deal.get(d.deal_no, []):
-                self._rules.apply(match, code)
+            for seat, code in moves_by_deal.get(d.deal_no, []):
+                if match.deal.to_act != seat:
+                    raise ValueError(f"table {table.id}: a stored move of seat {seat} out of turn")
+                self._rules.apply(match, code)  # IllegalMove if the log is corrupt
             table.result_recorded = d.result is not None
         table.match = match
         table.deal_no = len(deals)
