@@ -589,6 +589,10 @@ async def run(args: argparse.Namespace) -> float:
     out.append(f"unknown routes: {len(fake.unknown_routes)}, rate-limited requests (429): "
                f"{len(fake.rate_limited)}, rejected requests: {len(fake.rejections)}, "
                f"fake server errors: {len(fake.server_errors)}")
+    refused = Counter(f"{r.status}/{r.body.get('code')} {r.body.get('message')}"
+                      for r in fake.rejections)
+    for what, n in refused.most_common(4):
+        out.append(f"  rejected {n} x {what}")
     out.append(f"driver: clicks refused by the client {st.driver_skips}, refreshes with nothing "
                f"to play {st.stale_refreshes}, turn found without a notice {st.fallback_checks}, "
                f"broken tables {len(st.setup_errors)}")
@@ -617,6 +621,12 @@ async def run(args: argparse.Namespace) -> float:
     for route, n in sorted(fake.request_counts.items(), key=lambda kv: -kv[1])[:8]:
         out.append(f"  {n:7d}  {route}")
     out.append(f"bot log: {bot_errors} error lines; clean shutdown on SIGTERM: {clean}")
+    seen: Counter[str] = Counter()
+    for ln in log_text.splitlines():
+        if " ERROR " in ln or " WARNING " in ln:
+            seen[re.sub(r"^\S+ \S+ ", "", re.sub(r"\d{5,}", "N", ln))[:140]] += 1
+    for what, n in seen.most_common(4):
+        out.append(f"  {n} x {what}")
     if args.profile in ("py-spy", "py-spy-gil"):
         out.extend(summarize_py_spy(workdir / "py-spy.txt", gil=args.profile == "py-spy-gil"))
     elif args.profile == "cprofile":
