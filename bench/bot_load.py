@@ -36,6 +36,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import functools
 import math
 import os
 import pstats
@@ -336,8 +337,8 @@ class Bench:
             await self.think()
             if self.stopping:
                 return
-            cid = self.rng.choice(moves).custom_id
-            r = await self.act("move", lambda c=cid: fake.click(user, hand, custom_id=c))
+            r = await self.act("move", functools.partial(
+                fake.click, user, hand, custom_id=self.rng.choice(moves).custom_id))
             if r is not None and not r.failed:
                 self.stats.moves += 1
 
