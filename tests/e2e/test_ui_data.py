@@ -321,3 +321,49 @@ async def test_busy_painter_sends_text_now_and_the_picture_later(
     await wait()
     assert len(edits) == 3 and len(edits[2]["attachments"]) == 1
     await pub.close()
+
+
+def _keys_used_by_cogs() -> set[str]:
+    """Catalogue keys the Discord layer asks for: literal t()/tn()/key_str() arguments, f-string
+    prefixes (as "prefix*") and the permission names."""
+    import ast
+    from pathlib import Path
+
+    from cogs.albastini import NEEDED_PERMISSIONS
+
+    keys = {key for _attr, key in NEEDED_PERMISSIONS}
+    root = Path(__file__).resolve().parents[2] / "cogs"
+    for name in ("albastini.py", "publisher.py", "texts.py", "views.py", "lang.py"):
+        tree = ast.parse((root / name).read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
+                continue
+            if node.func.id not in {"t", "tn", "key_str"}:
+                continue
+            index = 0 if node.func.id == "key_str" else 1
+            if len(node.args) <= index:
+                continue
+            arg = node.args[index]
+            if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                keys.add(arg.value)
+            elif isinstance(arg, ast.JoinedStr):
+                prefix = "".join(v.value for v in arg.values if isinstance(v, ast.Constant))
+                keys.add(prefix.split("{")[0] + "*")
+    return keys
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_key_the_cogs_use_exists(lang: str) -> None:
+    from cogs.i18n import catalogue
+
+    cat = catalogue(lang)
+    keys = _keys_used_by_cogs()
+    assert len(keys) > 60
+    missing = []
+    for key in sorted(keys):
+        if key.endswith("*"):
+            if not any(k.startswith(key[:-1]) for k in cat):
+                missing.append(key)
+        elif key not in cat and f"{key}.one" not in cat:
+            missing.append(key)
+    assert missing == []
