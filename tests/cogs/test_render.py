@@ -356,3 +356,17 @@ def test_hand_made_view_with_a_hand_leaks_nothing() -> None:
         assert card_label(code) not in text
     assert text == table_text(public, NAMES[:4], "en", deal_no=1, scores=[0, 0], target=5)
     assert table_png(leaky, NAMES[:4]) == table_png(public, NAMES[:4])
+
+
+def test_png_from_several_threads_at_once_is_the_same_picture() -> None:
+    """Sprites are cached lazily: threads racing to fill the caches must all draw it right."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from cogs import render
+
+    views = [make_view(p, ts, to_act=p - 1) for p, ts in [(2, 1), (3, 1), (4, 2), (5, 1), (6, 3)]]
+    serial = [table_png(v, NAMES[: v["players"]]) for v in views]
+    render._SPRITES.clear()
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        parallel = list(pool.map(lambda v: table_png(v, NAMES[: v["players"]]), views * 4))
+    assert parallel == serial * 4

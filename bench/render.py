@@ -1,0 +1,75 @@
+"""Render benchmark: milliseconds per table picture (``cogs.render.table_png``) per game mode.
+
+Prints figures, asserts nothing. Each mode's view is a deal in play, taken from the real engine
+(a few moves in, so cards lie on the table and a last round shows). Caches are warmed by one
+picture first: the bot draws thousands of pictures per process. Last line: ``png_ms: X`` (median
+over all modes). ``--save DIR`` writes one picture per mode for a look.
+
+    .venv/bin/python bench/render.py
+    .venv/bin/python bench/render.py --save /tmp/pictures
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from albastini import new_deal
+from cogs.render import table_png
+
+MODES = [(2, 1), (3, 1), (4, 2), (4, 1), (5, 1), (6, 2), (6, 3)]
+NAMES = ["Neema", "Baraka Mwakalinga", "Juma", "Amina", "Zawadi", "Fatuma"]
+REPEAT = 30
+
+
+def _view(players: int, team_size: int, moves: int) -> dict[str, Any]:
+    rng = random.Random(players * 10 + team_size)
+    deal = new_deal(players=players, team_size=team_size, dealer=0, seed=rng.getrandbits(64))
+    for _ in range(moves):
+        legal = deal.legal_actions()
+        if not legal:
+            break
+        deal.apply(rng.choice(legal))
+    # Then on until the round in progress shows all cards but one (the busiest picture).
+    for _ in range(50):
+        view = deal.view(None)
+        if view["phase"] == "playing" and len(view.get("current") or []) == players - 1:
+            break
+        deal.apply(rng.choice(deal.legal_actions()))
+    return dict(deal.view(None))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=REPEAT)
+    parser.add_argument("--save", type=Path, default=None)
+    args = parser.parse_args()
+    medians: list[float] = []
+    for players, team_size in MODES:
+        view = _view(players, team_size, moves=players * 2 + 2)
+        names = NAMES[:players]
+        png = table_png(view, names)  # warm the caches
+        times = []
+        for _ in range(args.repeat):
+            t0 = time.perf_counter()
+            table_png(view, names)
+            times.append((time.perf_counter() - t0) * 1000)
+        med = statistics.median(times)
+        medians.append(med)
+        print(f"{players} players, teams of {team_size}: {med:6.1f} ms/picture "
+              f"(min {min(times):.1f}), {len(png) / 1000:.0f} KB")
+        if args.save:
+            args.save.mkdir(parents=True, exist_ok=True)
+            (args.save / f"table_{players}_{team_size}.png").write_bytes(png)
+    print(f"png_ms: {statistics.median(medians):.1f}")
+
+
+if __name__ == "__main__":
+    main()
