@@ -557,7 +557,11 @@ class AlbastiniCog(
     ) -> None:
         lang = await self._lang(interaction)
         if button.kind == "rules":
-            await reply.edit(**self.rules_payload(button.page or 1, lang))
+            payload = self.rules_payload(button.page or 1, lang)
+            if self._is_hand_message(interaction):  # paging in the private rules
+                await reply.edit(**payload)
+            else:  # the Rules button of a public message opens them privately
+                await reply.send(ephemeral=True, **payload)
             return
         if button.kind == "leaderboard":
             if button.guild is None or button.guild != interaction.guild_id:

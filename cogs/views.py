@@ -109,7 +109,7 @@ def hand_buttons(view: dict[str, Any], table_id: int, lang: str) -> list[ButtonS
 
 
 def lobby_buttons(table: Table, lang: str) -> list[ButtonSpec]:
-    """Join / Leave / Add computer / Start / Cancel (the last three for the host)."""
+    """Join / Leave / Add computer / Start / Cancel (the last three for the host), and Rules."""
     full = all(s is not None for s in table.seats) and len(table.seats) >= table.players
     tid = table.id
     return [
@@ -120,11 +120,12 @@ def lobby_buttons(table: Table, lang: str) -> list[ButtonSpec]:
         ),
         ButtonSpec(ids.table_button("start", tid), t(lang, "button.start"), "primary", not full),
         ButtonSpec(ids.table_button("cancel", tid), t(lang, "button.cancel"), "danger"),
+        ButtonSpec(ids.rules(1), t(lang, "button.rules"), row=1),
     ]
 
 
 def table_buttons(table: Table, lang: str) -> list[ButtonSpec]:
-    """Show my hand, I'm back (when someone is away), Leave."""
+    """Show my hand, I'm back (when someone is away), Leave, Rules."""
     if table.status != "running":
         return []
     tid = table.id
@@ -132,6 +133,7 @@ def table_buttons(table: Table, lang: str) -> list[ButtonSpec]:
     if any(s is not None and s.user_id is not None and s.away for s in table.seats):
         specs.append(ButtonSpec(ids.table_button("back", tid), t(lang, "button.back"), "success"))
     specs.append(ButtonSpec(ids.table_button("leave", tid), t(lang, "button.leave")))
+    specs.append(ButtonSpec(ids.rules(1), t(lang, "button.rules")))
     return specs
 
 

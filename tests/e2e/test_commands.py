@@ -27,6 +27,13 @@ async def test_rules_language_settings_and_cancel(make_bot: Callable[..., Albast
             assert r.ephemeral and "page 1 of 6" in r.message.text
             r2 = await fake.click(neema, r.message, label="Next")
             assert r2.response_type == 7 and "page 2 of 6" in r.message.text
+            # the Rules button of a public table opens them privately, the table stays
+            r = await fake.slash(neema, "albastini start", players=2)
+            lobby = r.message
+            r2 = await fake.click(juma, lobby, label="Rules")
+            assert r2.response_type == 4 and r2.ephemeral and "page 1 of 6" in r2.message.text
+            assert "Join" in [b.label for b in lobby.buttons]
+            await fake.slash(neema, "albastini cancel")
 
             # a personal language: private text in Kiswahili, public text unchanged
             r = await fake.slash(juma, "albastini language", language="sw")

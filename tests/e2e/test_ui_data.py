@@ -120,14 +120,14 @@ def _table(status: str = "lobby", seats: int = 2, players: int = 4) -> Table:
 
 def test_lobby_and_table_buttons() -> None:
     specs = {s.label: s for s in views.lobby_buttons(_table(), "en")}
-    assert set(specs) == {"Join", "Leave", "Add computer", "Start", "Cancel"}
+    assert set(specs) == {"Join", "Leave", "Add computer", "Start", "Cancel", "Rules"}
     assert specs["Start"].disabled and not specs["Join"].disabled
     full = {s.label: s for s in views.lobby_buttons(_table(seats=4), "en")}
     assert not full["Start"].disabled and full["Join"].disabled
 
     running = _table("running", seats=4)
     labels = [s.label for s in views.table_buttons(running, "en")]
-    assert labels == ["Show my hand", "Leave"]
+    assert labels == ["Show my hand", "Leave", "Rules"]
     running.seats[1].away = True  # type: ignore[union-attr]
     assert "Back to my seat" in [s.label for s in views.table_buttons(running, "en")]
     assert views.table_buttons(_table("finished", seats=4), "en") == []
