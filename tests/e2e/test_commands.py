@@ -240,3 +240,27 @@ async def test_idle_lobby_closes_with_an_explanation(
             await settle(bot, fake)
             assert "Nobody started the table in time" in lobby.text and not lobby.buttons
         assert_clean(fake)
+
+
+async def test_a_private_hand_still_works_after_its_token_expired(
+    make_bot: Callable[..., AlbastiniBot],
+) -> None:
+    async with FakeDiscord() as fake:
+        neema = fake.add_user("Neema")
+        async with fake.run_bot(make_bot()) as bot:
+            r = await fake.slash(neema, "albastini start", players=2, computers=True)
+            lobby = r.message
+            await fake.click(neema, lobby, label="Start")
+            await fake.wait_until(lambda: fake.find_button(lobby, label="Show my hand"))
+            r = await fake.click(neema, lobby, label="Show my hand")
+            hand = r.message
+            fake.advance(20 * 60)  # the token of the message's interaction is long dead
+            table = table_of(bot, fake)
+            await fake.wait_until(lambda: table.seats[table.to_act].user_id == neema.id)
+            r = await fake.click(neema, hand, label="Refresh")
+            assert r.response_type == 7 and r.message is hand
+            before = table.move_no
+            r = await fake.click(neema, hand, custom_id=enabled_moves(hand)[0].custom_id)
+            assert r.response_type == 7 and table.move_no > before
+            await settle(bot, fake)
+        assert_clean(fake)
