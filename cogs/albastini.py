@@ -649,10 +649,10 @@ class AlbastiniCog(
         lang: str,
         user: Any,
     ) -> None:
-        if table.status != "running":
+        if table.status not in ("running", "lobby"):
             await self._private(reply, t(lang, "refuse.match_over"))
             return
-        payload = self.hand_payload(table, user.id, lang)
+        payload = self.hand_payload(table, user.id, lang)  # in the lobby: "not dealt yet"
         if payload is None:
             await self._private(reply, t(lang, "refuse.not_seated"))
             return
