@@ -4,10 +4,13 @@ A table's game state is never stored: it is derived by replaying the mode settin
 seed and dealer, and the ordered action log through the engine. The store keeps that log
 (append-only, numbered without gaps), the results of finished deals and matches, and settings.
 
-:class:`SQLiteStore` is the implementation for one bot process: aiosqlite over SQLite in WAL mode.
-Writes go through one connection; moves that arrive while a commit is in flight are committed
-together (group commit), each caller still awaiting its own commit. Reads use a second
-connection, so they see committed data only and never wait behind a write.
+:class:`SQLiteStore` is the implementation for one bot process: SQLite in WAL mode through the
+standard :mod:`sqlite3` module, each connection driven by its own worker thread. Every write
+transaction and every read (or multi-query snapshot) is one function run on that thread: one
+hop from the event loop, not one per statement. Writes go through one connection; moves that
+arrive while a commit is in flight are committed together (group commit), each caller still
+awaiting its own commit. Reads use a second connection, so they see committed data only and
+never wait behind a write.
 
 Durability: ``synchronous=NORMAL`` in WAL mode (the default here). A commit has written its WAL
 frames to the operating system before ``COMMIT`` returns, so a move acknowledged by
@@ -23,15 +26,13 @@ import asyncio
 import json
 import re
 import sqlite3
-from collections.abc import AsyncIterator, Mapping, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from os import PathLike
 from pathlib import Path
-from typing import Any, Literal, Protocol, cast
-
-import aiosqlite
+from typing import Any, Literal, Protocol, Self, TypeVar, cast
 
 __all__ = [
     "DEFAULT_GUILD_SETTINGS",
@@ -46,6 +47,7 @@ __all__ = [
     "MigrationError",
     "MoveGap",
     "MoveRecord",
+    "NewSeat",
     "PlayerResult",
     "PlayerStats",
     "SQLiteStore",
@@ -179,6 +181,17 @@ class SeatRecord:
 
 
 @dataclass(frozen=True, slots=True)
+class NewSeat:
+    """A seat taken when a lobby is created (:meth:`SQLiteStore.create_table`): the host's, or
+    a rematch's players; ``user_id`` None with a ``computer_level`` for a computer."""
+
+    seat_no: int
+    user_id: int | None
+    display_name: str
+    computer_level: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class DealResult:
     """The outcome of a finished deal: card points per team, winner (None on a tie) and VP."""
 
@@ -307,6 +320,7 @@ class Store(Protocol):
         *,
         game: str = "albastini",
         language: str = "en",
+        seats: Sequence[NewSeat] = (),
     ) -> TableRecord: ...
     async def get_table(self, table_id: int) -> TableRecord: ...
     async def active_table(self, channel_id: int) -> TableRecord | None: ...
@@ -507,7 +521,7 @@ _STATS_COLS = (
 )  # user_stats sums match_results itself: the source of truth, cheap for one player
 
 
-def _table(r: sqlite3.Row) -> TableRecord:
+def _table(r: tuple[Any, ...]) -> TableRecord:
     return TableRecord(
         id=r[0],
         guild_id=r[1],
@@ -523,24 +537,24 @@ def _table(r: sqlite3.Row) -> TableRecord:
     )
 
 
-def _seat(r: sqlite3.Row) -> SeatRecord:
+def _seat(r: tuple[Any, ...]) -> SeatRecord:
     return SeatRecord(r[0], r[1], r[2], r[3], r[4], bool(r[5]), bool(r[6]), r[7])
 
 
-def _deal(r: sqlite3.Row, result: DealResult | None = None) -> DealRecord:
+def _deal(r: tuple[Any, ...], result: DealResult | None = None) -> DealRecord:
     deck = tuple(r[4].split()) if r[4] is not None else None
     return DealRecord(r[0], r[1], r[2], _seed_from_db(r[3]), deck, _ts(r[5]), result)
 
 
-def _result(r: sqlite3.Row) -> DealResult:
+def _result(r: tuple[Any, ...]) -> DealResult:
     return DealResult(r[0], r[1], tuple(json.loads(r[2])), r[3], r[4], _ts(r[5]))
 
 
-def _move(r: sqlite3.Row) -> MoveRecord:
+def _move(r: tuple[Any, ...]) -> MoveRecord:
     return MoveRecord(r[0], r[1], r[2], r[3], r[4], r[5], bool(r[6]), _ts(r[7]))
 
 
-def _stats(r: sqlite3.Row, rank: int | None = None) -> PlayerStats:
+def _stats(r: tuple[Any, ...], rank: int | None = None) -> PlayerStats:
     return PlayerStats(
         user_id=r[0],
         matches_played=int(r[1]),
@@ -596,19 +610,136 @@ def _load_migrations(directory: Path) -> list[_Migration]:
 
 # --------------------------------------------------------------------------- SQLite store
 
+_T = TypeVar("_T")
+Rows = list[tuple[Any, ...]]
+
+
+class _Worker:
+    """One plain :mod:`sqlite3` connection and the single thread that ever touches it.
+
+    Each call runs a whole function (a transaction, a snapshot) on that thread: one hop from the
+    event loop per call, not one per statement. The thread is a ``ThreadPoolExecutor`` worker:
+    Python stops it at exit even if the store was never closed, so a crash path cannot leave
+    the process hanging (aiosqlite's thread, by contrast, is non-daemon and waits forever).
+    """
+
+    def __init__(self, name: str) -> None:
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix=name)
+        self._db: sqlite3.Connection | None = None
+        self.closed = False
+
+    async def connect(self, path: Path) -> None:
+        def connect() -> None:
+            self._db = sqlite3.connect(path, isolation_level=None)
+
+        await self._submit(connect)
+
+    async def call(self, fn: Callable[[sqlite3.Connection], _T]) -> _T:
+        """Run ``fn(connection)`` on the worker thread and return its result."""
+        return await self._submit(lambda: fn(self._conn()))
+
+    async def close(self) -> None:
+        def close() -> None:
+            if self._db is not None:
+                self._db.close()
+                self._db = None
+
+        if self.closed:
+            return
+        self.closed = True
+        try:
+            await asyncio.get_running_loop().run_in_executor(self._pool, close)
+        finally:
+            self._pool.shutdown(wait=False)
+
+    def _conn(self) -> sqlite3.Connection:
+        if self._db is None:
+            raise StoreClosed("the database connection is closed")
+        return self._db
+
+    async def _submit(self, fn: Callable[[], _T]) -> _T:
+        if self.closed:
+            raise StoreClosed("the database connection is closed")
+        return await asyncio.get_running_loop().run_in_executor(self._pool, fn)
+
+
+def _fetch_on(db: sqlite3.Connection, sql: str, params: Sequence[Any] = ()) -> Rows:
+    return db.execute(sql, params).fetchall()
+
+
+def _table_status(db: sqlite3.Connection, table_id: int) -> TableStatus:
+    rows = _fetch_on(db, "SELECT status FROM game_tables WHERE id = ?", (table_id,))
+    if not rows:
+        raise UnknownTable(f"no table {table_id}")
+    return cast(TableStatus, rows[0][0])
+
+
+def _require_status(
+    db: sqlite3.Connection, table_id: int, allowed: tuple[TableStatus, ...], what: str
+) -> TableStatus:
+    status = _table_status(db, table_id)
+    if status not in allowed:
+        raise WrongStatus(f"cannot {what}: table {table_id} is {status}")
+    return status
+
+
+def _touch(db: sqlite3.Connection, table_id: int, now: str) -> None:
+    db.execute("UPDATE game_tables SET updated_at = ? WHERE id = ?", (now, table_id))
+
+
+def _in_transaction(db: sqlite3.Connection, fn: Callable[[sqlite3.Connection], _T]) -> _T:
+    """``fn`` as one write transaction: committed if it returns, rolled back if it raises."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        result = fn(db)
+        db.execute("COMMIT")
+    except BaseException:
+        if db.in_transaction:
+            db.execute("ROLLBACK")
+        raise
+    return result
+
+
+def _insert_seat(
+    db: sqlite3.Connection, table_id: int, seat: tuple[int, int | None, str, str | None]
+) -> None:
+    seat_no, user_id, name, level = seat
+    if _fetch_on(
+        db, "SELECT 1 FROM seats WHERE table_id = ? AND seat_no = ?", (table_id, seat_no)
+    ):
+        raise ConflictError(f"seat {seat_no} of table {table_id} is taken")
+    if user_id is not None and _fetch_on(
+        db, "SELECT 1 FROM seats WHERE table_id = ? AND user_id = ?", (table_id, user_id)
+    ):
+        raise ConflictError(f"user {user_id} already sits at table {table_id}")
+    db.execute(
+        "INSERT INTO seats (table_id, seat_no, user_id, display_name, computer_level)"
+        " VALUES (?, ?, ?, ?, ?)",
+        (table_id, seat_no, user_id, name, level),
+    )
+
+
+def _check_seat(
+    seat_no: int, user_id: int | None, display_name: str, computer_level: str | None
+) -> tuple[int, int | None, str, str | None]:
+    _int("seat_no", seat_no, 0, 15)
+    _opt_id("user_id", user_id)
+    name = _name(display_name)
+    if (user_id is None) != (computer_level is not None):
+        raise InvalidValue("a seat has either a user_id (person) or a computer_level")
+    level = None if computer_level is None else _level(computer_level)
+    return seat_no, user_id, name, level
+
 
 class SQLiteStore:
     """The :class:`Store` on SQLite (WAL). Create with ``await SQLiteStore.open(path)``."""
 
-    def __init__(
-        self, path: Path, writer: aiosqlite.Connection, reader: aiosqlite.Connection
-    ) -> None:
+    def __init__(self, path: Path, writer: _Worker, reader: _Worker) -> None:
         """Use :meth:`open`; this only wires already-prepared connections."""
         self.path = path
-        self._writer: aiosqlite.Connection | None = writer
-        self._reader: aiosqlite.Connection | None = reader
-        self._wlock = asyncio.Lock()  # one write transaction at a time on the writer
-        self._rlock = asyncio.Lock()  # multi-statement snapshots on the reader
+        self._writer: _Worker | None = writer
+        self._reader: _Worker | None = reader
+        self._wlock = asyncio.Lock()  # one write transaction at a time, in order of arrival
         self._pending: list[_PendingMove] = []
         self._flusher: asyncio.Task[None] | None = None
 
@@ -621,7 +752,7 @@ class SQLiteStore:
         *,
         synchronous: Synchronous = "NORMAL",
         migrations_dir: Path | None = None,
-    ) -> SQLiteStore:
+    ) -> Self:
         """Open (creating if missing) the database at ``path`` and bring its schema up to date.
 
         Creates the parent directory. Refuses, with :class:`CorruptDatabase` and without
@@ -637,22 +768,30 @@ class SQLiteStore:
         except OSError as exc:
             raise StoreError(f"cannot create the directory for database {db_path}: {exc}") from None
         _check_header(db_path)
+        writer = _Worker("albastini-db-writer")
+        reader = _Worker("albastini-db-reader")
         try:
-            writer = await aiosqlite.connect(db_path, isolation_level=None)
-        except sqlite3.Error as exc:
-            raise StoreError(f"cannot open database {db_path}: {exc}") from None
-        reader: aiosqlite.Connection | None = None
-        try:
-            await _quick_check(writer, db_path)
-            await _configure(writer, db_path, synchronous)
-            await _migrate(writer, db_path, migrations)
-            reader = await aiosqlite.connect(db_path, isolation_level=None)
-            await reader.execute("PRAGMA busy_timeout = 5000")
-            await reader.execute("PRAGMA query_only = ON")
+            try:
+                await writer.connect(db_path)
+            except sqlite3.Error as exc:
+                raise StoreError(f"cannot open database {db_path}: {exc}") from None
+
+            def prepare(db: sqlite3.Connection) -> None:
+                _quick_check(db, db_path)
+                _configure(db, db_path, synchronous)
+                _migrate(db, db_path, migrations)
+
+            await writer.call(prepare)
+            await reader.connect(db_path)
+
+            def prepare_reader(db: sqlite3.Connection) -> None:
+                db.execute("PRAGMA busy_timeout = 5000")
+                db.execute("PRAGMA query_only = ON")
+
+            await reader.call(prepare_reader)
         except BaseException:
+            await reader.close()
             await writer.close()
-            if reader is not None:
-                await reader.close()
             raise
         return cls(db_path, writer, reader)
 
@@ -665,74 +804,57 @@ class SQLiteStore:
         async with self._wlock:
             writer, reader = self._writer, self._reader
             self._writer = self._reader = None
+
+            def finish(db: sqlite3.Connection) -> None:
+                db.execute("PRAGMA optimize")
+                db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
             try:
                 await reader.close()
-                await writer.execute("PRAGMA optimize")
-                await writer.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                await writer.call(finish)
             finally:
                 await writer.close()
 
-    async def __aenter__(self) -> SQLiteStore:
+    async def __aenter__(self) -> Self:
         return self
 
     async def __aexit__(self, *exc: object) -> None:
         await self.close()
 
-    def _w(self) -> aiosqlite.Connection:
+    def _w(self) -> _Worker:
         if self._writer is None:
             raise StoreClosed(f"store {self.path} is closed")
         return self._writer
 
-    def _r(self) -> aiosqlite.Connection:
+    def _r(self) -> _Worker:
         if self._reader is None:
             raise StoreClosed(f"store {self.path} is closed")
         return self._reader
 
-    async def _begin(self) -> aiosqlite.Connection:
-        db = self._w()
-        await db.execute("BEGIN IMMEDIATE")
-        return db
-
-    @asynccontextmanager
-    async def _write(self) -> AsyncIterator[aiosqlite.Connection]:
-        """One write transaction: committed on exit, rolled back on any error."""
+    async def _write(self, fn: Callable[[sqlite3.Connection], _T]) -> _T:
+        """Run ``fn`` as one write transaction on the writer's thread (one hop)."""
         async with self._wlock:
-            db = await self._begin()
+            db = self._w()
+            return await db.call(lambda conn: _in_transaction(conn, fn))
+
+    async def _read(self, fn: Callable[[sqlite3.Connection], _T]) -> _T:
+        """Run ``fn`` on the reader's thread (committed data only; one hop)."""
+        return await self._r().call(fn)
+
+    async def _fetch(self, sql: str, params: Sequence[Any] = ()) -> Rows:
+        return await self._read(lambda db: _fetch_on(db, sql, params))
+
+    async def _snapshot(self, fn: Callable[[sqlite3.Connection], _T]) -> _T:
+        """Run several queries of ``fn`` in one read transaction: one consistent snapshot."""
+
+        def snapshot(db: sqlite3.Connection) -> _T:
+            db.execute("BEGIN")
             try:
-                yield db
-                await db.execute("COMMIT")
-            except BaseException:
-                await self._rollback(db)
-                raise
+                return fn(db)
+            finally:
+                db.execute("COMMIT")
 
-    async def _rollback(self, db: aiosqlite.Connection) -> None:
-        if db.in_transaction:
-            await db.execute("ROLLBACK")
-
-    async def _fetch(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
-        return list(await self._r().execute_fetchall(sql, params))
-
-    async def _fetch_w(
-        self, db: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()
-    ) -> list[sqlite3.Row]:
-        return list(await db.execute_fetchall(sql, params))
-
-    async def _table_status(self, db: aiosqlite.Connection, table_id: int) -> TableStatus:
-        rows = await self._fetch_w(db, "SELECT status FROM game_tables WHERE id = ?", (table_id,))
-        if not rows:
-            raise UnknownTable(f"no table {table_id}")
-        return cast(TableStatus, rows[0][0])
-
-    async def _require_status(
-        self, db: aiosqlite.Connection, table_id: int, allowed: tuple[TableStatus, ...], what: str
-    ) -> TableStatus:
-        status = await self._table_status(db, table_id)
-        if status not in allowed:
-            raise WrongStatus(f"cannot {what}: table {table_id} is {status}")
-        return status
-
-    async def _touch(self, db: aiosqlite.Connection, table_id: int, now: str) -> None:
-        await db.execute("UPDATE game_tables SET updated_at = ? WHERE id = ?", (now, table_id))
+        return await self._read(snapshot)
 
     # ---------------------------------------------------------------- tables
 
@@ -745,8 +867,13 @@ class SQLiteStore:
         *,
         game: str = "albastini",
         language: str = "en",
+        seats: Sequence[NewSeat] = (),
     ) -> TableRecord:
-        """Open a lobby in ``channel_id``; :class:`ChannelBusy` if one is already active there."""
+        """Open a lobby in ``channel_id``; :class:`ChannelBusy` if one is already active there.
+
+        ``seats`` are taken in the same transaction (the host's seat, or a rematch's players),
+        checked as :meth:`add_seat` checks them: a refused seat leaves no table behind.
+        """
         params = (
             _id("guild_id", guild_id),
             _id("channel_id", channel_id),
@@ -756,24 +883,33 @@ class SQLiteStore:
             raise InvalidValue(f"game must be 1-32 characters of a-z 0-9 _, got {game!r}")
         text = _settings_json(settings)
         lang = _language(language)
+        checked = [
+            _check_seat(s.seat_no, s.user_id, s.display_name, s.computer_level) for s in seats
+        ]
         now = _now()
+
+        def tx(db: sqlite3.Connection) -> Rows:
+            cur = db.execute(
+                "INSERT INTO game_tables (guild_id, channel_id, host_id, game, settings, "
+                "status, language, created_at, updated_at) "
+                "VALUES (?, ?, ?, ?, ?, 'lobby', ?, ?, ?)",
+                (*params, game, text, lang, now, now),
+            )
+            table_id = cur.lastrowid
+            assert table_id is not None
+            for seat in checked:
+                _insert_seat(db, table_id, seat)
+            return _fetch_on(db, f"SELECT {_TABLE_COLS} FROM game_tables WHERE id = ?", (table_id,))
+
         try:
-            async with self._write() as db:
-                cur = await db.execute(
-                    "INSERT INTO game_tables (guild_id, channel_id, host_id, game, settings, "
-                    "status, language, created_at, updated_at) "
-                    "VALUES (?, ?, ?, ?, ?, 'lobby', ?, ?, ?)",
-                    (*params, game, text, lang, now, now),
-                )
-                table_id = cur.lastrowid
+            rows = await self._write(tx)
         except sqlite3.IntegrityError as exc:
             if "game_tables.channel_id" in str(exc):
                 raise ChannelBusy(
                     f"channel {channel_id} already has a table in the lobby or running"
                 ) from None
             raise InvalidValue(f"table refused by the database: {exc}") from None
-        assert table_id is not None
-        return await self.get_table(table_id)
+        return _table(rows[0])
 
     async def get_table(self, table_id: int) -> TableRecord:
         """The table with this id; :class:`UnknownTable` if there is none."""
@@ -799,24 +935,30 @@ class SQLiteStore:
         """Replace the mode settings of a table still in the lobby."""
         _id("table_id", table_id)
         text = _settings_json(settings)
-        async with self._write() as db:
-            await self._require_status(db, table_id, ("lobby",), "change the settings")
-            await db.execute(
+
+        def tx(db: sqlite3.Connection) -> Rows:
+            _require_status(db, table_id, ("lobby",), "change the settings")
+            db.execute(
                 "UPDATE game_tables SET settings = ?, updated_at = ? WHERE id = ?",
                 (text, _now(), table_id),
             )
-        return await self.get_table(table_id)
+            return _fetch_on(db, f"SELECT {_TABLE_COLS} FROM game_tables WHERE id = ?", (table_id,))
+
+        return _table((await self._write(tx))[0])
 
     async def set_message_id(self, table_id: int, message_id: int | None) -> None:
         """Remember the public message of the table, so it can be edited after a restart."""
         _id("table_id", table_id)
         _opt_id("message_id", message_id)
-        async with self._write() as db:
-            await self._table_status(db, table_id)
-            await db.execute(
+
+        def tx(db: sqlite3.Connection) -> None:
+            _table_status(db, table_id)
+            db.execute(
                 "UPDATE game_tables SET message_id = ?, updated_at = ? WHERE id = ?",
                 (message_id, _now(), table_id),
             )
+
+        await self._write(tx)
 
     async def start_table(
         self, table_id: int, dealer_seat: int, seed: int, deck: Sequence[str] | None = None
@@ -826,22 +968,25 @@ class SQLiteStore:
         _int("dealer_seat", dealer_seat, 0, 15)
         db_seed, deck_text = _seed_to_db(seed), _deck(deck)
         now = _now()
-        async with self._write() as db:
-            await self._require_status(db, table_id, ("lobby",), "start")
-            if not await self._fetch_w(
+
+        def tx(db: sqlite3.Connection) -> None:
+            _require_status(db, table_id, ("lobby",), "start")
+            if not _fetch_on(
                 db,
                 "SELECT 1 FROM seats WHERE table_id = ? AND seat_no = ?",
                 (table_id, dealer_seat),
             ):
                 raise UnknownSeat(f"table {table_id} has no seat {dealer_seat} to deal")
-            await db.execute(
+            db.execute(
                 "UPDATE game_tables SET status = 'running', updated_at = ? WHERE id = ?",
                 (now, table_id),
             )
-            await db.execute(
+            db.execute(
                 f"INSERT INTO deals ({_DEAL_COLS}) VALUES (?, 1, ?, ?, ?, ?)",
                 (table_id, dealer_seat, db_seed, deck_text, now),
             )
+
+        await self._write(tx)
         return DealRecord(table_id, 1, dealer_seat, seed, tuple(deck) if deck else None, _ts(now))
 
     async def cancel_table(self, table_id: int) -> None:
@@ -889,14 +1034,15 @@ class SQLiteStore:
             ("running",) if status == "finished" else ("lobby", "running")
         )
         now = _now()
-        async with self._write() as db:
-            await self._require_status(db, table_id, allowed, f"mark as {status}")
-            await db.execute(
+
+        def tx(db: sqlite3.Connection) -> None:
+            _require_status(db, table_id, allowed, f"mark as {status}")
+            db.execute(
                 "UPDATE game_tables SET status = ?, updated_at = ? WHERE id = ?",
                 (status, now, table_id),
             )
             if rows:
-                seated = await self._fetch_w(
+                seated = _fetch_on(
                     db,
                     "SELECT user_id FROM seats WHERE table_id = ? AND user_id IS NOT NULL",
                     (table_id,),
@@ -907,13 +1053,15 @@ class SQLiteStore:
                         f"results for users {sorted(strangers)} who hold no seat at "
                         f"table {table_id}"
                     )
-                await db.executemany(
+                db.executemany(
                     "INSERT INTO match_results (table_id, guild_id, game, user_id, team, "
                     "team_vp, won, deals_played, deals_won, deals_won_2vp, card_points, "
                     "finished_at) SELECT id, guild_id, game, ?, ?, ?, ?, ?, ?, ?, ?, ? "
                     "FROM game_tables WHERE id = ?",
                     [(*r, now, table_id) for r in rows],
                 )
+
+        await self._write(tx)
 
     async def load_table(self, table_id: int) -> TableSnapshot:
         """The table with its seats, deals (with results) and moves, as one consistent snapshot."""
@@ -932,33 +1080,34 @@ class SQLiteStore:
 
     async def _snapshots(self, where: str, params: tuple[Any, ...]) -> list[TableSnapshot]:
         sub = f"SELECT id FROM game_tables {where}"
-        async with self._rlock:
-            db = self._r()
-            await db.execute("BEGIN")
-            try:
-                tables = await db.execute_fetchall(
-                    f"SELECT {_TABLE_COLS} FROM game_tables {where} ORDER BY id", params
-                )
-                seats = await db.execute_fetchall(
+
+        def queries(db: sqlite3.Connection) -> tuple[Rows, Rows, Rows, Rows, Rows]:
+            return (
+                _fetch_on(db, f"SELECT {_TABLE_COLS} FROM game_tables {where} ORDER BY id", params),
+                _fetch_on(
+                    db,
                     f"SELECT {_SEAT_COLS} FROM seats WHERE table_id IN ({sub}) "
                     "ORDER BY table_id, seat_no",
                     params,
-                )
-                deals = await db.execute_fetchall(
+                ),
+                _fetch_on(
+                    db,
                     f"SELECT {_DEAL_COLS} FROM deals WHERE table_id IN ({sub}) "
                     "ORDER BY table_id, deal_no",
                     params,
-                )
-                results = await db.execute_fetchall(
-                    f"SELECT {_RESULT_COLS} FROM deal_results WHERE table_id IN ({sub})", params
-                )
-                moves = await db.execute_fetchall(
+                ),
+                _fetch_on(
+                    db, f"SELECT {_RESULT_COLS} FROM deal_results WHERE table_id IN ({sub})", params
+                ),
+                _fetch_on(
+                    db,
                     f"SELECT {_MOVE_COLS} FROM moves WHERE table_id IN ({sub}) "
                     "ORDER BY table_id, move_no",
                     params,
-                )
-            finally:
-                await db.execute("COMMIT")
+                ),
+            )
+
+        tables, seats, deals, results, moves = await self._snapshot(queries)
         by_result = {(r[0], r[1]): _result(r) for r in results}
         seat_map: dict[int, list[SeatRecord]] = {}
         for r in seats:
@@ -998,46 +1147,31 @@ class SQLiteStore:
         is taken or the person already sits at this table.
         """
         _id("table_id", table_id)
-        _int("seat_no", seat_no, 0, 15)
-        _opt_id("user_id", user_id)
-        name = _name(display_name)
-        if (user_id is None) != (computer_level is not None):
-            raise InvalidValue("a seat has either a user_id (person) or a computer_level")
-        level = None if computer_level is None else _level(computer_level)
-        async with self._write() as db:
-            await self._require_status(db, table_id, ("lobby",), "add a seat")
-            if await self._fetch_w(
-                db,
-                "SELECT 1 FROM seats WHERE table_id = ? AND seat_no = ?",
-                (table_id, seat_no),
-            ):
-                raise ConflictError(f"seat {seat_no} of table {table_id} is taken")
-            if user_id is not None and await self._fetch_w(
-                db,
-                "SELECT 1 FROM seats WHERE table_id = ? AND user_id = ?",
-                (table_id, user_id),
-            ):
-                raise ConflictError(f"user {user_id} already sits at table {table_id}")
-            await db.execute(
-                "INSERT INTO seats (table_id, seat_no, user_id, display_name, computer_level)"
-                " VALUES (?, ?, ?, ?, ?)",
-                (table_id, seat_no, user_id, name, level),
-            )
-            await self._touch(db, table_id, _now())
-        return SeatRecord(table_id, seat_no, user_id, name, level, False, False, 0)
+        seat = _check_seat(seat_no, user_id, display_name, computer_level)
+
+        def tx(db: sqlite3.Connection) -> None:
+            _require_status(db, table_id, ("lobby",), "add a seat")
+            _insert_seat(db, table_id, seat)
+            _touch(db, table_id, _now())
+
+        await self._write(tx)
+        return SeatRecord(table_id, seat_no, user_id, seat[2], seat[3], False, False, 0)
 
     async def remove_seat(self, table_id: int, seat_no: int) -> None:
         """Free a seat in the lobby (someone leaves, or the host removes a computer)."""
         _id("table_id", table_id)
         _int("seat_no", seat_no, 0, 15)
-        async with self._write() as db:
-            await self._require_status(db, table_id, ("lobby",), "remove a seat")
-            cur = await db.execute(
+
+        def tx(db: sqlite3.Connection) -> None:
+            _require_status(db, table_id, ("lobby",), "remove a seat")
+            cur = db.execute(
                 "DELETE FROM seats WHERE table_id = ? AND seat_no = ?", (table_id, seat_no)
             )
             if cur.rowcount != 1:
                 raise UnknownSeat(f"table {table_id} has no seat {seat_no}")
-            await self._touch(db, table_id, _now())
+            _touch(db, table_id, _now())
+
+        await self._write(tx)
 
     async def replace_with_computer(
         self, table_id: int, seat_no: int, computer_level: str, display_name: str
@@ -1046,9 +1180,10 @@ class SQLiteStore:
         _id("table_id", table_id)
         _int("seat_no", seat_no, 0, 15)
         level, name = _level(computer_level), _name(display_name)
-        async with self._write() as db:
-            await self._require_status(db, table_id, ("running",), "hand a seat over")
-            cur = await db.execute(
+
+        def tx(db: sqlite3.Connection) -> None:
+            _require_status(db, table_id, ("running",), "hand a seat over")
+            cur = db.execute(
                 "UPDATE seats SET user_id = NULL, computer_level = ?, display_name = ?, "
                 "away = 0, computer_control = 0, timeouts = 0 "
                 "WHERE table_id = ? AND seat_no = ?",
@@ -1056,7 +1191,9 @@ class SQLiteStore:
             )
             if cur.rowcount != 1:
                 raise UnknownSeat(f"table {table_id} has no seat {seat_no}")
-            await self._touch(db, table_id, _now())
+            _touch(db, table_id, _now())
+
+        await self._write(tx)
         return SeatRecord(table_id, seat_no, None, name, level, False, False, 0)
 
     async def update_seat(
@@ -1085,21 +1222,24 @@ class SQLiteStore:
         if timeouts is not None:
             sets.append("timeouts = ?")
             params.append(_int("timeouts", timeouts, 0, 1_000_000))
-        async with self._write() as db:
-            await self._require_status(db, table_id, ("lobby", "running"), "update a seat")
+
+        def tx(db: sqlite3.Connection) -> Rows:
+            _require_status(db, table_id, ("lobby", "running"), "update a seat")
             if sets:
-                await db.execute(
+                db.execute(
                     f"UPDATE seats SET {', '.join(sets)} WHERE table_id = ? AND seat_no = ?",
                     (*params, table_id, seat_no),
                 )
-            rows = await self._fetch_w(
+            rows = _fetch_on(
                 db,
                 f"SELECT {_SEAT_COLS} FROM seats WHERE table_id = ? AND seat_no = ?",
                 (table_id, seat_no),
             )
             if not rows:
                 raise UnknownSeat(f"table {table_id} has no seat {seat_no}")
-        return _seat(rows[0])
+            return rows
+
+        return _seat((await self._write(tx))[0])
 
     async def seats(self, table_id: int) -> list[SeatRecord]:
         """The table's seats by seat number (empty list for an unknown table)."""
@@ -1125,27 +1265,30 @@ class SQLiteStore:
         _int("dealer_seat", dealer_seat, 0, 15)
         db_seed, deck_text = _seed_to_db(seed), _deck(deck)
         now = _now()
+
+        def tx(db: sqlite3.Connection) -> None:
+            _require_status(db, table_id, ("running",), "deal")
+            rows = _fetch_on(
+                db,
+                "SELECT d.deal_no, r.deal_no FROM deals d LEFT JOIN deal_results r "
+                "USING (table_id, deal_no) WHERE d.table_id = ? "
+                "ORDER BY d.deal_no DESC LIMIT 1",
+                (table_id,),
+            )
+            last = rows[0][0] if rows else 0
+            if deal_no <= last:
+                raise ConflictError(f"table {table_id} already has deal {deal_no}")
+            if deal_no != last + 1:
+                raise ConflictError(f"table {table_id}: the next deal is {last + 1}")
+            if rows and rows[0][1] is None:
+                raise ConflictError(f"deal {last} of table {table_id} has no result yet")
+            db.execute(
+                f"INSERT INTO deals ({_DEAL_COLS}) VALUES (?, ?, ?, ?, ?, ?)",
+                (table_id, deal_no, dealer_seat, db_seed, deck_text, now),
+            )
+
         try:
-            async with self._write() as db:
-                await self._require_status(db, table_id, ("running",), "deal")
-                rows = await self._fetch_w(
-                    db,
-                    "SELECT d.deal_no, r.deal_no FROM deals d LEFT JOIN deal_results r "
-                    "USING (table_id, deal_no) WHERE d.table_id = ? "
-                    "ORDER BY d.deal_no DESC LIMIT 1",
-                    (table_id,),
-                )
-                last = rows[0][0] if rows else 0
-                if deal_no <= last:
-                    raise ConflictError(f"table {table_id} already has deal {deal_no}")
-                if deal_no != last + 1:
-                    raise ConflictError(f"table {table_id}: the next deal is {last + 1}")
-                if rows and rows[0][1] is None:
-                    raise ConflictError(f"deal {last} of table {table_id} has no result yet")
-                await db.execute(
-                    f"INSERT INTO deals ({_DEAL_COLS}) VALUES (?, ?, ?, ?, ?, ?)",
-                    (table_id, deal_no, dealer_seat, db_seed, deck_text, now),
-                )
+            await self._write(tx)
         except sqlite3.IntegrityError:  # the dealer seat does not exist (foreign key)
             raise UnknownSeat(f"table {table_id} has no seat {dealer_seat} to deal") from None
         return DealRecord(
@@ -1177,24 +1320,27 @@ class SQLiteStore:
             _int("winner_team", winner_team, 0, len(points) - 1)
             _int("vp", vp, 1, 2)
         now = _now()
-        async with self._write() as db:
-            await self._require_status(db, table_id, ("running",), "score a deal")
-            if not await self._fetch_w(
+
+        def tx(db: sqlite3.Connection) -> None:
+            _require_status(db, table_id, ("running",), "score a deal")
+            if not _fetch_on(
                 db,
                 "SELECT 1 FROM deals WHERE table_id = ? AND deal_no = ?",
                 (table_id, deal_no),
             ):
                 raise ConflictError(f"table {table_id} has no deal {deal_no}")
-            if await self._fetch_w(
+            if _fetch_on(
                 db,
                 "SELECT 1 FROM deal_results WHERE table_id = ? AND deal_no = ?",
                 (table_id, deal_no),
             ):
                 raise ConflictError(f"deal {deal_no} of table {table_id} is already scored")
-            await db.execute(
+            db.execute(
                 f"INSERT INTO deal_results ({_RESULT_COLS}) VALUES (?, ?, ?, ?, ?, ?)",
                 (table_id, deal_no, json.dumps(list(points)), winner_team, vp, now),
             )
+
+        await self._write(tx)
         return DealResult(table_id, deal_no, points, winner_team, vp, _ts(now))
 
     async def append_move(
@@ -1260,37 +1406,10 @@ class SQLiteStore:
             self._pending = []
 
     async def _commit_batch(self, batch: list[_PendingMove]) -> None:
-        sql = f"INSERT INTO moves ({_MOVE_COLS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
-        errors: dict[int, BaseException] = {}
+        params = [p.params for p in batch]
         try:
-            db = await self._begin()
+            errors = await self._w().call(lambda db: _insert_moves(db, params))
         except BaseException as exc:
-            for p in batch:
-                if not p.future.done():
-                    p.future.set_exception(_wrap_commit_error(exc, self.path))
-            if not isinstance(exc, Exception):
-                raise
-            return
-        try:
-            fast = len(batch) > 1
-            if fast:  # usually every move is fine: one round trip for the whole batch
-                await db.execute("SAVEPOINT batch")
-                try:
-                    await db.executemany(sql, [p.params for p in batch])
-                    await db.execute("RELEASE batch")
-                except sqlite3.IntegrityError:
-                    await db.execute("ROLLBACK TO batch")
-                    await db.execute("RELEASE batch")
-                    fast = False
-            if not fast:  # one by one: a refused statement rolls back alone
-                for i, p in enumerate(batch):
-                    try:
-                        await db.execute(sql, p.params)
-                    except sqlite3.IntegrityError as exc:
-                        errors[i] = _move_error(exc, p.params)
-            await db.execute("COMMIT")
-        except BaseException as exc:
-            await self._rollback(db)
             for p in batch:
                 if not p.future.done():
                     p.future.set_exception(_wrap_commit_error(exc, self.path))
@@ -1345,8 +1464,9 @@ class SQLiteStore:
             _int("target VP", target_vp, *TARGET_VP_RANGE)
         if language is not None:
             _language(language)
-        async with self._write() as db:
-            rows = await self._fetch_w(
+
+        def tx(db: sqlite3.Connection) -> GuildSettings:
+            rows = _fetch_on(
                 db,
                 "SELECT turn_time, target_vp, language FROM guild_settings WHERE guild_id = ?",
                 (guild_id,),
@@ -1358,14 +1478,16 @@ class SQLiteStore:
                 old.target_vp if target_vp is None else target_vp,
                 old.language if language is None else _language(language),
             )
-            await db.execute(
+            db.execute(
                 "INSERT INTO guild_settings (guild_id, turn_time, target_vp, language, "
                 "updated_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
                 "turn_time = excluded.turn_time, target_vp = excluded.target_vp, "
                 "language = excluded.language, updated_at = excluded.updated_at",
                 (guild_id, new.turn_time, new.target_vp, new.language, _now()),
             )
-        return new
+            return new
+
+        return await self._write(tx)
 
     async def user_language(self, user_id: int) -> Language | None:
         """The user's preferred language, or None to follow the guild's."""
@@ -1378,13 +1500,16 @@ class SQLiteStore:
         """Set ('en' or 'sw') or clear (None) the user's preferred language."""
         _id("user_id", user_id)
         lang = None if language is None else _language(language)
-        async with self._write() as db:
-            await db.execute(
+
+        def tx(db: sqlite3.Connection) -> None:
+            db.execute(
                 "INSERT INTO user_preferences (user_id, language, updated_at) "
                 "VALUES (?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET "
                 "language = excluded.language, updated_at = excluded.updated_at",
                 (user_id, lang, _now()),
             )
+
+        await self._write(tx)
 
     # ---------------------------------------------------------------- statistics
 
@@ -1399,25 +1524,26 @@ class SQLiteStore:
         _id("guild_id", guild_id)
         _int("limit", limit, 1, 100)
         _int("offset", offset, 0, 10_000_000)
-        async with self._rlock:
-            db = self._r()
-            await db.execute("BEGIN")
-            try:
-                rows = await db.execute_fetchall(
-                    "SELECT user_id, matches_played, matches_won, vp, deals_played, deals_won, "
-                    "deals_won_2vp, card_points FROM player_totals "
-                    "WHERE guild_id = ? AND game = ? "
-                    "ORDER BY matches_won DESC, vp DESC, user_id LIMIT ? OFFSET ?",
-                    (guild_id, game, limit, offset),
-                )
-                total = await db.execute_fetchall(
-                    "SELECT count(*) FROM player_totals WHERE guild_id = ? AND game = ?",
-                    (guild_id, game),
-                )
-            finally:
-                await db.execute("COMMIT")
+
+        def queries(db: sqlite3.Connection) -> tuple[Rows, Rows]:
+            rows = _fetch_on(
+                db,
+                "SELECT user_id, matches_played, matches_won, vp, deals_played, deals_won, "
+                "deals_won_2vp, card_points FROM player_totals "
+                "WHERE guild_id = ? AND game = ? "
+                "ORDER BY matches_won DESC, vp DESC, user_id LIMIT ? OFFSET ?",
+                (guild_id, game, limit, offset),
+            )
+            total = _fetch_on(
+                db,
+                "SELECT count(*) FROM player_totals WHERE guild_id = ? AND game = ?",
+                (guild_id, game),
+            )
+            return rows, total
+
+        rows, total = await self._snapshot(queries)
         entries = tuple(_stats(r, offset + i + 1) for i, r in enumerate(rows))
-        return LeaderboardPage(entries, int(next(iter(total))[0]), offset, limit)
+        return LeaderboardPage(entries, int(total[0][0]), offset, limit)
 
     async def user_stats(
         self, guild_id: int, user_id: int, *, game: str = "albastini"
@@ -1437,6 +1563,37 @@ class SQLiteStore:
 
 
 # --------------------------------------------------------------------------- helpers
+
+
+def _insert_moves(db: sqlite3.Connection, batch: list[tuple[Any, ...]]) -> dict[int, StoreError]:
+    """One transaction for a batch of moves; returns the refused ones by index (not written).
+
+    Usually every move is fine: the whole batch goes in with one ``executemany``. If one is
+    refused, the batch is retried one by one so that only the refused moves are left out.
+    """
+    sql = f"INSERT INTO moves ({_MOVE_COLS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+    errors: dict[int, StoreError] = {}
+
+    def insert(db: sqlite3.Connection) -> None:
+        fast = len(batch) > 1
+        if fast:
+            db.execute("SAVEPOINT batch")
+            try:
+                db.executemany(sql, batch)
+                db.execute("RELEASE batch")
+            except sqlite3.IntegrityError:
+                db.execute("ROLLBACK TO batch")
+                db.execute("RELEASE batch")
+                fast = False
+        if not fast:  # one by one: a refused statement rolls back alone
+            for i, params in enumerate(batch):
+                try:
+                    db.execute(sql, params)
+                except sqlite3.IntegrityError as exc:
+                    errors[i] = _move_error(exc, params)
+
+    _in_transaction(db, insert)
+    return errors
 
 
 def _move_error(exc: sqlite3.IntegrityError, params: tuple[Any, ...]) -> StoreError:
@@ -1472,9 +1629,9 @@ def _check_header(path: Path) -> None:
         )
 
 
-async def _quick_check(db: aiosqlite.Connection, path: Path) -> None:
+def _quick_check(db: sqlite3.Connection, path: Path) -> None:
     try:
-        rows = list(await db.execute_fetchall("PRAGMA quick_check"))
+        rows = _fetch_on(db, "PRAGMA quick_check")
     except sqlite3.DatabaseError as exc:
         raise CorruptDatabase(
             f"database {path} is unreadable ({exc}); it was left untouched. "
@@ -1488,21 +1645,21 @@ async def _quick_check(db: aiosqlite.Connection, path: Path) -> None:
         )
 
 
-async def _configure(db: aiosqlite.Connection, path: Path, synchronous: Synchronous) -> None:
-    await db.execute("PRAGMA busy_timeout = 5000")
-    rows = list(await db.execute_fetchall("PRAGMA journal_mode = WAL"))
+def _configure(db: sqlite3.Connection, path: Path, synchronous: Synchronous) -> None:
+    db.execute("PRAGMA busy_timeout = 5000")
+    rows = _fetch_on(db, "PRAGMA journal_mode = WAL")
     if str(rows[0][0]).lower() != "wal":
         raise StoreError(f"database {path} cannot use WAL mode (got {rows[0][0]!r})")
-    await db.execute(f"PRAGMA synchronous = {synchronous}")
-    await db.execute("PRAGMA foreign_keys = ON")
+    db.execute(f"PRAGMA synchronous = {synchronous}")
+    db.execute("PRAGMA foreign_keys = ON")
 
 
-async def _migrate(db: aiosqlite.Connection, path: Path, migrations: list[_Migration]) -> None:
-    await db.execute(
+def _migrate(db: sqlite3.Connection, path: Path, migrations: list[_Migration]) -> None:
+    db.execute(
         "CREATE TABLE IF NOT EXISTS schema_version ("
         "version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
     )
-    rows = list(await db.execute_fetchall("SELECT coalesce(max(version), 0) FROM schema_version"))
+    rows = _fetch_on(db, "SELECT coalesce(max(version), 0) FROM schema_version")
     current = int(rows[0][0])
     known = len(migrations)
     if current > known:
@@ -1518,10 +1675,10 @@ async def _migrate(db: aiosqlite.Connection, path: Path, migrations: list[_Migra
             f"VALUES ({m.version}, '{m.name}', '{_now()}');\nCOMMIT;"
         )
         try:
-            await db.executescript(script)
+            db.executescript(script)
         except sqlite3.Error as exc:
             if db.in_transaction:
-                await db.execute("ROLLBACK")
+                db.execute("ROLLBACK")
             raise MigrationError(
                 f"migration {m.version:04d}_{m.name}.sql failed on {path}: {exc}; "
                 f"the database was left at version {m.version - 1}"

@@ -24,6 +24,7 @@ from albastini.store import (
     InvalidValue,
     MigrationError,
     MoveGap,
+    NewSeat,
     PlayerResult,
     PlayerStats,
     SchemaTooNew,
@@ -726,3 +727,44 @@ async def test_acknowledged_moves_survive_sigkill(tmp_path: Path, attempt: int) 
             )
     finally:
         await store.close()
+
+
+def test_a_process_that_never_closes_its_store_still_exits(tmp_path: Path) -> None:
+    """An exception path that skips ``close()`` must not leave the process hanging on the
+    store's worker threads (aiosqlite's non-daemon thread used to)."""
+    script = textwrap.dedent(
+        f"""
+        import asyncio
+        from albastini.store import SQLiteStore
+
+        async def main():
+            store = await SQLiteStore.open({str(tmp_path / "x.db")!r})
+            await store.create_table(1, 2, 3, {{}})
+            raise SystemExit(3)
+
+        asyncio.run(main())
+        """
+    )
+    root = Path(__file__).resolve().parent.parent
+    done = subprocess.run([sys.executable, "-c", script], cwd=root, timeout=30, check=False)
+    assert done.returncode == 3
+
+
+async def test_create_table_with_seats_is_one_transaction(store: SQLiteStore) -> None:
+    table = await store.create_table(
+        GUILD, CHANNEL, HOST, MODE,
+        seats=[NewSeat(0, HOST, " Host "), NewSeat(2, None, "Computer", "easy")],
+    )
+    assert table.status == "lobby"
+    seats = await store.seats(table.id)
+    assert [(s.seat_no, s.user_id, s.display_name, s.computer_level) for s in seats] == [
+        (0, HOST, "Host", None), (2, None, "Computer", "easy")]
+    # a refused seat (the same person twice) leaves no table behind and the channel free
+    with pytest.raises(ConflictError):
+        await store.create_table(
+            GUILD, CHANNEL + 1, HOST, MODE, seats=[NewSeat(0, HOST, "A"), NewSeat(1, HOST, "B")]
+        )
+    assert await store.active_table(CHANNEL + 1) is None
+    with pytest.raises(InvalidValue):
+        await store.create_table(GUILD, CHANNEL + 1, HOST, MODE, seats=[NewSeat(0, None, "C")])
+    assert await store.active_table(CHANNEL + 1) is None
