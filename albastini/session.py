@@ -21,7 +21,7 @@ import contextlib
 import functools
 import logging
 import random
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from typing import Any
 
 from .ai import decide as ai_decide
@@ -46,6 +46,7 @@ from .events import (
 from .store import (
     ChannelBusy,
     DealRecord,
+    NewSeat,
     PlayerResult,
     Store,
     TableSnapshot,
@@ -127,7 +128,10 @@ class TableService:
         self._listeners: list[Listener] = []
         self._timers: dict[int, asyncio.Task[None]] = {}  # table id -> its timer/computer task
         self._inflight: set[asyncio.Future[None]] = set()
-        self._open_lock = asyncio.Lock()
+        # One lock per channel while a lobby is being opened there (no global lock: opening a
+        # table waits on the store, and channels do not wait for each other); the database
+        # refuses a second active table per channel in any case.
+        self._opening: dict[int, tuple[asyncio.Lock, int]] = {}
         self._closing = False
         self._sleeping = 0  # timer tasks waiting for the clock to move
 
@@ -284,14 +288,12 @@ class TableService:
             )
         _check_range("target", target, *TARGET_RANGE, "victory points")
         _check_range("turn_time", turn_time, *TURN_TIME_RANGE, "seconds")
-        async with self._open_lock:
-            if channel_id in self._active:
-                raise Refusal(
-                    "table_exists",
-                    "There is already a table in this channel.",
-                    table_id=self._active[channel_id],
-                )
-            guild = await self._store.guild_settings(guild_id)
+        self._check_channel_free(channel_id)
+        # Read outside the channel's lock: settings only change through the cogs, and a lobby
+        # opened a moment before a change keeps the values it was opened with anyway.
+        guild = await self._store.guild_settings(guild_id)
+        async with self._channel_lock(channel_id):
+            self._check_channel_free(channel_id)
             table = Table(
                 id=0,
                 guild_id=guild_id,
@@ -469,13 +471,8 @@ class TableService:
             raise Refusal("not_finished", "The match is not finished yet.")
         if old.seat_of(user_id) is None:
             raise Refusal("not_seated", "Only the players of this match can ask for a rematch.")
-        async with self._open_lock:
-            if old.channel_id in self._active:
-                raise Refusal(
-                    "table_exists",
-                    "There is already a table in this channel.",
-                    table_id=self._active[old.channel_id],
-                )
+        async with self._channel_lock(old.channel_id):
+            self._check_channel_free(old.channel_id)
             infos = [s for s in old.seats if s is not None]
             infos.sort(key=lambda s: s.user_id != user_id)  # the new host first
             table = Table(
@@ -744,6 +741,29 @@ class TableService:
 
     # ------------------------------------------------------------------ internals: lobby
 
+    def _check_channel_free(self, channel_id: int) -> None:
+        if channel_id in self._active:
+            raise Refusal(
+                "table_exists",
+                "There is already a table in this channel.",
+                table_id=self._active[channel_id],
+            )
+
+    @contextlib.asynccontextmanager
+    async def _channel_lock(self, channel_id: int) -> AsyncIterator[None]:
+        """Hold the channel's opening lock; it is forgotten when nobody holds or waits for it."""
+        lock, users = self._opening.get(channel_id, (asyncio.Lock(), 0))
+        self._opening[channel_id] = (lock, users + 1)
+        try:
+            async with lock:
+                yield
+        finally:
+            lock, users = self._opening[channel_id]
+            if users == 1:
+                del self._opening[channel_id]
+            else:
+                self._opening[channel_id] = (lock, users - 1)
+
     async def _create(self, table: Table) -> None:
         """Store a new lobby with its seats and make it the channel's table (shielded: a caller
         that is cancelled never leaves a half-made table)."""
@@ -755,6 +775,7 @@ class TableService:
 
     async def _create_now(self, table: Table) -> None:
         try:
+            # The lobby and its first seats in one transaction: never a half-made table.
             record = await self._store.create_table(
                 table.guild_id,
                 table.channel_id,
@@ -762,18 +783,15 @@ class TableService:
                 _settings(table),
                 game=table.game,
                 language=table.language,
+                seats=[
+                    NewSeat(slot, info.user_id, info.name, info.level)
+                    for slot, info in enumerate(table.seats)
+                    if info is not None
+                ],
             )
         except ChannelBusy:
             raise Refusal("table_exists", "There is already a table in this channel.") from None
         table.id = record.id
-        try:
-            for slot, info in enumerate(table.seats):
-                if info is not None:
-                    await self._store.add_seat(table.id, slot, info.user_id, info.name, info.level)
-        except BaseException:
-            with contextlib.suppress(Exception):  # do not leave the channel blocked
-                await self._store.cancel_table(table.id)
-            raise
         self._tables[table.id] = table
         self._active[table.channel_id] = table.id
         events: list[Event] = [LobbyChanged(table.id)]

@@ -655,3 +655,48 @@ async def test_a_failing_store_loses_nothing_and_play_goes_on(db: Path) -> None:
     finally:
         await svc.close()
         await store.close()
+
+
+class SlowOpenStore(SQLiteStore):
+    """The real store, but opening a lobby takes a while and the calls are counted."""
+
+    creating = 0
+    most_at_once = 0
+    seat_calls = 0
+
+    async def create_table(self, *args: Any, **kwargs: Any) -> Any:
+        self.creating += 1
+        self.most_at_once = max(self.most_at_once, self.creating)
+        try:
+            await asyncio.sleep(0.05)
+            return await super().create_table(*args, **kwargs)
+        finally:
+            self.creating -= 1
+
+    async def add_seat(self, *args: Any, **kwargs: Any) -> Any:
+        self.seat_calls += 1
+        return await super().add_seat(*args, **kwargs)
+
+
+async def test_lobbies_in_different_channels_open_at_once(db: Path) -> None:
+    """No global lock: channels do not wait for each other; one channel still gets one table,
+    written with its host's seat in one store call."""
+    store = await SlowOpenStore.open(db)
+    svc = TableService(store, computer_pause=0, deal_pause=0)
+    try:
+        await svc.start()
+        opens = [svc.open_table(GUILD, CHANNEL + i, HOST + i, f"Host {i}") for i in range(5)]
+        opens += [svc.open_table(GUILD, CHANNEL, P2, "Second")]  # races the first one
+        done = await asyncio.gather(*opens, return_exceptions=True)
+        tables = [t for t in done if isinstance(t, Table)]
+        refused = [e for e in done if isinstance(e, Refusal)]
+        assert len(tables) == 5 and [e.reason for e in refused] == ["table_exists"]
+        assert store.most_at_once >= 2 and store.seat_calls == 0
+        assert svc._opening == {}
+        for table in tables:
+            seats = await store.seats(table.id)
+            assert [(s.seat_no, s.user_id) for s in seats] == [(0, table.host_id)]
+            assert svc.table_in_channel(table.channel_id) is table
+    finally:
+        await svc.close()
+        await store.close()
