@@ -145,3 +145,14 @@ def assert_clean(fake: FakeDiscord) -> None:
     assert fake.failed_interactions == []
     assert fake.unknown_routes == []
     assert fake.rejections == []
+
+
+async def press_start(fake: FakeDiscord, host: FakeUser, lobby: FakeMessage) -> Any:
+    """The host presses Start once the lobby shows it enabled (as a person would)."""
+
+    def ready() -> bool:
+        button = fake.find_button(lobby, label="Start")
+        return button is not None and not button.disabled
+
+    await fake.wait_until(ready, timeout=10)
+    return await fake.click(host, lobby, label="Start")

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from cogs.runner import AlbastiniBot
-from tests.e2e.conftest import assert_clean, enabled_moves, settle, table_of
+from tests.e2e.conftest import assert_clean, enabled_moves, press_start, settle, table_of
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
 
 
@@ -16,14 +16,12 @@ def snapshot(table: Any) -> tuple[Any, ...]:
     return table.move_no, table.deal_no, hands
 
 
-async def open_two_player_table(
-    fake: FakeDiscord, host: FakeUser, guest: FakeUser
-) -> FakeMessage:
+async def open_two_player_table(fake: FakeDiscord, host: FakeUser, guest: FakeUser) -> FakeMessage:
     r = await fake.slash(host, "albastini start", players=2, target=3)
     lobby = r.message
     assert lobby is not None
     await fake.click(guest, lobby, label="Join")
-    r = await fake.click(host, lobby, label="Start")
+    r = await press_start(fake, host, lobby)
     assert r.response_type == 6
     await fake.wait_until(lambda: fake.find_button(lobby, label="Show my hand"))
     return lobby
@@ -55,8 +53,9 @@ async def test_bad_clicks_are_answered_privately_and_change_nothing(
             waiting_hand = r.message
             assert waiting_hand is not None and not enabled_moves(waiting_hand)
             card_id = next(
-                b.custom_id for b in waiting_hand.buttons if b.custom_id.startswith("alb:")
-                and b.disabled
+                b.custom_id
+                for b in waiting_hand.buttons
+                if b.custom_id.startswith("alb:") and b.disabled
             )
             r = await fake.send_component(waiter, waiting_hand, card_id)
             assert r.ephemeral and r.response_type == 7

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from cogs.runner import AlbastiniBot
-from tests.e2e.conftest import assert_clean, enabled_moves, settle, table_of
+from tests.e2e.conftest import assert_clean, enabled_moves, press_start, settle, table_of
 from tests.e2e.test_match import play_match
 from tests.fakediscord import FakeDiscord
 
@@ -78,7 +78,7 @@ async def test_rematch_opens_a_new_lobby_with_the_same_players(
             r = await fake.slash(neema, "albastini start", players=3, target=1, computers=True)
             lobby = r.message
             assert lobby.text.count("(computer)") == 2
-            await fake.click(neema, lobby, label="Start")
+            await press_start(fake, neema, lobby)
             await fake.wait_until(lambda: fake.find_button(lobby, label="Show my hand"))
             await play_match(bot, fake, {neema.id: neema}, lobby)
             await settle(bot, fake)
@@ -105,7 +105,7 @@ async def test_errors_and_slow_work_are_still_answered(
         async with fake.run_bot(make_bot()) as bot:
             r = await fake.slash(neema, "albastini start", players=2, computers=True)
             lobby = r.message
-            await fake.click(neema, lobby, label="Start")
+            await press_start(fake, neema, lobby)
             await fake.wait_until(lambda: fake.find_button(lobby, label="Show my hand"))
             table = table_of(bot, fake)
             await fake.wait_until(
@@ -157,7 +157,7 @@ async def test_leave_and_come_back(make_bot: Callable[..., AlbastiniBot]) -> Non
             r = await fake.slash(amina, "albastini leave")
             assert r.ephemeral and "not at this table" in r.message.text
             await fake.click(neema, table_msg, label="Add computer")
-            await fake.click(neema, table_msg, label="Start")
+            await press_start(fake, neema, table_msg)
             await fake.wait_until(lambda: fake.find_button(table_msg, label="Show my hand"))
             table = table_of(bot, fake)
             # Leave asks first, privately
@@ -210,7 +210,7 @@ async def test_deleted_table_message_is_posted_again(
         async with fake.run_bot(make_bot()) as bot:
             r = await fake.slash(neema, "albastini start", players=2, target=3, computers=True)
             old = r.message
-            await fake.click(neema, old, label="Start")
+            await press_start(fake, neema, old)
             await fake.wait_until(lambda: fake.find_button(old, label="Show my hand"))
             await settle(bot, fake)
             table = table_of(bot, fake)
@@ -250,7 +250,7 @@ async def test_a_private_hand_still_works_after_its_token_expired(
         async with fake.run_bot(make_bot()) as bot:
             r = await fake.slash(neema, "albastini start", players=2, computers=True)
             lobby = r.message
-            await fake.click(neema, lobby, label="Start")
+            await press_start(fake, neema, lobby)
             await fake.wait_until(lambda: fake.find_button(lobby, label="Show my hand"))
             r = await fake.click(neema, lobby, label="Show my hand")
             hand = r.message

@@ -14,6 +14,7 @@ from tests.e2e.conftest import (
     assert_no_hidden_card_public,
     enabled_moves,
     hand_messages,
+    press_start,
     settle,
     table_of,
 )
@@ -118,7 +119,7 @@ async def test_four_players_in_pairs_two_people_two_computers(
                 assert r.response_type == 6
             await settle(bot, fake)
             assert lobby.text.count("(computer)") == 2
-            r = await fake.click(neema, lobby, label="Start")
+            r = await press_start(fake, neema, lobby)
             assert r.response_type == 6
             await fake.wait_until(lambda: lobby.attachments and lobby.buttons)
             assert fake.find_button(lobby, label="Show my hand")
@@ -164,7 +165,7 @@ async def test_two_people_play_a_whole_match(make_bot: Callable[..., AlbastiniBo
             assert lobby is not None and "2 players" in lobby.text
             r = await fake.click(juma, lobby, label="Join")
             assert r.ephemeral and "seat 2" in r.message.text
-            r = await fake.click(neema, lobby, label="Start")
+            r = await press_start(fake, neema, lobby)
             await fake.wait_until(lambda: fake.find_button(lobby, label="Show my hand"))
             table = await play_match(
                 bot, fake, {neema.id: neema, juma.id: juma}, lobby, check_notices=True
@@ -185,7 +186,7 @@ async def test_table_edits_are_coalesced_under_rate_limits(
         async with fake.run_bot(make_bot()) as bot:
             r = await fake.slash(neema, "albastini start", players=4, target=1, computers=True)
             lobby = r.message
-            await fake.click(neema, lobby, label="Start")
+            await press_start(fake, neema, lobby)
             await fake.wait_until(lambda: fake.find_button(lobby, label="Show my hand"), 10)
             table = await play_match(bot, fake, {neema.id: neema}, lobby)
             await settle(bot, fake)
@@ -211,7 +212,7 @@ async def test_every_mode_plays_to_the_end(
             r = await fake.slash(neema, "albastini start", **options)
             lobby = r.message
             assert r.response_type == 4 and lobby.text.count("(computer)") == players - 1
-            await fake.click(neema, lobby, label="Start")
+            await press_start(fake, neema, lobby)
             await fake.wait_until(lambda: fake.find_button(lobby, label="Show my hand"))
             table = await play_match(bot, fake, {neema.id: neema}, lobby)
             assert table.status == "finished"

@@ -12,6 +12,7 @@ from tests.e2e.conftest import (
     assert_no_hidden_card_public,
     enabled_moves,
     hand_messages,
+    press_start,
     settle,
     table_of,
 )
@@ -42,7 +43,7 @@ async def test_restart_mid_deal_resumes_with_working_buttons(
             await fake.slash(neema, "albastini start", players=4)  # refused; nothing changes
             for _ in range(2):
                 await fake.click(neema, table_msg, label="Add computer")
-            await fake.click(neema, table_msg, label="Start")
+            await press_start(fake, neema, table_msg)
             await fake.wait_until(lambda: fake.find_button(table_msg, label="Show my hand"))
             table = table_of(bot, fake)
             for _ in range(4):  # a few moves of the first deal
