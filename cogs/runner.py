@@ -54,12 +54,14 @@ def apply_endpoints(settings: Settings) -> None:
 
 
 def bot_intents() -> discord.Intents:
-    """Only what slash commands and buttons need: no privileged intent."""
-    intents = discord.Intents.default()
-    intents.message_content = False
-    intents.members = False
-    intents.presences = False
-    return intents
+    """Only what slash commands and buttons need: the guilds intent (servers and channels, for
+    ``interaction.guild`` and permissions), nothing else.
+
+    Interactions arrive whatever the intents; without the message intents Discord stops echoing
+    every message the bot itself creates, edits or deletes (~3 gateway events per move, each
+    parsed as JSON and as a ``discord.Message``), and the voice, reaction, typing, emoji...
+    events a card game never reads. No privileged intent."""
+    return discord.Intents(guilds=True)
 
 
 def command_hash_path(database: Path) -> Path:
