@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import concurrent.futures.process
 import contextlib
 import io
 import logging
@@ -24,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from cogs import ids, render, texts, views
+from cogs import ids, painter, render, texts, views
 from cogs.i18n import t
 
 if TYPE_CHECKING:
@@ -70,11 +71,15 @@ class Publisher:
         #: by the previous process, are swept from the channel before any new one.
         self.restoring = False
         self._swept: set[int] = set()
-        # One thread draws the pictures: off the event loop, one at a time (font objects are
-        # shared, and a busy server should not spend every core on pictures).
-        self._painter = concurrent.futures.ThreadPoolExecutor(1, "albastini-picture")
+        # One process draws the pictures (cogs/painter.py): off the event loop and off its GIL,
+        # one at a time (a busy server should not spend every core on pictures).
+        self._painter: concurrent.futures.Executor = painter.new_pool()
         self._painting = 0  # pictures waiting for the painter or being drawn
         self._pictured: set[int] = set()  # tables whose message carries a picture
+        # What the picture on each table's message shows (public view, names), and what the one
+        # being sent will show: an identical picture is never drawn or uploaded again.
+        self._shown: dict[int, tuple[dict[str, Any], tuple[str, ...]]] = {}
+        self._drawn: dict[int, tuple[dict[str, Any], tuple[str, ...]]] = {}
         self._sent: dict[int, tuple[Any, ...]] = {}  # what the last edit showed, per table
         self._retry: dict[int, asyncio.TimerHandle] = {}  # stale pictures to draw later
 
@@ -155,21 +160,40 @@ class Publisher:
             if table.id in self._pictured:
                 embed.set_image(url="attachment://table.png")  # the one already there
             return payload, False
+        names_now = list(table.names())
+        key = (view, tuple(names_now))
+        self._drawn.pop(table.id, None)
+        if table.id in self._pictured and self._shown.get(table.id) == key:
+            embed.set_image(url="attachment://table.png")  # the one there shows this already
+            return payload, True
         self._painting += 1
         try:
-            png = await asyncio.get_running_loop().run_in_executor(
-                self._painter, render.table_png, view, table.names()
-            )
+            png = await self._paint(view, names_now)
         except Exception:
             log.exception("could not draw table %s", table.id)
             embed.set_footer(text=t(lang, "error.image_failed"))
         else:
             files.append(discord.File(io.BytesIO(png), filename="table.png"))
             embed.set_image(url="attachment://table.png")
+            self._drawn[table.id] = key
         finally:
             self._painting -= 1
         payload["attachments"] = files
         return payload, True
+
+    async def _paint(self, view: dict[str, Any], names: list[str]) -> bytes:
+        """The picture's PNG, drawn by the painter process (a new one if it died)."""
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self._painter, painter.paint, view, names)
+        except concurrent.futures.process.BrokenProcessPool:
+            if self._closing:
+                raise
+            log.warning("the picture process stopped; starting a new one")
+            with contextlib.suppress(Exception):
+                self._painter.shutdown(wait=False, cancel_futures=True)
+            self._painter = painter.new_pool()
+            return await loop.run_in_executor(self._painter, painter.paint, view, names)
 
     def deadline_text(self, table: Table) -> str:
         """When the current person's time runs out, as a Discord timestamp ("in 45 seconds"),
@@ -205,6 +229,10 @@ class Publisher:
             self._sent[table_id] = signature
             if has_picture and painted and payload.get("attachments"):
                 self._pictured.add(table_id)
+                self._remember_picture(table_id)
+            elif painted and "attachments" in payload and not payload["attachments"]:
+                self._pictured.discard(table_id)  # no picture any more (lobby, failed drawing)
+                self._shown.pop(table_id, None)
             elif has_picture and not painted:
                 self._retry_picture(table_id)
         except discord.NotFound:
@@ -212,6 +240,13 @@ class Publisher:
                 await self._repost(table)
         except discord.Forbidden:
             log.warning("no permission to edit the message of table %s", table_id)
+
+    def _remember_picture(self, table_id: int) -> None:
+        drawn = self._drawn.pop(table_id, None)
+        if drawn is None:
+            self._shown.pop(table_id, None)
+        else:
+            self._shown[table_id] = drawn
 
     def _retry_picture(self, table_id: int) -> None:
         """Bring a stale picture up to date in a moment (once; an edit in between may do it)."""
@@ -226,6 +261,8 @@ class Publisher:
 
     async def _repost(self, table: Table) -> None:
         """The table message was deleted: post a fresh one and remember it."""
+        self._pictured.discard(table.id)  # the new message starts without a picture
+        self._shown.pop(table.id, None)
         payload = await self.message_payload(table)
         channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         files = payload.pop("attachments", [])
@@ -234,6 +271,7 @@ class Publisher:
         )
         if files:
             self._pictured.add(table.id)
+            self._remember_picture(table.id)
         await _maybe(self.service.set_message(table.id, msg.id))
 
     # ------------------------------------------------------------------ ordered notices
@@ -374,6 +412,8 @@ class Publisher:
             if table_id not in self._retry:
                 self._pictured.discard(table_id)
                 self._sent.pop(table_id, None)
+                self._shown.pop(table_id, None)
+                self._drawn.pop(table_id, None)
             queue = self._queues.get(table_id)
             if queue is not None and queue.empty():
                 self._queues.pop(table_id, None)

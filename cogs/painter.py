@@ -1,0 +1,38 @@
+"""The table picture, drawn in a process of its own.
+
+Drawing and encoding a picture is pure Python + Pillow work that holds the GIL for most of its
+time: in a thread it stalls the event loop (every click waits behind it). Here it runs in one
+spawned worker process, which imports only Pillow and :mod:`cogs.render` (not discord.py, not the
+table service). The functions below are what crosses the process boundary: module-level, with
+plain arguments (the public view is JSON-like data, the names a list of str).
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import multiprocessing
+from typing import Any
+
+
+def warm() -> bool:
+    """Import the renderer in the worker ahead of the first picture (fonts load lazily)."""
+    from cogs import render  # noqa: F401
+
+    return True
+
+
+def paint(view: dict[str, Any], names: list[str]) -> bytes:
+    """PNG bytes of the table for a public view (see :func:`cogs.render.table_png`)."""
+    from cogs import render
+
+    return render.table_png(view, names)
+
+
+def new_pool() -> concurrent.futures.ProcessPoolExecutor:
+    """One worker process (spawned, so no state of the bot is copied into it), warmed up at once
+    so the first picture does not wait for the import."""
+    pool = concurrent.futures.ProcessPoolExecutor(
+        max_workers=1, mp_context=multiprocessing.get_context("spawn")
+    )
+    pool.submit(warm)
+    return pool
