@@ -164,6 +164,25 @@ def cpu_seconds(pid: int) -> float | None:
     return (int(fields[11]) + int(fields[12])) / ticks
 
 
+def child_pids(pid: int) -> list[int]:
+    """The bot's worker processes (computer players, pictures) and theirs."""
+    found: list[int] = []
+    todo = [pid]
+    while todo:
+        p = todo.pop()
+        with contextlib.suppress(OSError):
+            for task in os.listdir(f"/proc/{p}/task"):
+                with open(f"/proc/{p}/task/{task}/children", encoding="ascii") as f:
+                    kids = [int(x) for x in f.read().split()]
+                found.extend(kids)
+                todo.extend(kids)
+    return found
+
+
+def children_cpu(pid: int) -> dict[int, float]:
+    return {c: cpu for c in child_pids(pid) if (cpu := cpu_seconds(c)) is not None}
+
+
 def run_queue_wait(pid: int) -> float | None:
     """Seconds the process's threads spent runnable but waiting for a CPU (other processes)."""
     total = 0
@@ -477,6 +496,8 @@ async def run(args: argparse.Namespace) -> float:
     spy: subprocess.Popen[bytes] | None = None
     lines: list[str] = []
     samples: list[int] = []
+    child_rss: list[int] = [0]
+    kids_cpu = 0.0
     clean = "not stopped"
     t_play0 = t_play1 = time.perf_counter()
     cpu0 = cpu1 = wait0 = wait1 = None
@@ -488,12 +509,15 @@ async def run(args: argparse.Namespace) -> float:
         await asyncio.sleep(1.0)
         base = rss_kb(proc.pid) or 0
         samples.append(base)
+        child_rss[:] = [sum(rss_kb(c) or 0 for c in child_pids(proc.pid))]
 
         async def sample_rss() -> None:
             while True:
                 kb = rss_kb(proc.pid)
                 if kb is not None:
                     samples.append(kb)
+                    kids = sum(rss_kb(c) or 0 for c in child_pids(proc.pid))
+                    child_rss.append(kids)
                 await asyncio.sleep(0.25)
 
         lags: list[float] = []
@@ -516,6 +540,7 @@ async def run(args: argparse.Namespace) -> float:
                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         watchers = [asyncio.create_task(sample_rss()), asyncio.create_task(loop_lag())]
         cpu0 = cpu_seconds(proc.pid)
+        kids0 = children_cpu(proc.pid)
         wait0 = run_queue_wait(proc.pid)
         load0 = os.getloadavg()[0]
         t_play0 = time.perf_counter()
@@ -529,6 +554,8 @@ async def run(args: argparse.Namespace) -> float:
         await asyncio.gather(*pending, return_exceptions=True)
         t_play1 = time.perf_counter()
         cpu1 = cpu_seconds(proc.pid)
+        kids1 = children_cpu(proc.pid)
+        kids_cpu = sum(v - kids0.get(c, 0.0) for c, v in kids1.items())
         wait1 = run_queue_wait(proc.pid)
         load1 = os.getloadavg()[0]
         for w in watchers:
@@ -605,6 +632,10 @@ async def run(args: argparse.Namespace) -> float:
                f"{peak / 1024:.1f} MB; {(peak - base) / max(args.tables, 1):.1f} KB per table")
     out.append(f"bot CPU: {cpu_used:.1f} s in {window:.1f} s = {100 * cpu_used / window:.0f}% "
                f"of a core; {1000 * cpu_used / max(answered, 1):.2f} ms per interaction")
+    out.append(f"bot worker processes (computers, pictures): CPU {kids_cpu:.1f} s = "
+               f"{1000 * kids_cpu / max(answered, 1):.2f} ms per interaction; VmRSS "
+               f"{child_rss[0] / 1024:.1f} MB before the tables, "
+               f"peak {max(child_rss) / 1024:.1f} MB")
     if wait0 is not None and wait1 is not None:
         out.append(f"bot threads waited {wait1 - wait0:.1f} s for a CPU (runnable, not running); "
                    f"machine load average {load0:.1f} at the start, {load1:.1f} at the end "
