@@ -212,6 +212,9 @@ async def test_deleted_table_message_is_posted_again(
             old = r.message
             await press_start(fake, neema, old)
             await fake.wait_until(lambda: fake.find_button(old, label="Show my hand"))
+            # no computer still thinking: its move would update the new message and take the
+            # note away before it is looked at
+            await bot.service.wait_idle()
             await settle(bot, fake)
             table = table_of(bot, fake)
             fake._delete(old)  # a moderator removes the table message
