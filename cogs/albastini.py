@@ -543,7 +543,7 @@ class AlbastiniCog(
 
     # ------------------------------------------------------------------ buttons
     async def on_button(self, interaction: discord.Interaction[Any], button: ids.ButtonId) -> None:
-        """Every click on one of our buttons (dynamic items and the fallback come here)."""
+        """Every click on one of our buttons (from :meth:`on_interaction`)."""
         reply = Reply(interaction, update=True)
         try:
             await self._on_button(interaction, button, reply)
@@ -801,16 +801,12 @@ class AlbastiniCog(
     # ------------------------------------------------------------------ unknown buttons
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
-        """Clicks that no dynamic item will take (forged or garbled ids, ids that are not on the
-        clicked message) still get an answer: ours are checked by the service like any click,
-        anything else gets a polite refusal."""
+        """Every click: ours (whatever message carries them, and forged or stale ones too) are
+        checked by the service like any click; anything else gets a polite refusal."""
         if interaction.type != discord.InteractionType.component:
             return
         data: Any = interaction.data or {}
-        custom_id = str(data.get("custom_id", ""))
-        if views.dispatched(custom_id, interaction.message):
-            return
-        parsed = ids.parse(custom_id)
+        parsed = ids.parse(str(data.get("custom_id", "")))
         if parsed is not None:
             await self.on_button(interaction, parsed)
             return

@@ -38,7 +38,6 @@ from albastini.store import SQLiteStore, StoreError
 from cogs.albastini import AlbastiniCog
 from cogs.lang import CatalogueTranslator, Languages
 from cogs.publisher import Publisher
-from cogs.views import DYNAMIC_ITEMS
 
 log = logging.getLogger(__name__)
 
@@ -146,7 +145,6 @@ class AlbastiniBot(commands.AutoShardedBot):
         cog = AlbastiniCog(self)
         self.albastini = cog
         self.service.add_listener(cog.on_events)
-        self.add_dynamic_items(*DYNAMIC_ITEMS)
         await self.add_cog(cog)
         await self.tree.set_translator(CatalogueTranslator())
         self.publisher.restoring = True

@@ -4,18 +4,18 @@ Builders (``hand_buttons``, ``lobby_buttons``...) are pure: they read the table 
 return :class:`ButtonSpec` lists, so what a player can click is testable without Discord. Which
 cards are enabled comes only from ``view["legal"]``: the Discord layer holds no rules.
 
-Every button is dispatched through a :class:`discord.ui.DynamicItem` registered once in
-``setup_hook`` (``DYNAMIC_ITEMS``); the views sent with messages are never stored by discord.py
-(:class:`StaticView`), so nothing expires after 15 minutes and a restart loses nothing.
+The views sent with messages are never stored by discord.py (:class:`StaticView`): every click
+reaches ``AlbastiniCog.on_interaction``, which reads the custom id (:mod:`cogs.ids`, which carries
+all the state a click needs), so nothing expires after 15 minutes and a restart loses nothing.
+(discord.py's ``DynamicItem`` dispatch would rebuild a whole View from the clicked message and a
+Button per component on every click only to find the one clicked: the id alone is enough.)
 """
 
 from __future__ import annotations
 
-import re
-import types
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 
@@ -180,8 +180,8 @@ def pager_buttons(
 
 
 class StaticView(discord.ui.View):
-    """A view that discord.py sends but never stores: clicks reach the bot through the dynamic
-    items registered in ``setup_hook``, so there is no per-message state and no timeout."""
+    """A view that discord.py sends but never stores: clicks reach the bot through
+    ``on_interaction`` by their custom id, so there is no per-message state and no timeout."""
 
     def __init__(self) -> None:
         super().__init__(timeout=None)
@@ -203,69 +203,3 @@ def build_view(specs: Sequence[ButtonSpec]) -> StaticView:
             )
         )
     return view
-
-
-class ButtonHandler(Protocol):
-    async def on_button(
-        self, interaction: discord.Interaction[Any], button: ids.ButtonId
-    ) -> None: ...
-
-
-def handler_of(client: Any) -> ButtonHandler | None:
-    """The bot's button handler (set by the runner as ``bot.albastini``)."""
-    return getattr(client, "albastini", None)
-
-
-class AlbastiniItem(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!)"):
-    """Base of the bot's dynamic buttons; one subclass per custom-id template in :mod:`ids`."""
-
-    kind: ClassVar[str] = ""
-
-    def __init__(self, item: discord.ui.Button[Any]) -> None:
-        super().__init__(item)
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> AlbastiniItem:
-        if isinstance(item, discord.ui.Button):
-            return cls(item)
-        return cls(discord.ui.Button(custom_id=match.string))
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        handler = handler_of(interaction.client)
-        parsed = ids.parse(self.custom_id)
-        if handler is None or parsed is None:
-            return
-        await handler.on_button(interaction, parsed)
-
-
-def _make_item(kind: str, template: str) -> type[AlbastiniItem]:
-    name = "".join(part.capitalize() for part in kind.split("_")) + "Button"
-    cls: type[AlbastiniItem] = types.new_class(name, (AlbastiniItem,), {"template": template})
-    cls.kind = kind
-    return cls
-
-
-#: The dynamic item classes to register with ``bot.add_dynamic_items`` in ``setup_hook``.
-DYNAMIC_ITEMS: tuple[type[AlbastiniItem], ...] = tuple(
-    _make_item(kind, template) for kind, template in ids.TEMPLATES.items()
-)
-
-
-def dispatched(custom_id: str, message: discord.Message | None) -> bool:
-    """True when discord.py will hand this click to one of our dynamic items: the id matches a
-    template and the clicked message really carries it (discord.py drops the click otherwise)."""
-    if message is None or ids.parse(custom_id) is None:
-        return False
-    stack: list[Any] = list(message.components)
-    while stack:
-        comp = stack.pop()
-        if getattr(comp, "custom_id", None) == custom_id:
-            return True
-        stack.extend(getattr(comp, "children", []) or [])
-    return False
