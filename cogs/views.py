@@ -13,7 +13,7 @@ Button per component on every click only to find the one clicked: the id alone i
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Generator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -190,7 +190,59 @@ class StaticView(discord.ui.View):
         return False
 
 
+class SpecView(StaticView):
+    """A :class:`StaticView` of plain buttons sent straight from their specs: the component
+    payload discord.py's own View would send (rows as ``row`` says, else filled in order, five
+    wide), without a ``discord.ui.Button`` per button. ``children`` are the specs themselves
+    (``custom_id``, ``label``, ``disabled``, ``style``, ``row``)."""
+
+    def __init__(self, specs: Sequence[ButtonSpec]) -> None:
+        self.specs = tuple(specs)  # before View.__init__, which reads children
+        super().__init__()
+
+    @property
+    def children(self) -> list[Any]:
+        return list(self.specs)
+
+    def has_components_v2(self) -> bool:
+        return False
+
+    def walk_children(self) -> Generator[Any, None, None]:  # no discord.ui item to walk
+        yield from ()
+
+    def to_components(self) -> list[dict[str, Any]]:
+        weights = [0, 0, 0, 0, 0]
+        rows: dict[int, list[dict[str, Any]]] = {}
+        for spec in self.specs:
+            if spec.row is not None:
+                row = spec.row
+                if weights[row] >= 5:
+                    raise ValueError(f"row {row} is full")
+            else:
+                row = next((i for i, w in enumerate(weights) if w < 5), -1)
+                if row < 0:
+                    raise ValueError("could not find open space for a button")
+            weights[row] += 1
+            rows.setdefault(row, []).append(
+                {
+                    "type": 2,
+                    "style": _STYLES[spec.style].value,
+                    "disabled": spec.disabled,
+                    "label": spec.label[:80],
+                    "custom_id": spec.custom_id,
+                }
+            )
+        return [{"type": 1, "components": rows[row]} for row in sorted(rows)]
+
+
 def build_view(specs: Sequence[ButtonSpec]) -> StaticView:
+    if len(specs) > 25:
+        raise ValueError("maximum number of children exceeded")
+    return SpecView(specs)
+
+
+def discord_view(specs: Sequence[ButtonSpec]) -> StaticView:
+    """The same buttons as discord.ui objects (what :class:`SpecView` must send the same as)."""
     view = StaticView()
     for spec in specs:
         view.add_item(

@@ -65,6 +65,35 @@ def test_every_id_fits_and_matches_its_template() -> None:
         ids.move(1, 1, "play:1X")
 
 
+async def test_spec_views_send_what_discord_views_send() -> None:
+    """The buttons are sent from their specs without discord.ui objects; the payload must be
+    the one discord.py's own View makes of the same buttons."""
+    deal = new_deal(4, 2, 0, seed=7)
+    cases: list[list[views.ButtonSpec]] = [[]]
+    for seat in range(4):
+        for lang in LANGUAGES:
+            cases.append(views.hand_buttons({**deal.view(seat), "move_no": 5}, BIG, lang))
+    for _ in range(12):  # into the playing phase
+        deal.apply(deal.legal_actions()[0])
+        cases.append(views.hand_buttons({**deal.view(deal.to_act or 0), "move_no": 9}, 1, "en"))
+    for lang in LANGUAGES:
+        cases += [
+            views.notice_buttons(BIG, lang),
+            views.leave_confirm_buttons(3, lang),
+            views.rematch_buttons(3, lang),
+            views.pager_buttons("rules", lang, page=2, pages=6),
+            views.pager_buttons("leaderboard", lang, page=0, pages=3, guild_id=BIG),
+        ]
+    cases.append([views.ButtonSpec(f"alb:r:{i}", "x" * 90) for i in range(12)])  # auto rows
+    for specs in cases:
+        sent = views.build_view(specs)
+        assert sent.to_components() == views.discord_view(specs).to_components(), specs
+        assert [(b.custom_id, b.label, b.disabled) for b in sent.children] == [
+            (s.custom_id, s.label, s.disabled) for s in specs
+        ]
+        assert not sent.is_dispatchable() and not sent.has_components_v2()
+
+
 def _deal_view(seat: int, **changes: Any) -> dict[str, Any]:
     deal = new_deal(4, 2, 0, seed=7)
     view = deal.view(seat)
