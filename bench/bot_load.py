@@ -394,8 +394,11 @@ def bot_command(args: argparse.Namespace, workdir: Path) -> list[str]:
         launcher = workdir / "launch_bot.py"
         patches = "".join(WHAT_IF[name] for name in args.what_if)
         launcher.write_text(
+            # the patches also apply in the bot's spawned worker processes, which import this
+            # script as __mp_main__: only the real start runs the bot
             f"import runpy, sys\nsys.path.insert(0, {str(ROOT)!r})\n{patches}"
-            f"sys.argv = [{script!r}]\nrunpy.run_path({script!r}, run_name='__main__')\n",
+            f"if __name__ == '__main__':\n"
+            f"    sys.argv = [{script!r}]\n    runpy.run_path({script!r}, run_name='__main__')\n",
             encoding="utf-8",
         )
         script = str(launcher)
