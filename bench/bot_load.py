@@ -372,6 +372,9 @@ WHAT_IF = {
         "_png = base64.b64decode('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4"
         "nGNgYGAAAAAEAAH2FzhVAAAAAElFTkSuQmCC')\n"
         "r.table_png = lambda view, names, **kw: _png\n"
+        # the picture process would import the real renderer: paint in a thread here instead
+        "import concurrent.futures as _cf, cogs.painter as _p\n"
+        "_p.new_pool = lambda: _cf.ThreadPoolExecutor(1)\n"
     ),
     # no guild message events (the bot's own messages echoed back) and no message cache
     "no-message-events": (
