@@ -161,9 +161,9 @@ class Publisher:
                 embed.set_image(url="attachment://table.png")  # the one already there
             return payload, False
         names_now = list(table.names())
-        key = (view, tuple(names_now))
+        picture_key = (view, tuple(names_now))
         self._drawn.pop(table.id, None)
-        if table.id in self._pictured and self._shown.get(table.id) == key:
+        if table.id in self._pictured and self._shown.get(table.id) == picture_key:
             embed.set_image(url="attachment://table.png")  # the one there shows this already
             return payload, True
         self._painting += 1
@@ -175,7 +175,7 @@ class Publisher:
         else:
             files.append(discord.File(io.BytesIO(png), filename="table.png"))
             embed.set_image(url="attachment://table.png")
-            self._drawn[table.id] = key
+            self._drawn[table.id] = picture_key
         finally:
             self._painting -= 1
         payload["attachments"] = files
