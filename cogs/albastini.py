@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import logging
 import traceback
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import discord
 from discord import app_commands
@@ -79,6 +80,17 @@ def log_exception(where: str, exc: BaseException) -> None:
     name a card, and no hidden card may reach a log line."""
     frames = "".join(traceback.format_tb(exc.__traceback__))
     log.error("%s failed: %s\n%s", where, type(exc).__name__, frames.rstrip())
+
+
+class Click(NamedTuple):
+    """One click on one of our buttons, with what every handler needs to answer it."""
+
+    interaction: discord.Interaction[Any]
+    reply: Reply
+    table: Table
+    button: ids.ButtonId
+    lang: str
+    user: Any
 
 
 @app_commands.guild_only()
@@ -576,42 +588,42 @@ class AlbastiniCog(
         if table is None or table.guild_id != interaction.guild_id:
             await self._private(reply, t(lang, "refuse.table_gone"))
             return
-        user = interaction.user
         handler = getattr(self, f"_click_{button.kind}")
-        await handler(interaction, reply, table, button, lang, user)
+        await handler(Click(interaction, reply, table, button, lang, interaction.user))
 
-    async def _click_play(
-        self,
-        interaction: discord.Interaction[Any],
-        reply: Reply,
-        table: Table,
-        button: ids.ButtonId,
-        lang: str,
-        user: Any,
-    ) -> None:
-        code = button.action
-        assert code is not None and button.move is not None
+    async def _serve(self, c: Click, call: Awaitable[object]) -> bool:
+        """Await a table-service call for a click; on a refusal, explain it privately."""
         try:
-            await self.service.act(table.id, user.id, button.move, code)
+            await call
         except Refusal as exc:
-            note = self._refusal(lang, exc, table)
+            await self._private(c.reply, self._refusal(c.lang, exc, c.table, c.user.id))
+            return False
+        return True
+
+    async def _click_play(self, c: Click) -> None:
+        code = c.button.action
+        assert code is not None and c.button.move is not None
+        try:
+            await self.service.act(c.table.id, c.user.id, c.button.move, code)
+        except Refusal as exc:
+            note = self._refusal(c.lang, exc, c.table)
             if exc.reason in ("stale", "illegal", "not_your_turn"):
-                payload = self.hand_payload(table, user.id, lang, note=note)
+                payload = self.hand_payload(c.table, c.user.id, c.lang, note=note)
                 if payload is not None:
-                    if self._is_hand_message(interaction):
-                        await reply.edit(**payload)
+                    if self._is_hand_message(c.interaction):
+                        await c.reply.edit(**payload)
                     else:
-                        await reply.send(ephemeral=True, **payload)
+                        await c.reply.send(ephemeral=True, **payload)
                     return
-            await self._private(reply, note)
+            await self._private(c.reply, note)
             return
-        payload = self.hand_payload(table, user.id, lang)
+        payload = self.hand_payload(c.table, c.user.id, c.lang)
         if payload is None:
-            await self._private(reply, t(lang, "refuse.not_seated"))
-        elif self._is_hand_message(interaction):
-            await reply.edit(**payload)
+            await self._private(c.reply, t(c.lang, "refuse.not_seated"))
+        elif self._is_hand_message(c.interaction):
+            await c.reply.edit(**payload)
         else:
-            await reply.send(ephemeral=True, **payload)
+            await c.reply.send(ephemeral=True, **payload)
 
     _click_bid = _click_play
     _click_pass = _click_play
@@ -621,179 +633,85 @@ class AlbastiniCog(
         msg = interaction.message
         return msg is not None and msg.flags.ephemeral
 
-    async def _click_refresh(
-        self,
-        interaction: discord.Interaction[Any],
-        reply: Reply,
-        table: Table,
-        button: ids.ButtonId,
-        lang: str,
-        user: Any,
-    ) -> None:
-        payload = self.hand_payload(table, user.id, lang)
+    async def _click_refresh(self, c: Click) -> None:
+        payload = self.hand_payload(c.table, c.user.id, c.lang)
         if payload is None:
-            await self._private(reply, t(lang, "refuse.not_seated"))
-        elif table.status != "running":
-            await reply.edit(content=t(lang, "refuse.match_over"), view=views.build_view([]))
-        elif self._is_hand_message(interaction):
-            await reply.edit(**payload)
+            await self._private(c.reply, t(c.lang, "refuse.not_seated"))
+        elif c.table.status != "running":
+            await c.reply.edit(content=t(c.lang, "refuse.match_over"), view=views.build_view([]))
+        elif self._is_hand_message(c.interaction):
+            await c.reply.edit(**payload)
         else:
-            await reply.send(ephemeral=True, **payload)
+            await c.reply.send(ephemeral=True, **payload)
 
-    async def _click_hand(
-        self,
-        interaction: discord.Interaction[Any],
-        reply: Reply,
-        table: Table,
-        button: ids.ButtonId,
-        lang: str,
-        user: Any,
-    ) -> None:
-        if table.status not in ("running", "lobby"):
-            await self._private(reply, t(lang, "refuse.match_over"))
+    async def _click_hand(self, c: Click) -> None:
+        if c.table.status not in ("running", "lobby"):
+            await self._private(c.reply, t(c.lang, "refuse.match_over"))
             return
-        payload = self.hand_payload(table, user.id, lang)  # in the lobby: "not dealt yet"
+        payload = self.hand_payload(c.table, c.user.id, c.lang)  # in the lobby: "not dealt yet"
         if payload is None:
-            await self._private(reply, t(lang, "refuse.not_seated"))
+            await self._private(c.reply, t(c.lang, "refuse.not_seated"))
             return
-        await reply.send(ephemeral=True, **payload)
+        await c.reply.send(ephemeral=True, **payload)
 
-    async def _click_back(
-        self,
-        interaction: discord.Interaction[Any],
-        reply: Reply,
-        table: Table,
-        button: ids.ButtonId,
-        lang: str,
-        user: Any,
-    ) -> None:
-        try:
-            await self.service.back(table.id, user.id)
-        except Refusal as exc:
-            await self._private(reply, self._refusal(lang, exc, table, user.id))
+    async def _click_back(self, c: Click) -> None:
+        if not await self._serve(c, self.service.back(c.table.id, c.user.id)):
             return
-        payload = self.hand_payload(table, user.id, lang, note=t(lang, "table.welcome_back"))
+        payload = self.hand_payload(
+            c.table, c.user.id, c.lang, note=t(c.lang, "table.welcome_back")
+        )
         if payload is not None:
-            await reply.send(ephemeral=True, **payload)
+            await c.reply.send(ephemeral=True, **payload)
 
-    async def _click_leave(
-        self,
-        interaction: discord.Interaction[Any],
-        reply: Reply,
-        table: Table,
-        button: ids.ButtonId,
-        lang: str,
-        user: Any,
-    ) -> None:
-        if table.seat_of(user.id) is None:
-            await self._private(reply, t(lang, "refuse.not_seated"))
+    async def _click_leave(self, c: Click) -> None:
+        if c.table.seat_of(c.user.id) is None:
+            await self._private(c.reply, t(c.lang, "refuse.not_seated"))
             return
-        if table.status == "running":
-            specs = views.leave_confirm_buttons(table.id, lang)
-            await reply.send(
-                content=t(lang, "match.leave_confirm"), view=views.build_view(specs), ephemeral=True
+        if c.table.status == "running":
+            specs = views.leave_confirm_buttons(c.table.id, c.lang)
+            await c.reply.send(
+                content=t(c.lang, "match.leave_confirm"),
+                view=views.build_view(specs),
+                ephemeral=True,
             )
             return
-        try:
-            await self.service.leave(table.id, user.id)
-        except Refusal as exc:
-            await self._private(reply, self._refusal(lang, exc, table, user.id))
+        if not await self._serve(c, self.service.leave(c.table.id, c.user.id)):
             return
-        await self._private(reply, t(lang, "lobby.you_left"))
+        await self._private(c.reply, t(c.lang, "lobby.you_left"))
 
-    async def _click_quit(
-        self,
-        interaction: discord.Interaction[Any],
-        reply: Reply,
-        table: Table,
-        button: ids.ButtonId,
-        lang: str,
-        user: Any,
-    ) -> None:
-        try:
-            await self.service.leave(table.id, user.id)
-        except Refusal as exc:
-            await self._private(reply, self._refusal(lang, exc, table, user.id))
+    async def _click_quit(self, c: Click) -> None:
+        if not await self._serve(c, self.service.leave(c.table.id, c.user.id)):
             return
-        await reply.edit(content=t(lang, "table.you_left"), view=views.build_view([]))
+        await c.reply.edit(content=t(c.lang, "table.you_left"), view=views.build_view([]))
 
-    async def _click_join(
-        self,
-        interaction: discord.Interaction[Any],
-        reply: Reply,
-        table: Table,
-        button: ids.ButtonId,
-        lang: str,
-        user: Any,
-    ) -> None:
-        try:
-            await self.service.join(table.id, user.id, user.display_name)
-        except Refusal as exc:
-            await self._private(reply, self._refusal(lang, exc, table, user.id))
+    async def _click_join(self, c: Click) -> None:
+        if not await self._serve(c, self.service.join(c.table.id, c.user.id, c.user.display_name)):
             return
-        slot = table.seat_of(user.id)
-        await self._private(reply, t(lang, "lobby.you_joined", seat=(slot or 0) + 1))
+        slot = c.table.seat_of(c.user.id)
+        await self._private(c.reply, t(c.lang, "lobby.you_joined", seat=(slot or 0) + 1))
 
-    async def _click_computer(
-        self,
-        interaction: discord.Interaction[Any],
-        reply: Reply,
-        table: Table,
-        button: ids.ButtonId,
-        lang: str,
-        user: Any,
-    ) -> None:
-        try:
-            await self.service.add_computer(table.id, user.id)
-        except Refusal as exc:
-            await self._private(reply, self._refusal(lang, exc, table, user.id))
+    async def _click_computer(self, c: Click) -> None:
+        if not await self._serve(c, self.service.add_computer(c.table.id, c.user.id)):
             return
-        await reply.defer()
+        await c.reply.defer()
 
-    async def _click_start(
-        self,
-        interaction: discord.Interaction[Any],
-        reply: Reply,
-        table: Table,
-        button: ids.ButtonId,
-        lang: str,
-        user: Any,
-    ) -> None:
-        try:
-            await self.service.start_match(table.id, user.id)
-        except Refusal as exc:
-            await self._private(reply, self._refusal(lang, exc, table, user.id))
+    async def _click_start(self, c: Click) -> None:
+        if not await self._serve(c, self.service.start_match(c.table.id, c.user.id)):
             return
-        await reply.defer()
+        await c.reply.defer()
 
-    async def _click_cancel(
-        self,
-        interaction: discord.Interaction[Any],
-        reply: Reply,
-        table: Table,
-        button: ids.ButtonId,
-        lang: str,
-        user: Any,
-    ) -> None:
-        await self._cancel(interaction, reply, table, lang)
+    async def _click_cancel(self, c: Click) -> None:
+        await self._cancel(c.interaction, c.reply, c.table, c.lang)
 
-    async def _click_rematch(
-        self,
-        interaction: discord.Interaction[Any],
-        reply: Reply,
-        table: Table,
-        button: ids.ButtonId,
-        lang: str,
-        user: Any,
-    ) -> None:
+    async def _click_rematch(self, c: Click) -> None:
         try:
-            new = await self.service.rematch(table.id, user.id)
+            new = await self.service.rematch(c.table.id, c.user.id)
         except Refusal as exc:
-            await self._private(reply, self._refusal(lang, exc, table, user.id))
+            await self._private(c.reply, self._refusal(c.lang, exc, c.table, c.user.id))
             return
         payload = await self.bot.publisher.message_payload(new)
         payload.pop("attachments", None)
-        msg = await reply.send(ephemeral=False, **payload)
+        msg = await c.reply.send(ephemeral=False, **payload)
         if msg is not None:
             await self.service.set_message(new.id, msg.id)
         self.bot.publisher.refresh(new.id)
