@@ -392,6 +392,7 @@ class Store(Protocol):
 
     # settings and statistics
     async def guild_settings(self, guild_id: int) -> GuildSettings: ...
+    async def guild_language_chosen(self, guild_id: int) -> bool: ...
     async def set_guild_settings(
         self,
         guild_id: int,
@@ -1480,14 +1481,32 @@ class SQLiteStore:
             )
             db.execute(
                 "INSERT INTO guild_settings (guild_id, turn_time, target_vp, language, "
-                "updated_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
+                "language_chosen, updated_at) VALUES (?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT (guild_id) DO UPDATE SET "
                 "turn_time = excluded.turn_time, target_vp = excluded.target_vp, "
-                "language = excluded.language, updated_at = excluded.updated_at",
-                (guild_id, new.turn_time, new.target_vp, new.language, _now()),
+                "language = excluded.language, "
+                "language_chosen = MAX(language_chosen, excluded.language_chosen), "
+                "updated_at = excluded.updated_at",
+                (
+                    guild_id,
+                    new.turn_time,
+                    new.target_vp,
+                    new.language,
+                    int(language is not None),
+                    _now(),
+                ),
             )
             return new
 
         return await self._write(tx)
+
+    async def guild_language_chosen(self, guild_id: int) -> bool:
+        """Whether the guild ever set its language (False: the bot's default applies)."""
+        rows = await self._fetch(
+            "SELECT language_chosen FROM guild_settings WHERE guild_id = ?",
+            (_id("guild_id", guild_id),),
+        )
+        return bool(rows and rows[0][0])
 
     async def user_language(self, user_id: int) -> Language | None:
         """The user's preferred language, or None to follow the guild's."""

@@ -84,10 +84,7 @@ class Languages:
         return lang
 
     async def _chosen(self, guild_id: int) -> bool:
-        chosen = getattr(self._store, "guild_language_chosen", None)
-        if chosen is None:
-            return self.default == DEFAULT_LANGUAGE
-        return bool(await chosen(guild_id))
+        return bool(await self._store.guild_language_chosen(guild_id))
 
     async def user(self, user_id: int, guild_id: int | None) -> str:
         """The language of private messages to a person: their preference, else the server's."""

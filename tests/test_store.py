@@ -532,6 +532,31 @@ async def test_guild_settings_defaults_updates_and_validation(store: SQLiteStore
     assert (await store.guild_settings(GUILD + 1)).turn_time == 60  # other guilds: defaults
 
 
+async def test_a_chosen_english_is_told_apart_from_never_chosen(tmp_path: Path) -> None:
+    """With the bot's default set to Kiswahili, a server that picked English must keep it after
+    a restart, while a server that only changed its turn time follows the bot's default."""
+    from cogs.lang import Languages
+
+    path = tmp_path / "albastini.db"
+    store = await SQLiteStore.open(path)
+    await store.set_guild_settings(GUILD, turn_time=90)
+    await store.set_guild_settings(GUILD + 1, language="en")
+    await store.set_guild_settings(GUILD + 1, turn_time=30)  # a later change keeps the choice
+    assert not await store.guild_language_chosen(GUILD)
+    assert await store.guild_language_chosen(GUILD + 1)
+    assert not await store.guild_language_chosen(GUILD + 2)
+    await store.close()
+
+    store = await SQLiteStore.open(path)  # a restart: nothing cached
+    try:
+        languages = Languages(store, default="sw")
+        assert await languages.guild(GUILD) == "sw"
+        assert await languages.guild(GUILD + 1) == "en"
+        assert await languages.guild(GUILD + 2) == "sw"
+    finally:
+        await store.close()
+
+
 async def test_user_language_preference(store: SQLiteStore) -> None:
     assert await store.user_language(ALICE) is None
     await store.set_user_language(ALICE, "sw")
