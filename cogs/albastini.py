@@ -313,17 +313,28 @@ class AlbastiniCog(
         await self.service.set_message(table.id, msg.id)
         self.bot.publisher.refresh(table.id)
 
-    @app_commands.command(name=name_str("hand"), description=key_str("cmd.hand.description"))
-    async def hand(self, interaction: discord.Interaction[Any]) -> None:
-        """Show your hand privately."""
-        reply = Reply(interaction, ephemeral=True)
+    async def _table_here(
+        self, interaction: discord.Interaction[Any], reply: Reply
+    ) -> tuple[Table, str] | None:
+        """The table in the command's channel and the reader's language; None (after a private
+        explanation) outside a server or where no table is open."""
         if not await self.guild_only(interaction, reply):
-            return
+            return None
         lang = await self._lang(interaction)
         table = self.service.table_in_channel(interaction.channel_id)
         if table is None:
             await self._private(reply, t(lang, "refuse.no_table"))
+            return None
+        return table, lang
+
+    @app_commands.command(name=name_str("hand"), description=key_str("cmd.hand.description"))
+    async def hand(self, interaction: discord.Interaction[Any]) -> None:
+        """Show your hand privately."""
+        reply = Reply(interaction, ephemeral=True)
+        found = await self._table_here(interaction, reply)
+        if found is None:
             return
+        table, lang = found
         payload = self.hand_payload(table, interaction.user.id, lang)
         if payload is None:
             await self._private(reply, t(lang, "refuse.not_seated"))
@@ -334,13 +345,10 @@ class AlbastiniCog(
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
         """Leave the table in this channel."""
         reply = Reply(interaction, ephemeral=True)
-        if not await self.guild_only(interaction, reply):
+        found = await self._table_here(interaction, reply)
+        if found is None:
             return
-        lang = await self._lang(interaction)
-        table = self.service.table_in_channel(interaction.channel_id)
-        if table is None:
-            await self._private(reply, t(lang, "refuse.no_table"))
-            return
+        table, lang = found
         try:
             await self.service.leave(table.id, interaction.user.id)
         except Refusal as exc:
@@ -353,13 +361,10 @@ class AlbastiniCog(
     async def cancel(self, interaction: discord.Interaction[Any]) -> None:
         """Close the table in this channel (host, or Manage Messages)."""
         reply = Reply(interaction, ephemeral=True)
-        if not await self.guild_only(interaction, reply):
+        found = await self._table_here(interaction, reply)
+        if found is None:
             return
-        lang = await self._lang(interaction)
-        table = self.service.table_in_channel(interaction.channel_id)
-        if table is None:
-            await self._private(reply, t(lang, "refuse.no_table"))
-            return
+        table, lang = found
         await self._cancel(interaction, reply, table, lang)
 
     async def _cancel(
