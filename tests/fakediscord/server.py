@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import math
 import secrets
 import time
@@ -12,6 +11,7 @@ from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
 from aiohttp import WSMsgType, web
 
 from .models import (
@@ -111,14 +111,14 @@ class _Session:
             frame = {"op": op, "d": d, "s": None, "t": None}
         async with self.lock:
             with contextlib.suppress(ConnectionError, RuntimeError):
-                await self.ws.send_str(json.dumps(frame))
+                await self.ws.send_str(orjson.dumps(frame).decode())
 
 
 def _json(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
     h = dict(JSON)
     if headers:
         h.update(headers)
-    return web.Response(body=json.dumps(data).encode(), status=status, headers=h)
+    return web.Response(body=orjson.dumps(data), status=status, headers=h)
 
 
 def _err(status: int, code: int, message: str, **extra: Any) -> web.Response:
@@ -682,7 +682,7 @@ class FakeDiscord:
             async for msg in ws:
                 if msg.type != WSMsgType.TEXT:
                     continue
-                frame = json.loads(msg.data)
+                frame = orjson.loads(msg.data)
                 op = frame.get("op")
                 if op == 1:
                     await session.send(11, None)
@@ -844,13 +844,14 @@ class FakeDiscord:
                          ) -> tuple[dict[str, Any], list[tuple[str, bytes, str | None]]]:
         """JSON body or multipart (payload_json + files[n]); returns (payload, files)."""
         files: list[tuple[str, bytes, str | None]] = []
-        if request.content_type.startswith("multipart/"):
+        # the raw header: aiohttp's parsed content_type goes through the email package (slow)
+        if request.headers.get("Content-Type", "").startswith("multipart/"):
             payload: dict[str, Any] = {}
             reader = await request.multipart()
             async for part in reader:
                 name = getattr(part, "name", None)
                 if name == "payload_json":
-                    payload = json.loads(await part.text())  # type: ignore[union-attr]
+                    payload = orjson.loads(await part.read())  # type: ignore[union-attr]
                 elif name and name.startswith("files["):
                     data = await part.read()  # type: ignore[union-attr]
                     filename = getattr(part, "filename", None) or "file"
@@ -860,8 +861,8 @@ class FakeDiscord:
                     files[index] = (filename, bytes(data), _guess_type(filename))
             return payload, files
         if request.can_read_body:
-            text = await request.text()
-            return (json.loads(text) if text else {}), files
+            raw = await request.read()
+            return (orjson.loads(raw) if raw else {}), files
         return {}, files
 
     # ------------------------------------------------------------------ REST: session
