@@ -31,6 +31,8 @@ class Settings:
     database: Path
     log_level: str = "INFO"
     computer_pause: float = 1.5
+    notice_delay: float = 3.0  # a turn notice waits this long; none if the person played
+    edit_interval: float = 1.0  # at most one edit of a table message per this many seconds
     workers: int = 0  # 0 = one per core
     language: str = "en"
     sync_commands: str = "auto"  # auto | always | never
@@ -88,6 +90,8 @@ def load_settings(env: dict[str, str] | None = None, *, require_token: bool = Tr
         database=Path(env.get("ALBASTINI_DB", "").strip() or "data/albastini.db"),
         log_level=level,
         computer_pause=_float(env, "ALBASTINI_COMPUTER_PAUSE", 1.5, 0.0, 30.0),
+        notice_delay=_float(env, "ALBASTINI_NOTICE_DELAY", 3.0, 0.0, 60.0),
+        edit_interval=_float(env, "ALBASTINI_EDIT_INTERVAL", 1.0, 0.0, 10.0),
         workers=_int(env, "ALBASTINI_WORKERS", 0, 0, 64),
         language=language,
         sync_commands=sync,

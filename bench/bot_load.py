@@ -54,6 +54,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import uvloop
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
@@ -71,7 +73,6 @@ DEADLINE = 3.0  # Discord's time for the first response
 MOVE_ID = re.compile(r"alb:[pbx]:")
 HAND_ID = "alb:h:"
 SETUP_WAIT = 60.0  # a lobby or a started match that takes longer counts as a broken table
-FALLBACK_CHECK = 8.0  # no notice for this long: a person looks at the table message themselves
 TARGETS = {"p99_ms": 50.0, "kb_per_table": 100.0}
 
 
@@ -119,7 +120,8 @@ class Stats:
     driver_skips: int = 0  # the button vanished / got disabled between looking and clicking
     moves: int = 0
     stale_refreshes: int = 0  # refreshed on a notice but nothing was playable
-    fallback_checks: int = 0
+    pinged: int = 0  # turns a person noticed through a ping
+    saw_turn: int = 0  # turns a person noticed on the table message
     tables_started: int = 0
     tables_finished: int = 0
     setup_errors: list[str] = field(default_factory=list)
@@ -317,9 +319,11 @@ class Bench:
     @staticmethod
     def _named_to_act(table_msg: FakeMessage, user: FakeUser) -> bool:
         text = " ".join(str(e.get("description") or "") for e in table_msg.embeds)
-        return f"▶ **{user.name}** to" in text
+        return f"▶ **<@{user.id}>** to" in text  # the table names people by mention
 
     async def person(self, user: FakeUser, table_msg: FakeMessage, channel_id: int) -> None:
+        """A person watching the channel: it is their turn when a notice mentions them, or when
+        the table message names them to play (edited since their own last move)."""
         fake = self.fake
         await self.think()
         r = await self.act("show hand", lambda: fake.click(user, table_msg, label="Show my hand"))
@@ -327,22 +331,20 @@ class Bench:
             return
         hand = r.message
         handled: set[int] = set()
-        last_look = time.monotonic()
+        looked_at = -1  # the table message's edit count when this person last acted on it
         while not self.stopping:
             if fake.find_button(table_msg, label="Show my hand") is None:
                 return  # the match is over
             notice = self._my_notice(user, channel_id, handled)
-            if notice is None:
-                idle = time.monotonic() - last_look
-                if idle < FALLBACK_CHECK or not self._named_to_act(table_msg, user):
-                    wait = FALLBACK_CHECK - idle if idle < FALLBACK_CHECK else 1.0
-                    wait = min(wait, self.stop_at - time.monotonic())
-                    await fake.channel_changed(channel_id, wait)
-                    continue
-                self.stats.fallback_checks += 1
-            else:
+            if notice is not None:
                 handled.add(notice.id)
-            last_look = time.monotonic()
+                self.stats.pinged += 1
+            elif table_msg.edits != looked_at and self._named_to_act(table_msg, user):
+                self.stats.saw_turn += 1
+            else:
+                await fake.channel_changed(channel_id, min(5.0, self.stop_at - time.monotonic()))
+                continue
+            looked_at = table_msg.edits
             await self.think()
             if self.stopping:
                 return
@@ -358,6 +360,7 @@ class Bench:
                 return
             r = await self.act("move", functools.partial(
                 fake.click, user, hand, custom_id=self.rng.choice(moves).custom_id))
+            looked_at = table_msg.edits
             if r is not None and not r.failed:
                 self.stats.moves += 1
 
@@ -371,7 +374,7 @@ WHAT_IF = {
         "import base64, cogs.render as r\n"
         "_png = base64.b64decode('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4"
         "nGNgYGAAAAAEAAH2FzhVAAAAAElFTkSuQmCC')\n"
-        "r.table_png = lambda view, names, **kw: _png\n"
+        "r.table_picture = lambda view, names, **kw: _png\n"
         # the picture process would import the real renderer: paint in a thread here instead
         "import concurrent.futures as _cf, cogs.painter as _p\n"
         "_p.new_pool = lambda: _cf.ThreadPoolExecutor(1)\n"
@@ -527,6 +530,7 @@ async def run(args: argparse.Namespace) -> float:
                 await asyncio.sleep(0.25)
 
         lags: list[float] = []
+        driver_cpu = 0.0
 
         async def loop_lag() -> None:  # how late this process's own loop runs (driver load)
             while True:
@@ -550,6 +554,7 @@ async def run(args: argparse.Namespace) -> float:
         wait0 = run_queue_wait(proc.pid)
         load0 = os.getloadavg()[0]
         t_play0 = time.perf_counter()
+        driver0 = time.process_time()
         bench.stop_at = time.monotonic() + args.seconds
         jobs = [asyncio.create_task(bench.table(i, cid, people))
                 for i, (cid, people) in enumerate(tables)]
@@ -559,6 +564,7 @@ async def run(args: argparse.Namespace) -> float:
             job.cancel()
         await asyncio.gather(*pending, return_exceptions=True)
         t_play1 = time.perf_counter()
+        driver_cpu = time.process_time() - driver0
         cpu1 = cpu_seconds(proc.pid)
         kids1 = children_cpu(proc.pid)
         kids_cpu = sum(v - kids0.get(c, 0.0) for c, v in kids1.items())
@@ -628,7 +634,8 @@ async def run(args: argparse.Namespace) -> float:
     for what, n in refused.most_common(4):
         out.append(f"  rejected {n} x {what}")
     out.append(f"driver: clicks refused by the client {st.driver_skips}, refreshes with nothing "
-               f"to play {st.stale_refreshes}, turn found without a notice {st.fallback_checks}, "
+               f"to play {st.stale_refreshes}, turns seen on the table {st.saw_turn} / "
+               f"through a ping {st.pinged}, "
                f"broken tables {len(st.setup_errors)}")
     for err in st.setup_errors[:5]:
         out.append(f"  {err}")
@@ -653,7 +660,8 @@ async def run(args: argparse.Namespace) -> float:
                        f" max {ms(max(values))} ms")
     if lags:
         out.append(f"driver loop lag (this process, not the bot): p99 {ms(pct(lags, 0.99))} ms,"
-                   f" max {ms(max(lags))} ms")
+                   f" max {ms(max(lags))} ms; driver CPU {driver_cpu:.1f} s = "
+                   f"{100 * driver_cpu / window:.0f}% of a core")
     out.append(f"REST requests from the bot: {total_requests} "
                f"({total_requests / max(st.moves, 1):.1f} per move by a person)")
     for route, n in sorted(fake.request_counts.items(), key=lambda kv: -kv[1])[:8]:
@@ -736,7 +744,7 @@ def main() -> None:
     args = p.parse_args()
     args.tables = max(1, min(args.tables, 2000))
     args.seconds = max(1.0, min(args.seconds, 3600.0))
-    p99 = asyncio.run(run(args))
+    p99 = uvloop.run(run(args))
     print(f"p99_ms: {'nan' if math.isnan(p99) else f'{p99:.1f}'}")
 
 

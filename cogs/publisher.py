@@ -1,10 +1,16 @@
 """The public side of a table: its one message, edited as play goes on, and a few short notices.
 
-* The table message is edited with **coalescing**: at most one edit in flight per table; changes
-  that arrive meanwhile only mark the table dirty, and the next edit renders the latest state.
+* The table message is edited with **coalescing**: at most one edit in flight per table, and at
+  most one per ``edit_interval`` seconds; changes that arrive meanwhile only mark the table dirty,
+  and the next edit renders the latest state.
 * Turn notices: one short message mentioning the person whose turn it is (never for computers),
   the previous notice deleted first, so each player is really notified and the channel is not
-  flooded.
+  flooded. A notice waits ``notice_delay`` seconds first and is not sent at all when the person
+  has played by then: someone watching the table needs no ping, and each notice costs two
+  requests (post, later delete).
+* Every public request (edits, notices, summaries) takes one of ``LANES`` slots: when the bot is
+  busy, its answers to clicks are not queued behind a crowd of edits, and edits waiting for a
+  slot carry more changes each (a busy bot edits less often instead of falling behind).
 * End of deal and end of match: a summary message (the match one with a Rematch button).
 
 Only public views are rendered here (``table.public_view()``): no hand ever reaches a public
@@ -19,6 +25,7 @@ import concurrent.futures.process
 import contextlib
 import io
 import logging
+import math
 import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
@@ -34,10 +41,17 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 EMBED_COLOUR = discord.Colour(0x1C6E48)
+PICTURE_URL = f"attachment://{render.PICTURE_FILE}"
 #: Pictures waiting for the painter beyond which a table's new text goes out without waiting.
 PAINT_BACKLOG = 2
 #: Seconds before a table whose text went out without its picture tries the picture again.
 PICTURE_RETRY = 2.0
+#: Public requests (edits, notices, summaries) in flight at once, across all tables.
+LANES = 8
+#: Seconds between two edits of one table message (Discord allows about 5 per 5 s per channel).
+EDIT_INTERVAL = 1.0
+#: Seconds a turn notice waits: a person who plays within it gets no ping.
+NOTICE_DELAY = 3.0
 
 
 def _signature(payload: dict[str, Any]) -> tuple[Any, ...]:
@@ -56,10 +70,24 @@ def _signature(payload: dict[str, Any]) -> tuple[Any, ...]:
 class Publisher:
     """Public messages of every table of one bot."""
 
-    def __init__(self, bot: Any, service: Any, *, deal_pause: float) -> None:
+    def __init__(
+        self,
+        bot: Any,
+        service: Any,
+        *,
+        deal_pause: float,
+        edit_interval: float = EDIT_INTERVAL,
+        notice_delay: float = NOTICE_DELAY,
+        lanes: int = LANES,
+    ) -> None:
         self.bot = bot
         self.service = service
         self.deal_pause = deal_pause
+        self.edit_interval = edit_interval
+        self.notice_delay = notice_delay
+        self._lanes = asyncio.Semaphore(lanes)
+        self._last_edit: dict[int, float] = {}  # table -> loop time of its last edit
+        self._waiting: dict[int, asyncio.TimerHandle] = {}  # table -> notice waiting its delay
         self._dirty: set[int] = set()
         self._editors: dict[int, asyncio.Task[None]] = {}
         self._queues: dict[int, asyncio.Queue[Callable[[], Awaitable[None]]]] = {}
@@ -96,12 +124,21 @@ class Publisher:
             )
 
     async def _edit_loop(self, table_id: int) -> None:
+        loop = asyncio.get_running_loop()
         while table_id in self._dirty and not self._closing:
-            self._dirty.discard(table_id)
-            try:
-                await self._edit_once(table_id)
-            except Exception:
-                log.exception("could not update the message of table %s", table_id)
+            wait = self._last_edit.get(table_id, -math.inf) + self.edit_interval - loop.time()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            async with self._lanes:
+                if self._closing:
+                    return
+                # what changed while waiting goes out in this edit
+                self._dirty.discard(table_id)
+                self._last_edit[table_id] = loop.time()
+                try:
+                    await self._edit_once(table_id)
+                except Exception:
+                    log.exception("could not update the message of table %s", table_id)
 
     async def message_payload(self, table: Table) -> dict[str, Any]:
         """embed, attachments and view of the table message for the table's current state."""
@@ -158,13 +195,13 @@ class Publisher:
         payload: dict[str, Any] = {"embed": embed, "view": views.build_view(specs)}
         if not picture:
             if table.id in self._pictured:
-                embed.set_image(url="attachment://table.png")  # the one already there
+                embed.set_image(url=PICTURE_URL)  # the one already there
             return payload, False
         names_now = list(table.names())
         picture_key = (view, tuple(names_now))
         self._drawn.pop(table.id, None)
         if table.id in self._pictured and self._shown.get(table.id) == picture_key:
-            embed.set_image(url="attachment://table.png")  # the one there shows this already
+            embed.set_image(url=PICTURE_URL)  # the one there shows this already
             return payload, True
         self._painting += 1
         try:
@@ -173,8 +210,8 @@ class Publisher:
             log.exception("could not draw table %s", table.id)
             embed.set_footer(text=t(lang, "error.image_failed"))
         else:
-            files.append(discord.File(io.BytesIO(png), filename="table.png"))
-            embed.set_image(url="attachment://table.png")
+            files.append(discord.File(io.BytesIO(png), filename=render.PICTURE_FILE))
+            embed.set_image(url=PICTURE_URL)
             self._drawn[table.id] = picture_key
         finally:
             self._painting -= 1
@@ -182,7 +219,7 @@ class Publisher:
         return payload, True
 
     async def _paint(self, view: dict[str, Any], names: list[str]) -> bytes:
-        """The picture's PNG, drawn by the painter process (a new one if it died)."""
+        """The picture's bytes, drawn by the painter process (a new one if it died)."""
         loop = asyncio.get_running_loop()
         try:
             return await loop.run_in_executor(self._painter, painter.paint, view, names)
@@ -300,9 +337,31 @@ class Publisher:
                 log.exception("a notice of table %s failed", table_id)
 
     def turn_started(self, table_id: int, seat: int, move_no: int) -> None:
-        self._enqueue(table_id, lambda: self._notify_turn(table_id, seat, move_no))
+        """Seat ``seat`` is to make move ``move_no``: ping them after ``notice_delay`` unless
+        they have played by then."""
+        if self._closing:
+            return
+        waiting = self._waiting.pop(table_id, None)
+        if waiting is not None:
+            waiting.cancel()
+        if self.notice_delay <= 0:
+            self._enqueue(table_id, lambda: self._notify_turn(table_id, seat, move_no))
+            return
+
+        def fire() -> None:
+            self._waiting.pop(table_id, None)
+            table = self.service.get(table_id)
+            if table is not None and table.move_no == move_no:
+                self._enqueue(table_id, lambda: self._notify_turn(table_id, seat, move_no))
+
+        loop = asyncio.get_running_loop()
+        self._waiting[table_id] = loop.call_later(self.notice_delay, fire)
 
     async def _notify_turn(self, table_id: int, seat: int, move_no: int) -> None:
+        async with self._lanes:
+            await self._post_turn_notice(table_id, seat, move_no)
+
+    async def _post_turn_notice(self, table_id: int, seat: int, move_no: int) -> None:
         table = self.service.get(table_id)
         if table is None or table.status != "running" or table.move_no != move_no:
             return  # the turn is already over: no stale ping
@@ -320,7 +379,7 @@ class Publisher:
         if clock:
             content += " " + clock
         channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
-        await self._delete_notice(table_id)
+        await self._drop_notice(table_id)
         msg = await channel.send(
             content=content,
             view=views.build_view(views.notice_buttons(table_id, lang)),
@@ -329,6 +388,10 @@ class Publisher:
         self._notice[table_id] = (msg.id, move_no)
 
     async def _delete_notice(self, table_id: int) -> None:
+        async with self._lanes:
+            await self._drop_notice(table_id)
+
+    async def _drop_notice(self, table_id: int) -> None:
         old = self._notice.pop(table_id, None)
         table = self.service.get(table_id)
         if old is None or table is None:
@@ -344,6 +407,10 @@ class Publisher:
             self._enqueue(table_id, lambda: self._sweep_notices(table_id))
 
     async def _sweep_notices(self, table_id: int, limit: int = 30) -> None:
+        async with self._lanes:
+            await self._sweep_now(table_id, limit)
+
+    async def _sweep_now(self, table_id: int, limit: int) -> None:
         table = self.service.get(table_id)
         me = getattr(self.bot, "user", None)
         if table is None or me is None:
@@ -394,7 +461,8 @@ class Publisher:
             kwargs: dict[str, Any] = {"content": content}
             if specs:
                 kwargs["view"] = views.build_view(specs)
-            await channel.send(**kwargs)
+            async with self._lanes:
+                await channel.send(**kwargs)
 
         self._enqueue(table_id, job)
 
@@ -408,6 +476,10 @@ class Publisher:
             if table_id not in self._dirty:
                 self._editors.pop(table_id, None)
             self._notice.pop(table_id, None)
+            self._last_edit.pop(table_id, None)
+            waiting = self._waiting.pop(table_id, None)
+            if waiting is not None:
+                waiting.cancel()
             self.closed_reasons.pop(table_id, None)
             if table_id not in self._retry:
                 self._pictured.discard(table_id)
@@ -425,7 +497,12 @@ class Publisher:
     def settled(self) -> bool:
         """True when no edit or notice is pending or in flight (tests wait for this)."""
         tasks = [*self._editors.values(), *self._workers.values()]
-        return not self._dirty and not self._retry and all(task.done() for task in tasks)
+        return (
+            not self._dirty
+            and not self._retry
+            and not self._waiting
+            and all(task.done() for task in tasks)
+        )
 
     # ------------------------------------------------------------------ shutdown
     async def close(self, timeout: float = 5.0) -> None:
@@ -436,9 +513,10 @@ class Publisher:
             for task in still:
                 task.cancel()
         self._closing = True
-        for handle in self._retry.values():
+        for handle in [*self._retry.values(), *self._waiting.values()]:
             handle.cancel()
         self._retry.clear()
+        self._waiting.clear()
         self._painter.shutdown(wait=False, cancel_futures=True)
 
 

@@ -26,6 +26,8 @@ def make_settings(db: Path, **overrides: Any) -> Settings:
         "token": "fake-token",
         "database": db,
         "computer_pause": 0.0,
+        "notice_delay": 0.0,
+        "edit_interval": 0.0,
         "workers": 1,
         "sync_commands": "auto",
     }

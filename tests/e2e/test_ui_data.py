@@ -214,7 +214,7 @@ async def test_table_edits_are_coalesced() -> None:
     table = _table()
     table.message_id = 77
     service = SimpleNamespace(get=lambda tid: table)
-    pub = Publisher(bot, service, deal_pause=0)
+    pub = Publisher(bot, service, deal_pause=0, edit_interval=0)
 
     async def payload(tb: Table) -> dict[str, Any]:
         return {}
@@ -229,6 +229,91 @@ async def test_table_edits_are_coalesced() -> None:
     await asyncio.sleep(0.01)
     assert edits == [1, 29]  # then one more edit with the latest state
     assert pub.settled
+
+
+async def test_table_edits_keep_the_interval() -> None:
+    """At most one edit per edit_interval: changes in between wait and go out together."""
+    edits: list[tuple[int, float]] = []
+    state = {"n": 0}
+    loop = asyncio.get_running_loop()
+
+    class Message:
+        async def edit(self, **payload: Any) -> None:
+            edits.append((state["n"], loop.time()))
+
+    channel = SimpleNamespace(get_partial_message=lambda mid: Message())
+    bot = SimpleNamespace(get_partial_messageable=lambda cid, guild_id=None: channel)
+    table = _table()
+    table.message_id = 77
+    pub = Publisher(bot, SimpleNamespace(get=lambda tid: table), deal_pause=0,
+                    edit_interval=0.3)
+    start = loop.time()
+    state["n"] = 1
+    pub.refresh(table.id)
+    await asyncio.sleep(0.02)
+    assert [n for n, _ in edits] == [1]  # the first change goes out at once
+    for n in (2, 3, 4):
+        state["n"] = n
+        pub.refresh(table.id)
+        await asyncio.sleep(0.02)
+    assert [n for n, _ in edits] == [1]  # the next ones wait for the interval
+    for _ in range(100):
+        await asyncio.sleep(0.01)
+        if pub.settled:
+            break
+    assert [n for n, _ in edits] == [1, 4]  # one edit with the latest state
+    assert edits[1][1] - start >= 0.29
+    await pub.close()
+
+
+def _notice_publisher(delay: float) -> tuple[Publisher, Table, list[dict[str, Any]]]:
+    from albastini.match import Match
+
+    sent: list[dict[str, Any]] = []
+
+    class Channel:
+        async def send(self, **kwargs: Any) -> Any:
+            sent.append(kwargs)
+            return SimpleNamespace(id=900 + len(sent))
+
+        def get_partial_message(self, mid: int) -> Any:
+            return SimpleNamespace(delete=_nothing)
+
+    channel = Channel()
+    bot = SimpleNamespace(get_partial_messageable=lambda cid, guild_id=None: channel)
+    table = _table("running", seats=4)
+    table.match = Match(4, 2, 5, 0, seed=1)
+    table.deal_no = 1
+    table.move_no = 7
+    service = SimpleNamespace(get=lambda tid: table, clock=SimpleNamespace(time=lambda: 0.0))
+    return Publisher(bot, service, deal_pause=0, notice_delay=delay), table, sent
+
+
+async def _nothing() -> None:
+    return None
+
+
+async def test_turn_notice_waits_its_delay() -> None:
+    pub, table, sent = _notice_publisher(0.15)
+    pub.turn_started(table.id, 2, 7)
+    await asyncio.sleep(0.05)
+    assert sent == []  # not yet: the person may be about to play
+    await asyncio.sleep(0.25)
+    assert len(sent) == 1 and "<@12>" in sent[0]["content"]  # then the ping
+    assert sent[0]["allowed_mentions"].users[0].id == 12
+    await pub.close()
+
+
+async def test_no_turn_notice_for_someone_who_played_in_time() -> None:
+    pub, table, sent = _notice_publisher(0.1)
+    pub.turn_started(table.id, 2, 7)
+    await asyncio.sleep(0.02)
+    table.move_no = 8  # seat 2 played before the delay ran out
+    pub.turn_done(table.id, 7)
+    await asyncio.sleep(0.2)
+    assert sent == []
+    assert pub.settled
+    await pub.close()
 
 
 def test_missing_permission_is_named() -> None:
@@ -324,7 +409,7 @@ async def test_busy_painter_sends_text_now_and_the_picture_later(
     table.deal_no = 1
     table.message_id = 8
     service = SimpleNamespace(get=lambda tid: table, clock=SimpleNamespace(time=lambda: 0.0))
-    pub = Publisher(bot, service, deal_pause=0)
+    pub = Publisher(bot, service, deal_pause=0, edit_interval=0)
 
     async def wait() -> None:
         for _ in range(200):
@@ -341,7 +426,7 @@ async def test_busy_painter_sends_text_now_and_the_picture_later(
     pub.refresh(table.id)
     await asyncio.sleep(0.01)
     assert len(edits) == 2 and "attachments" not in edits[1]  # text now, old picture kept
-    assert edits[1]["embed"].image.url == "attachment://table.png"
+    assert edits[1]["embed"].image.url == "attachment://table.jpg"
     pub.refresh(table.id)  # nothing changed and still busy: no edit at all
     await asyncio.sleep(0.01)
     assert len(edits) == 2
