@@ -1,8 +1,8 @@
-"""Render benchmark: milliseconds per table picture (``cogs.render.table_png``) per game mode.
+"""Render benchmark: milliseconds per table picture (``cogs.render.table_picture``) per game mode.
 
 Prints figures, asserts nothing. Each mode's view is a deal in play, taken from the real engine
 (a few moves in, so cards lie on the table and a last round shows). Caches are warmed by one
-picture first: the bot draws thousands of pictures per process. Last line: ``png_ms: X`` (median
+picture first: the bot draws thousands of pictures per process. Last line: ``picture_ms: X`` (median
 over all modes). ``--save DIR`` writes one picture per mode for a look.
 
     .venv/bin/python bench/render.py
@@ -22,7 +22,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from albastini import new_deal
-from cogs.render import table_png
+from cogs.render import table_picture
 
 MODES = [(2, 1), (3, 1), (4, 2), (4, 1), (5, 1), (6, 2), (6, 3)]
 NAMES = ["Neema", "Baraka Mwakalinga", "Juma", "Amina", "Zawadi", "Fatuma"]
@@ -55,20 +55,20 @@ def main() -> None:
     for players, team_size in MODES:
         view = _view(players, team_size, moves=players * 2 + 2)
         names = NAMES[:players]
-        png = table_png(view, names)  # warm the caches
+        picture = table_picture(view, names)  # warm the caches
         times = []
         for _ in range(args.repeat):
             t0 = time.perf_counter()
-            table_png(view, names)
+            table_picture(view, names)
             times.append((time.perf_counter() - t0) * 1000)
         med = statistics.median(times)
         medians.append(med)
         print(f"{players} players, teams of {team_size}: {med:6.1f} ms/picture "
-              f"(min {min(times):.1f}), {len(png) / 1000:.0f} KB")
+              f"(min {min(times):.1f}), {len(picture) / 1000:.0f} KB")
         if args.save:
             args.save.mkdir(parents=True, exist_ok=True)
-            (args.save / f"table_{players}_{team_size}.png").write_bytes(png)
-    print(f"png_ms: {statistics.median(medians):.1f}")
+            (args.save / f"table_{players}_{team_size}.jpg").write_bytes(picture)
+    print(f"picture_ms: {statistics.median(medians):.1f}")
 
 
 if __name__ == "__main__":

@@ -22,10 +22,10 @@ def warm() -> bool:
 
 
 def paint(view: dict[str, Any], names: list[str]) -> bytes:
-    """PNG bytes of the table for a public view (see :func:`cogs.render.table_png`)."""
+    """The picture of the table for a public view (see :func:`cogs.render.table_picture`)."""
     from cogs import render
 
-    return render.table_png(view, names)
+    return render.table_picture(view, names)
 
 
 def new_pool() -> concurrent.futures.ProcessPoolExecutor:

@@ -13,12 +13,11 @@ is always drawn next to the name so a player stays identifiable.
 
 from __future__ import annotations
 
+import io
 import math
 import re
-import struct
 import threading
 import unicodedata
-import zlib
 from collections.abc import Callable, Sequence
 from functools import cache
 from typing import Any, ParamSpec, TypeVar, cast
@@ -39,7 +38,7 @@ __all__ = [
     "suit_label",
     "suit_name",
     "suit_symbol",
-    "table_png",
+    "table_picture",
     "table_text",
 ]
 
@@ -387,6 +386,9 @@ def hand_text(view: dict[str, Any], lang: str, names: list[str]) -> str:
 
 # --------------------------------------------------------------------------- the picture
 WIDTH, HEIGHT = 800, 500
+#: The picture's file name on the table message (its extension says the format).
+PICTURE_FILE = "table.jpg"
+PICTURE_QUALITY = 85
 _SS = 2  # sprites are drawn at twice the size, then reduced: smooth edges without an AA library
 _BG = (30, 33, 38)
 _FELT = (28, 110, 72)
@@ -721,8 +723,11 @@ def _arrow(px: float, py: float) -> tuple[Image.Image, float, float]:
     return _down(img), ox + 20.0, oy + 20.0
 
 
-def table_png(view: dict[str, Any], names: list[str], *, highlight_winning: bool = True) -> bytes:
-    """A picture of the table as PNG bytes (800×500), drawn only from what ``view`` shows.
+def table_picture(
+    view: dict[str, Any], names: list[str], *, highlight_winning: bool = True
+) -> bytes:
+    """A picture of the table as JPEG bytes (800×500; see :data:`PICTURE_FILE`), drawn only
+    from what ``view`` shows.
 
     Seats sit around an oval table, clockwise, with their names, seat numbers, a dealer chip and
     their cards in hand as face-down backs with a count; the seat to act has a gold plate and an
@@ -821,25 +826,11 @@ def table_png(view: dict[str, Any], names: list[str], *, highlight_winning: bool
     return _encode(canvas)
 
 
-def _png_chunk(tag: bytes, data: bytes) -> bytes:
-    return struct.pack(">I", len(data)) + tag + data + struct.pack(">I", zlib.crc32(tag + data))
-
-
 def _encode(img: Image.Image) -> bytes:
-    """The RGB canvas as PNG bytes, written here for speed: no per-row filter, zlib level 1.
-
-    Pillow's encoder tries every PNG filter on every row of an RGB image, which costs more than
-    drawing the picture; with flat colours the unfiltered rows compress as small (~30-40 KB),
-    and :func:`zlib.compress` lets other threads run while it works.
-    """
-    width, height = img.size
-    raw = img.tobytes()
-    stride = width * 3
-    rows = b"".join(b"\x00" + raw[i : i + stride] for i in range(0, len(raw), stride))
-    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)  # 8-bit RGB, no interlace
-    return b"".join((
-        b"\x89PNG\r\n\x1a\n",
-        _png_chunk(b"IHDR", header),
-        _png_chunk(b"IDAT", zlib.compress(rows, 1)),
-        _png_chunk(b"IEND", b""),
-    ))
+    """The RGB canvas as JPEG bytes (quality 85): about 2 ms and 35-40 KB for a table, where
+    even a hand-tuned PNG (zlib level 1, no row filters) took 6-9 ms and Pillow's own PNG encoder
+    20+ ms. The picture is flat colours, card faces and short labels, on which quality 85 shows
+    no visible artefacts; the text form beside it is the exact record anyway."""
+    out = io.BytesIO()
+    img.save(out, "JPEG", quality=PICTURE_QUALITY)
+    return out.getvalue()

@@ -12,6 +12,7 @@ from PIL import Image
 from albastini import PACK, new_deal
 from cogs.i18n import LANGUAGES, t
 from cogs.render import (
+    PICTURE_FILE,
     card_button_label,
     card_label,
     card_points,
@@ -22,7 +23,7 @@ from cogs.render import (
     suit_label,
     suit_name,
     suit_symbol,
-    table_png,
+    table_picture,
     table_text,
 )
 
@@ -247,50 +248,50 @@ def _decode(png: bytes) -> Image.Image:
 
 @pytest.mark.parametrize(("players", "team_size"), [(2, 1), (3, 1), (4, 2), (4, 1), (5, 1),
                                                     (6, 1), (6, 2), (6, 3)])
-def test_png_every_mode(players: int, team_size: int) -> None:
+def test_picture_every_mode(players: int, team_size: int) -> None:
     view = make_view(players, team_size, current=[[s, c] for s, c in
                                                   zip(range(players - 1),
                                                       ["AS", "7S", "KS", "JS", "QS"],
                                                       strict=False)])
-    png = table_png(view, NAMES[:players])
-    img = _decode(png)
-    assert img.format == "PNG" and img.size == (800, 500)
-    assert len(png) < 150_000
+    picture = table_picture(view, NAMES[:players])
+    img = _decode(picture)
+    assert img.format == "JPEG" and img.size == (800, 500)
+    assert len(picture) < 150_000
 
 
-def test_png_changes_when_a_card_is_played() -> None:
+def test_picture_changes_when_a_card_is_played() -> None:
     before = make_view(4, 2, current=[[1, "AS"]], to_act=2)
     after = make_view(4, 2, current=[[1, "AS"], [2, "7S"]], to_act=3,
                       hand_sizes=[5, 4, 4, 5])
-    assert table_png(before, NAMES[:4]) != table_png(after, NAMES[:4])
-    plain = table_png(before, NAMES[:4], highlight_winning=False)
-    assert plain != table_png(before, NAMES[:4])
+    assert table_picture(before, NAMES[:4]) != table_picture(after, NAMES[:4])
+    plain = table_picture(before, NAMES[:4], highlight_winning=False)
+    assert plain != table_picture(before, NAMES[:4])
 
 
-def test_png_bidding_and_finished() -> None:
+def test_picture_bidding_and_finished() -> None:
     bidding = make_view(4, 2, phase="bidding", trump=None, indicator=None, face_up=None,
                         current=[], winning=None, last_trick=None, stock=16)
     finished = make_view(4, 2, phase="finished", to_act=None, current=[], stock=0,
                          face_up=None, hand_sizes=[0] * 4)
     for view in (bidding, finished):
-        assert _decode(table_png(view, NAMES[:4])).size == (800, 500)
+        assert _decode(table_picture(view, NAMES[:4])).size == (800, 500)
 
 
 @pytest.mark.parametrize("name", ["Zoë", "中文名字", "🎲🎲", "", "<@123456789012345678>",
                                   "x" * 200, "\u202eevil", "a\nb"])
-def test_png_any_name_never_crashes(name: str) -> None:
+def test_picture_any_name_never_crashes(name: str) -> None:
     view = make_view(4, 2)
-    assert _decode(table_png(view, [name, "Baraka", name, "Amina"])).size == (800, 500)
+    assert _decode(table_picture(view, [name, "Baraka", name, "Amina"])).size == (800, 500)
 
 
-def test_png_saved_for_a_look() -> None:
+def test_picture_saved_for_a_look() -> None:
     view = make_view(4, 2, bids=[{"seat": 1, "card": "4C"}, {"seat": 3, "card": "5H"}],
                      exchange={"seat": 3, "gave": "5H", "took": "3H"},
                      current=[[1, "AS"], [2, "7S"]], to_act=3, winning=1,
                      hand_sizes=[5, 4, 4, 5])
-    png = table_png(view, ["Neema", "Baraka", "Juma", "Amina"])
-    with open("/tmp/table.png", "wb") as fh:
-        fh.write(png)
+    picture = table_picture(view, ["Neema", "Baraka", "Juma", "Amina"])
+    with open(f"/tmp/{PICTURE_FILE}", "wb") as fh:
+        fh.write(picture)
 
 
 # --------------------------------------------------------------------------- nothing hidden
@@ -330,9 +331,9 @@ def test_public_text_and_picture_show_no_hidden_card(players: int, team_size: in
             if step % 15 == 0:
                 # The picture is drawn from public fields only: seat 0's own view (with its
                 # hand) and a public view stuffed with every hidden card draw the same picture.
-                png = table_png(public, names)
-                assert table_png(deal.view(0), names) == png
-                assert table_png(stuffed, names) == png
+                png = table_picture(public, names)
+                assert table_picture(deal.view(0), names) == png
+                assert table_picture(stuffed, names) == png
             if deal.phase == "finished":
                 break
             deal.apply(rng.choice(deal.legal_actions()))
@@ -355,18 +356,18 @@ def test_hand_made_view_with_a_hand_leaks_nothing() -> None:
     for code in secret:
         assert card_label(code) not in text
     assert text == table_text(public, NAMES[:4], "en", deal_no=1, scores=[0, 0], target=5)
-    assert table_png(leaky, NAMES[:4]) == table_png(public, NAMES[:4])
+    assert table_picture(leaky, NAMES[:4]) == table_picture(public, NAMES[:4])
 
 
-def test_png_from_several_threads_at_once_is_the_same_picture() -> None:
+def test_picture_from_several_threads_at_once_is_the_same_picture() -> None:
     """Sprites are cached lazily: threads racing to fill the caches must all draw it right."""
     from concurrent.futures import ThreadPoolExecutor
 
     from cogs import render
 
     views = [make_view(p, ts, to_act=p - 1) for p, ts in [(2, 1), (3, 1), (4, 2), (5, 1), (6, 3)]]
-    serial = [table_png(v, NAMES[: v["players"]]) for v in views]
+    serial = [table_picture(v, NAMES[: v["players"]]) for v in views]
     render._SPRITES.clear()
     with ThreadPoolExecutor(max_workers=4) as pool:
-        parallel = list(pool.map(lambda v: table_png(v, NAMES[: v["players"]]), views * 4))
+        parallel = list(pool.map(lambda v: table_picture(v, NAMES[: v["players"]]), views * 4))
     assert parallel == serial * 4
