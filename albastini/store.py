@@ -5,11 +5,13 @@ seed and dealer, and the ordered action log through the engine. The store keeps 
 (append-only, numbered without gaps), the results of finished deals and matches, and settings.
 
 :class:`SQLiteStore` is the implementation for one bot process: SQLite in WAL mode through the
-standard :mod:`sqlite3` module, each connection driven by its own worker thread. Every write
-transaction and every read (or multi-query snapshot) is one function run on that thread: one
-hop from the event loop, not one per statement. Writes go through one connection; moves that
-arrive while a commit is in flight are committed together (group commit), each caller still
-awaiting its own commit. Reads use a second connection, so they see committed data only and
+standard :mod:`sqlite3` module. Every write transaction and every read (or multi-query
+snapshot) is one function run on one connection. Writes go through one connection: with the
+default ``synchronous=NORMAL`` a commit does not wait for the disk, so it runs right on the event
+loop's thread (see :class:`_Inline`; the WAL checkpoints, which do wait for the disk, run on a
+thread of their own); with ``synchronous="FULL"`` the writer has its own thread. Moves that
+arrive together are committed together (group commit), each caller still awaiting its own
+commit. Reads use a second connection on its own thread, so they see committed data only and
 never wait behind a write.
 
 Durability: ``synchronous=NORMAL`` in WAL mode (the default here). A commit has written its WAL
@@ -24,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import re
 import sqlite3
 from collections.abc import Callable, Mapping, Sequence
@@ -33,6 +36,8 @@ from datetime import UTC, datetime
 from os import PathLike
 from pathlib import Path
 from typing import Any, Literal, Protocol, Self, TypeVar, cast
+
+_log = logging.getLogger(__name__)
 
 __all__ = [
     "DEFAULT_GUILD_SETTINGS",
@@ -664,6 +669,49 @@ class _Worker:
         return await asyncio.get_running_loop().run_in_executor(self._pool, fn)
 
 
+class _Inline:
+    """The writer's connection when a commit does not wait for the disk (``synchronous=NORMAL``
+    in WAL mode: ``COMMIT`` hands its pages to the operating system and returns, ~0.1-0.3 ms).
+
+    Each call runs at once on the event loop's own thread. A hop to a thread and back cost far
+    more than the commit: under load the loop turns several times before the answer is seen
+    (bench/bot_load.py: moves answered ~2x faster inline). The one slow part of WAL writing, the
+    checkpoint (which does wait for the disk), is switched off on this connection
+    (``wal_autocheckpoint = 0``) and run by :class:`SQLiteStore` on a thread of its own.
+    """
+
+    def __init__(self) -> None:
+        self._db: sqlite3.Connection | None = None
+        self.closed = False
+
+    async def connect(self, path: Path) -> None:
+        self._db = sqlite3.connect(path, isolation_level=None)
+
+    async def call(self, fn: Callable[[sqlite3.Connection], _T]) -> _T:
+        """Run ``fn(connection)`` now and return its result."""
+        if self.closed or self._db is None:
+            raise StoreClosed("the database connection is closed")
+        return fn(self._db)
+
+    async def close(self) -> None:
+        self.closed = True
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+
+
+#: How long an inline write waits for another process's write lock before failing (ms).
+INLINE_BUSY_MS = 2000
+#: Write transactions between two checkpoints of an inline writer's WAL (SQLite's own automatic
+#: checkpoint runs every 1000 pages; a move batch is one to a few pages).
+CHECKPOINT_EVERY = 200
+
+
+def _checkpoint(db: sqlite3.Connection) -> None:
+    # fetched, so that the statement does not stay open (an open statement holds a snapshot)
+    db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+
+
 def _fetch_on(db: sqlite3.Connection, sql: str, params: Sequence[Any] = ()) -> Rows:
     return db.execute(sql, params).fetchall()
 
@@ -735,11 +783,21 @@ def _check_seat(
 class SQLiteStore:
     """The :class:`Store` on SQLite (WAL). Create with ``await SQLiteStore.open(path)``."""
 
-    def __init__(self, path: Path, writer: _Worker, reader: _Worker) -> None:
+    def __init__(
+        self,
+        path: Path,
+        writer: _Worker | _Inline,
+        reader: _Worker,
+        checkpointer: _Worker | None = None,
+    ) -> None:
         """Use :meth:`open`; this only wires already-prepared connections."""
         self.path = path
-        self._writer: _Worker | None = writer
+        self._writer: _Worker | _Inline | None = writer
         self._reader: _Worker | None = reader
+        # an inline writer's WAL is checkpointed on this thread every CHECKPOINT_EVERY writes
+        self._checkpointer = checkpointer
+        self._writes = 0
+        self._checkpoint: asyncio.Task[None] | None = None
         self._wlock = asyncio.Lock()  # one write transaction at a time, in order of arrival
         self._pending: list[_PendingMove] = []
         self._flusher: asyncio.Task[None] | None = None
@@ -769,8 +827,10 @@ class SQLiteStore:
         except OSError as exc:
             raise StoreError(f"cannot create the directory for database {db_path}: {exc}") from None
         _check_header(db_path)
-        writer = _Worker("albastini-db-writer")
+        inline = synchronous == "NORMAL"  # commits that do not wait for the disk
+        writer: _Worker | _Inline = _Inline() if inline else _Worker("albastini-db-writer")
         reader = _Worker("albastini-db-reader")
+        checkpointer = _Worker("albastini-db-checkpoint") if inline else None
         try:
             try:
                 await writer.connect(db_path)
@@ -781,6 +841,10 @@ class SQLiteStore:
                 _quick_check(db, db_path)
                 _configure(db, db_path, synchronous)
                 _migrate(db, db_path, migrations)
+                if inline:
+                    db.execute("PRAGMA wal_autocheckpoint = 0")
+                    # never hold the event loop long behind another process's write lock
+                    db.execute(f"PRAGMA busy_timeout = {INLINE_BUSY_MS}")
 
             await writer.call(prepare)
             await reader.connect(db_path)
@@ -790,11 +854,16 @@ class SQLiteStore:
                 db.execute("PRAGMA query_only = ON")
 
             await reader.call(prepare_reader)
+            if checkpointer is not None:
+                await checkpointer.connect(db_path)
+                await checkpointer.call(lambda db: db.execute("PRAGMA busy_timeout = 5000"))
         except BaseException:
             await reader.close()
             await writer.close()
+            if checkpointer is not None:
+                await checkpointer.close()
             raise
-        return cls(db_path, writer, reader)
+        return cls(db_path, writer, reader, checkpointer)
 
     async def close(self) -> None:
         """Wait for pending writes, then checkpoint the WAL into the file and close."""
@@ -802,9 +871,14 @@ class SQLiteStore:
             return
         if self._flusher is not None:
             await asyncio.shield(self._flusher)
+        if self._checkpoint is not None:  # it takes the write lock: let it finish first
+            await asyncio.gather(asyncio.shield(self._checkpoint), return_exceptions=True)
         async with self._wlock:
             writer, reader = self._writer, self._reader
             self._writer = self._reader = None
+            checkpointer, self._checkpointer = self._checkpointer, None
+            if self._checkpoint is not None:  # asked for since, waiting for this lock: the
+                self._checkpoint.cancel()  # TRUNCATE checkpoint below does its work
 
             def finish(db: sqlite3.Connection) -> None:
                 db.execute("PRAGMA optimize")
@@ -812,6 +886,8 @@ class SQLiteStore:
 
             try:
                 await reader.close()
+                if checkpointer is not None:
+                    await checkpointer.close()
                 await writer.call(finish)
             finally:
                 await writer.close()
@@ -822,7 +898,7 @@ class SQLiteStore:
     async def __aexit__(self, *exc: object) -> None:
         await self.close()
 
-    def _w(self) -> _Worker:
+    def _w(self) -> _Worker | _Inline:
         if self._writer is None:
             raise StoreClosed(f"store {self.path} is closed")
         return self._writer
@@ -833,10 +909,38 @@ class SQLiteStore:
         return self._reader
 
     async def _write(self, fn: Callable[[sqlite3.Connection], _T]) -> _T:
-        """Run ``fn`` as one write transaction on the writer's thread (one hop)."""
+        """Run ``fn`` as one write transaction on the writer (inline, or its thread)."""
         async with self._wlock:
             db = self._w()
-            return await db.call(lambda conn: _in_transaction(conn, fn))
+            try:
+                return await db.call(lambda conn: _in_transaction(conn, fn))
+            finally:
+                self._wrote()
+
+    def _wrote(self) -> None:
+        """Count a write transaction; every CHECKPOINT_EVERY, checkpoint the WAL on the
+        checkpointer's thread (inline writers only; one checkpoint at a time)."""
+        if self._checkpointer is None:
+            return
+        self._writes += 1
+        if self._writes < CHECKPOINT_EVERY or self._checkpoint is not None:
+            return
+        self._writes = 0
+        checkpointer = self._checkpointer
+
+        async def checkpoint() -> None:
+            # Writes wait (the event loop does not): a checkpoint that copies the whole log
+            # lets the next commit start the log from its beginning again; with writes going
+            # on during it, the log would only ever grow.
+            try:
+                async with self._wlock:
+                    await checkpointer.call(_checkpoint)
+            except Exception as exc:  # the next one tries again; writing goes on regardless
+                _log.warning("WAL checkpoint of %s failed: %s", self.path, exc)
+            finally:
+                self._checkpoint = None
+
+        self._checkpoint = asyncio.get_running_loop().create_task(checkpoint())
 
     async def _read(self, fn: Callable[[sqlite3.Connection], _T]) -> _T:
         """Run ``fn`` on the reader's thread (committed data only; one hop)."""
@@ -1409,7 +1513,10 @@ class SQLiteStore:
     async def _commit_batch(self, batch: list[_PendingMove]) -> None:
         params = [p.params for p in batch]
         try:
-            errors = await self._w().call(lambda db: _insert_moves(db, params))
+            try:
+                errors = await self._w().call(lambda db: _insert_moves(db, params))
+            finally:
+                self._wrote()
         except BaseException as exc:
             for p in batch:
                 if not p.future.done():

@@ -793,3 +793,55 @@ async def test_create_table_with_seats_is_one_transaction(store: SQLiteStore) ->
     with pytest.raises(InvalidValue):
         await store.create_table(GUILD, CHANNEL + 1, HOST, MODE, seats=[NewSeat(0, None, "C")])
     assert await store.active_table(CHANNEL + 1) is None
+
+
+async def test_the_write_ahead_log_is_checkpointed_while_playing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Commits run on the event loop's thread with SQLite's automatic checkpoint off; the store
+    checkpoints on a thread of its own, so the WAL file stays small and nothing is lost."""
+    import albastini.store as store_module
+
+    path = tmp_path / "albastini.db"
+    wal = Path(str(path) + "-wal")
+
+    async def play(every: int) -> int:
+        monkeypatch.setattr(store_module, "CHECKPOINT_EVERY", every)
+        path.unlink(missing_ok=True)
+        wal.unlink(missing_ok=True)
+        s = await SQLiteStore.open(path)
+        try:
+            table_id = await running_table(s)
+            for move in range(1, 401):
+                await s.append_move(table_id, move, 1, 2, "pass", user_id=None, by_computer=True)
+            await asyncio.sleep(0.2)  # the last checkpoint, if one is running
+            size = wal.stat().st_size
+            assert len(await s.moves(table_id)) == 400
+        finally:
+            await s.close()
+        async with await SQLiteStore.open(path) as again:
+            assert len(await again.moves(1)) == 400
+        return size
+
+    unchecked = await play(every=10**9)
+    checked = await play(every=20)
+    assert checked * 4 < unchecked  # without checkpoints the WAL holds every commit
+
+
+async def test_closing_while_checkpoints_are_due_keeps_every_move(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import albastini.store as store_module
+
+    monkeypatch.setattr(store_module, "CHECKPOINT_EVERY", 1)  # one after every write
+    path = tmp_path / "albastini.db"
+    s = await SQLiteStore.open(path)
+    table_id = await running_table(s)
+    await asyncio.gather(*(
+        s.append_move(table_id, move, 1, 2, "pass", user_id=None, by_computer=True)
+        for move in range(1, 31)
+    ), return_exceptions=True)
+    await asyncio.wait_for(s.close(), timeout=10)  # no checkpoint left waiting on a lock
+    async with await SQLiteStore.open(path) as again:
+        moves = [m.move_no for m in await again.moves(table_id)]
+    assert moves == list(range(1, len(moves) + 1)) and moves
