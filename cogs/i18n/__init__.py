@@ -55,6 +55,7 @@ def has(lang: str, key: str) -> bool:
     return key in catalogue(normalize_lang(lang))
 
 
+@cache  # (language, key) pairs are few: the catalogues' keys; t() runs ~15 times per click
 def _raw(lang: str, key: str) -> str:
     text = catalogue(normalize_lang(lang)).get(key)
     if text is None:
