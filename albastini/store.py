@@ -801,6 +801,7 @@ class SQLiteStore:
         self._wlock = asyncio.Lock()  # one write transaction at a time, in order of arrival
         self._pending: list[_PendingMove] = []
         self._flusher: asyncio.Task[None] | None = None
+        self._committed_this_turn = False  # a move was committed without waiting this turn
 
     # ---------------------------------------------------------------- open / close
 
@@ -1482,15 +1483,34 @@ class SQLiteStore:
         )
         if (user_id is None) != by_computer:
             raise InvalidValue("a computer's move has user_id=None; a person's move has a user_id")
-        self._w()
+        writer = self._w()
         fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._pending.append(_PendingMove(params, fut))
-        if self._flusher is None:
-            self._flusher = asyncio.create_task(self._flush_moves())
+        pending = _PendingMove(params, fut)
+        if (
+            isinstance(writer, _Inline)
+            and self._flusher is None
+            and not self._wlock.locked()
+            and not self._committed_this_turn
+        ):
+            # Nothing else is writing: commit right here, without waiting for a turn of the
+            # event loop (an inline commit is cheaper than the turn). Once per turn: more moves
+            # in the same turn are grouped by the flusher, and a caller appending in a loop
+            # still lets the event loop run every other move.
+            self._committed_this_turn = True
+            asyncio.get_running_loop().call_soon(self._next_turn)
+            async with self._wlock:
+                await self._commit_batch([pending])
+        else:
+            self._pending.append(pending)
+            if self._flusher is None:
+                self._flusher = asyncio.create_task(self._flush_moves())
         await fut
         return MoveRecord(
             table_id, move_no, deal_no, seat_no, user_id, action, by_computer, _ts(params[-1])
         )
+
+    def _next_turn(self) -> None:
+        self._committed_this_turn = False
 
     async def _flush_moves(self) -> None:
         """Commit pending moves in batches until none are left (runs as one task at a time)."""
