@@ -167,8 +167,9 @@ class AlbastiniBot(commands.AutoShardedBot):
         # Everything loaded so far (modules, commands, reloaded tables) lives as long as the bot:
         # keep it out of the garbage collector's full passes, which otherwise walk it every few
         # seconds under load and stall the event loop for ~80 ms each (bench/bot_load.py: p99).
-        # The full passes also come 10x less often (every ~40 s instead of ~6 s under load): a
+        # The full passes also come 3x less often (every ~20 s instead of ~6 s under load): a
         # full pass still takes ~50 ms, a pause every click in flight waits through (p99).
+        # Rarer still lowered p99 a little more but let garbage pile up (+30 KB per table).
         gc.collect()
         gc.freeze()
         gen0, gen1, _gen2 = gc.get_threshold()
@@ -298,7 +299,7 @@ async def _main(settings: Settings) -> int:
 
 
 #: Second-generation collections between two full garbage-collector passes (Python's is 10).
-FULL_GC_EVERY = 100
+FULL_GC_EVERY = 30
 #: Seconds between the GIL's hand-overs between threads (Python's default is 0.005).
 SWITCH_INTERVAL = 0.0005
 
