@@ -139,6 +139,16 @@ def test_hand_buttons_while_playing() -> None:
     assert all(s.disabled for s in views.hand_buttons(view, 1, "en") if s.custom_id[4] == "p")
 
 
+def _running_table() -> Table:
+    """Four people playing the first deal of a 4-pairs match."""
+    from albastini.match import Match
+
+    table = _table("running", seats=4)
+    table.match = Match(4, 2, 5, 0, seed=1)
+    table.deal_no = 1
+    return table
+
+
 def _table(status: str = "lobby", seats: int = 2, players: int = 4) -> Table:
     table = Table(id=4, guild_id=1, channel_id=2, host_id=10, players=players, team_size=2,
                   target=5, turn_time=60, computer_level="normal", language="en", status=status)  # type: ignore[arg-type]
@@ -267,7 +277,6 @@ async def test_table_edits_keep_the_interval() -> None:
 
 
 def _notice_publisher(delay: float) -> tuple[Publisher, Table, list[dict[str, Any]]]:
-    from albastini.match import Match
 
     sent: list[dict[str, Any]] = []
 
@@ -281,9 +290,7 @@ def _notice_publisher(delay: float) -> tuple[Publisher, Table, list[dict[str, An
 
     channel = Channel()
     bot = SimpleNamespace(get_partial_messageable=lambda cid, guild_id=None: channel)
-    table = _table("running", seats=4)
-    table.match = Match(4, 2, 5, 0, seed=1)
-    table.deal_no = 1
+    table = _running_table()
     table.move_no = 7
     service = SimpleNamespace(get=lambda tid: table, clock=SimpleNamespace(time=lambda: 0.0))
     return Publisher(bot, service, deal_pause=0, notice_delay=delay), table, sent
@@ -392,7 +399,6 @@ def test_deadline_is_a_discord_timestamp() -> None:
 async def test_busy_painter_sends_text_now_and_the_picture_later(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from albastini.match import Match
     from cogs import publisher as publisher_module
 
     monkeypatch.setattr(publisher_module, "PICTURE_RETRY", 0.05)
@@ -404,9 +410,7 @@ async def test_busy_painter_sends_text_now_and_the_picture_later(
 
     channel = SimpleNamespace(get_partial_message=lambda mid: Message())
     bot = SimpleNamespace(get_partial_messageable=lambda cid, guild_id=None: channel)
-    table = _table("running", seats=4)
-    table.match = Match(4, 2, 5, 0, seed=1)
-    table.deal_no = 1
+    table = _running_table()
     table.message_id = 8
     service = SimpleNamespace(get=lambda tid: table, clock=SimpleNamespace(time=lambda: 0.0))
     pub = Publisher(bot, service, deal_pause=0, edit_interval=0)
