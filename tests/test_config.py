@@ -57,6 +57,7 @@ def test_defaults() -> None:
     s = load_settings({"DISCORD_TOKEN": "secret-token"})
     assert s.database == Path("data/albastini.db")
     assert s.computer_pause == 1.5
+    assert s.notice_delay == 3.0 and s.edit_interval == 1.0
     assert s.language == "en"
     assert "secret-token" not in repr(s)
 
@@ -65,6 +66,9 @@ def test_defaults() -> None:
     ("name", "value", "message"),
     [
         ("ALBASTINI_COMPUTER_PAUSE", "-1", "between 0 and 30"),
+        ("ALBASTINI_NOTICE_DELAY", "later", "number of seconds"),
+        ("ALBASTINI_NOTICE_DELAY", "61", "between 0 and 60"),
+        ("ALBASTINI_EDIT_INTERVAL", "-0.5", "between 0 and 10"),
         ("ALBASTINI_WORKERS", "two", "whole number"),
         ("ALBASTINI_LANGUAGE", "fr", "en or sw"),
         ("ALBASTINI_SYNC", "sometimes", "auto, always or never"),
