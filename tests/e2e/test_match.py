@@ -177,6 +177,35 @@ async def test_two_people_play_a_whole_match(make_bot: Callable[..., AlbastiniBo
         assert_clean(fake)
 
 
+async def test_a_person_who_does_not_play_is_pinged_after_the_delay(
+    make_bot: Callable[..., AlbastiniBot],
+) -> None:
+    """With the production pacing (pings after a delay, table edits at most once a second), the
+    person to play who does not act is mentioned in a ping; once they play it is removed and the
+    next person's comes."""
+    async with FakeDiscord() as fake:
+        neema = fake.add_user("Neema")
+        juma = fake.add_user("Juma")
+        people = {neema.id: neema, juma.id: juma}
+        async with fake.run_bot(make_bot(notice_delay=0.3, edit_interval=1.0)) as bot:
+            r = await fake.slash(neema, "albastini start", players=2, target=1)
+            lobby = r.message
+            assert lobby is not None
+            await fake.click(juma, lobby, label="Join")
+            await press_start(fake, neema, lobby)
+            await fake.wait_until(lambda: fake.find_button(lobby, label="Show my hand"))
+            table = table_of(bot, fake)
+            for _ in range(4):
+                assert table.to_act is not None
+                user = people[table.seats[table.to_act].user_id]
+                await fake.wait_until(lambda u=user: live_notices(fake) == [u.id], timeout=5)
+                move_no = table.move_no
+                await take_turn(fake, user, lobby)
+                await fake.wait_until(lambda m=move_no: table.move_no > m, timeout=5)
+            await settle(bot, fake)
+        assert_clean(fake)
+
+
 async def test_table_edits_are_coalesced_under_rate_limits(
     make_bot: Callable[..., AlbastiniBot],
 ) -> None:
