@@ -49,6 +49,7 @@ from .store import (
     NewSeat,
     PlayerResult,
     Store,
+    StoreError,
     TableSnapshot,
 )
 from .table import (
@@ -462,11 +463,19 @@ class TableService:
 
         await self._run(table, op)
 
-    async def rematch(self, table_id: int, user_id: int) -> Table:
+    async def rematch(self, table_id: int, user_id: int, guild_id: int | None = None) -> Table:
         """After a finished match, a person who played opens a new lobby in the same channel with
-        the same people and computer players (the caller hosts it)."""
-        old = self._table(table_id)
+        the same people and computer players (the caller hosts it).
+
+        A match that finished before the service started is read back from the store. Refused
+        with ``table_gone`` when there is no such finished table (in ``guild_id``, if given).
+        """
         self._check_open()
+        old = self.get(table_id)
+        if old is None:
+            old = await self._finished_table(table_id)
+        if guild_id is not None and old.guild_id != guild_id:
+            raise Refusal("table_gone", "There is no such table here.", table_id=table_id)
         if old.status != "finished":
             raise Refusal("not_finished", "The match is not finished yet.")
         if old.seat_of(user_id) is None:
@@ -499,6 +508,24 @@ class TableService:
             )
             await self._create(table)
         return table
+
+    async def _finished_table(self, table_id: int) -> Table:
+        """A finished table as the store keeps it (not kept in memory: only its seats and
+        settings are used, for a rematch)."""
+        gone = Refusal("table_gone", "That table is closed.", table_id=table_id)
+        if type(table_id) is not int or table_id <= 0:
+            raise gone
+        try:
+            snap = await self._store.load_table(table_id)
+        except StoreError:
+            raise gone from None
+        if snap.table.status != "finished":
+            raise gone
+        try:
+            return self._rebuild(snap)
+        except Exception:
+            log.exception("could not read back finished table %s", table_id)
+            raise gone from None
 
     # ------------------------------------------------------------------ play
 

@@ -590,6 +590,10 @@ class AlbastiniCog(
             )
             return
         table = self.service.get(button.table) if button.table is not None else None
+        if table is None and button.kind == "rematch" and button.table is not None:
+            # a match that ended before a restart is not kept in memory: the service reads it
+            await self._rematch(interaction, reply, button.table, lang, None)
+            return
         if table is None or table.guild_id != interaction.guild_id:
             await self._private(reply, t(lang, "refuse.table_gone"))
             return
@@ -709,14 +713,25 @@ class AlbastiniCog(
         await self._cancel(c.interaction, c.reply, c.table, c.lang)
 
     async def _click_rematch(self, c: Click) -> None:
+        await self._rematch(c.interaction, c.reply, c.table.id, c.lang, c.table)
+
+    async def _rematch(
+        self,
+        interaction: discord.Interaction[Any],
+        reply: Reply,
+        table_id: int,
+        lang: str,
+        table: Table | None,
+    ) -> None:
+        user_id = interaction.user.id
         try:
-            new = await self.service.rematch(c.table.id, c.user.id)
+            new = await self.service.rematch(table_id, user_id, guild_id=interaction.guild_id)
         except Refusal as exc:
-            await self._private(c.reply, self._refusal(c.lang, exc, c.table, c.user.id))
+            await self._private(reply, self._refusal(lang, exc, table, user_id))
             return
         payload = await self.bot.publisher.message_payload(new)
         payload.pop("attachments", None)
-        msg = await c.reply.send(ephemeral=False, **payload)
+        msg = await reply.send(ephemeral=False, **payload)
         if msg is not None:
             await self.service.set_message(new.id, msg.id)
         self.bot.publisher.refresh(new.id)

@@ -207,6 +207,7 @@ def refusal_text(
         "seats_empty": ("refuse.not_ready", {}),
         "away_only": ("refuse.not_away", {}),
         "not_finished": ("refuse.not_finished", {}),
+        "table_gone": ("refuse.table_gone", {}),
         "closed": ("error.busy", {}),  # the bot is restarting
     }
     if reason == "already_seated":

@@ -90,3 +90,35 @@ async def test_restart_mid_deal_resumes_with_working_buttons(
             await settle(bot2, fake)
             assert "wins the match" in "\n".join(m.text for m in fake.messages())
         assert_clean(fake)
+
+
+async def test_play_again_works_for_a_match_that_ended_before_a_restart(
+    make_bot: Callable[..., AlbastiniBot],
+) -> None:
+    async with FakeDiscord() as fake:
+        neema = fake.add_user("Neema")
+        stranger = fake.add_user("Stranger")
+        async with fake.run_bot(make_bot()) as bot:
+            r = await fake.slash(neema, "albastini start", players=3, target=1, computers=True)
+            lobby = r.message
+            assert lobby is not None
+            await press_start(fake, neema, lobby)
+            await fake.wait_until(lambda: fake.find_button(lobby, label="Show my hand"))
+            await play_match(bot, fake, {neema.id: neema}, lobby)
+            await settle(bot, fake)
+        final = next(m for m in fake.messages() if fake.find_button(m, label="Play again"))
+
+        async with fake.run_bot(make_bot()) as bot2:
+            assert table_of(bot2, fake) is None  # the finished match is not kept in memory
+            r = await fake.click(stranger, final, label="Play again")
+            assert r.ephemeral and "not at this table" in r.message.text
+            assert table_of(bot2, fake) is None  # someone who did not play opens nothing
+            r = await fake.click(neema, final, label="Play again")
+            assert r.response_type == 4 and not r.ephemeral
+            new_lobby = r.message
+            assert new_lobby is not None and new_lobby.text.count("(computer)") == 2
+            await settle(bot2, fake)
+            table = table_of(bot2, fake)
+            assert table is not None and table.status == "lobby"
+            assert table.message_id == new_lobby.id and table.host_id == neema.id
+        assert_clean(fake)
