@@ -67,6 +67,10 @@ def _signature(payload: dict[str, Any]) -> tuple[Any, ...]:
     return (embed.title, embed.description, embed.footer.text, buttons)
 
 
+#: A queued job of a table, and whether it takes a lane.
+_Job = tuple[Callable[[], Awaitable[None]], bool]
+
+
 class Publisher:
     """Public messages of every table of one bot."""
 
@@ -90,7 +94,7 @@ class Publisher:
         self._waiting: dict[int, asyncio.TimerHandle] = {}  # table -> notice waiting its delay
         self._dirty: set[int] = set()
         self._editors: dict[int, asyncio.Task[None]] = {}
-        self._queues: dict[int, asyncio.Queue[Callable[[], Awaitable[None]]]] = {}
+        self._queues: dict[int, asyncio.Queue[_Job]] = {}
         self._workers: dict[int, asyncio.Task[None]] = {}
         self._notice: dict[int, tuple[int, int]] = {}  # table -> (message id, move_no)
         self._closing = False
@@ -312,27 +316,33 @@ class Publisher:
         await _maybe(self.service.set_message(table.id, msg.id))
 
     # ------------------------------------------------------------------ ordered notices
-    def _enqueue(self, table_id: int, job: Callable[[], Awaitable[None]]) -> None:
+    def _enqueue(
+        self, table_id: int, job: Callable[[], Awaitable[None]], *, lane: bool = True
+    ) -> None:
+        """Run ``job`` after the table's earlier ones; ``lane``: it sends public requests, so it
+        runs in one of the shared lanes (a job that only waits for others must not hold one)."""
         if self._closing:
             return
         queue = self._queues.setdefault(table_id, asyncio.Queue())
         if self.restoring and table_id not in self._swept:
             self._swept.add(table_id)
-            queue.put_nowait(lambda: self._sweep_notices(table_id))
-        queue.put_nowait(job)
+            queue.put_nowait((lambda: self._sweep_notices(table_id), True))
+        queue.put_nowait((job, lane))
         worker = self._workers.get(table_id)
         if worker is None or worker.done():
             self._workers[table_id] = asyncio.get_running_loop().create_task(
                 self._work(table_id, queue), name=f"albastini-notices-{table_id}"
             )
 
-    async def _work(
-        self, table_id: int, queue: asyncio.Queue[Callable[[], Awaitable[None]]]
-    ) -> None:
+    async def _work(self, table_id: int, queue: asyncio.Queue[_Job]) -> None:
         while not queue.empty():
-            job = queue.get_nowait()
+            job, lane = queue.get_nowait()
             try:
-                await job()
+                if lane:
+                    async with self._lanes:
+                        await job()
+                else:
+                    await job()
             except Exception:
                 log.exception("a notice of table %s failed", table_id)
 
@@ -358,10 +368,6 @@ class Publisher:
         self._waiting[table_id] = loop.call_later(self.notice_delay, fire)
 
     async def _notify_turn(self, table_id: int, seat: int, move_no: int) -> None:
-        async with self._lanes:
-            await self._post_turn_notice(table_id, seat, move_no)
-
-    async def _post_turn_notice(self, table_id: int, seat: int, move_no: int) -> None:
         table = self.service.get(table_id)
         if table is None or table.status != "running" or table.move_no != move_no:
             return  # the turn is already over: no stale ping
@@ -379,7 +385,7 @@ class Publisher:
         if clock:
             content += " " + clock
         channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
-        await self._drop_notice(table_id)
+        await self._delete_notice(table_id)
         msg = await channel.send(
             content=content,
             view=views.build_view(views.notice_buttons(table_id, lang)),
@@ -388,10 +394,6 @@ class Publisher:
         self._notice[table_id] = (msg.id, move_no)
 
     async def _delete_notice(self, table_id: int) -> None:
-        async with self._lanes:
-            await self._drop_notice(table_id)
-
-    async def _drop_notice(self, table_id: int) -> None:
         old = self._notice.pop(table_id, None)
         table = self.service.get(table_id)
         if old is None or table is None:
@@ -407,10 +409,6 @@ class Publisher:
             self._enqueue(table_id, lambda: self._sweep_notices(table_id))
 
     async def _sweep_notices(self, table_id: int, limit: int = 30) -> None:
-        async with self._lanes:
-            await self._sweep_now(table_id, limit)
-
-    async def _sweep_now(self, table_id: int, limit: int) -> None:
         table = self.service.get(table_id)
         me = getattr(self.bot, "user", None)
         if table is None or me is None:
@@ -461,8 +459,7 @@ class Publisher:
             kwargs: dict[str, Any] = {"content": content}
             if specs:
                 kwargs["view"] = views.build_view(specs)
-            async with self._lanes:
-                await channel.send(**kwargs)
+            await channel.send(**kwargs)
 
         self._enqueue(table_id, job)
 
@@ -491,7 +488,7 @@ class Publisher:
                 self._queues.pop(table_id, None)
                 self._workers.pop(table_id, None)
 
-        self._enqueue(table_id, job)
+        self._enqueue(table_id, job, lane=False)  # it waits for the edit, which needs a lane
 
     @property
     def settled(self) -> bool:
