@@ -513,9 +513,7 @@ class TableService:
         """A finished table as the store keeps it (not kept in memory: only its seats and
         settings are used, for a rematch)."""
         gone = Refusal("table_gone", "That table is closed.", table_id=table_id)
-        if type(table_id) is not int or table_id <= 0:
-            raise gone
-        try:
+        try:  # a malformed id is refused by the store (InvalidValue) like an unknown one
             snap = await self._store.load_table(table_id)
         except StoreError:
             raise gone from None
