@@ -9,6 +9,7 @@ plain arguments (the public view is JSON-like data, the names a list of str).
 
 from __future__ import annotations
 
+import asyncio
 import concurrent.futures
 import multiprocessing
 from typing import Any
@@ -26,6 +27,13 @@ def paint(view: dict[str, Any], names: list[str]) -> bytes:
     from cogs import render
 
     return render.table_picture(view, names)
+
+
+async def stop_pool(pool: concurrent.futures.Executor) -> None:
+    """Cancel what waits, let what runs finish, and wait for the pool's helper thread, off the
+    event loop. A pool left stopping (``wait=False``) when the interpreter exits races its own
+    exit hook on Python 3.11 ("OSError: Bad file descriptor" printed at exit)."""
+    await asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)
 
 
 def new_pool() -> concurrent.futures.ProcessPoolExecutor:

@@ -514,7 +514,7 @@ class Publisher:
             handle.cancel()
         self._retry.clear()
         self._waiting.clear()
-        self._painter.shutdown(wait=False, cancel_futures=True)
+        await painter.stop_pool(self._painter)
 
 
 async def _maybe(value: Any) -> Any:

@@ -39,6 +39,7 @@ from albastini.session import TableService
 from albastini.store import SQLiteStore, StoreError
 from cogs.albastini import AlbastiniCog
 from cogs.lang import CatalogueTranslator, Languages
+from cogs.painter import stop_pool
 from cogs.publisher import Publisher
 
 log = logging.getLogger(__name__)
@@ -237,8 +238,8 @@ class AlbastiniBot(commands.AutoShardedBot):
             except Exception:
                 log.exception("closing the database failed")
         if self.executor is not None:
-            self.executor.shutdown(wait=False, cancel_futures=True)
-            self.executor = None
+            executor, self.executor = self.executor, None
+            await stop_pool(executor)
 
 
 def _one_line(text: object) -> str:
