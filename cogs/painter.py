@@ -11,8 +11,21 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import multiprocessing
+import os
 from typing import Any
+
+#: How much lower than the bot's own the worker processes' CPU priority is (``nice``; the
+#: painter and the computer players): on a busy machine the event loop, which answers clicks
+#: within Discord's deadline, runs first; a picture or a computer's move can wait a little.
+WORKER_NICE = 10
+
+
+def lower_priority() -> None:
+    """Run this process at a lower CPU priority (a pool's initializer; no-op where unsupported)."""
+    with contextlib.suppress(AttributeError, OSError):
+        os.nice(WORKER_NICE)
 
 
 def warm() -> bool:
@@ -40,7 +53,9 @@ def new_pool() -> concurrent.futures.ProcessPoolExecutor:
     """One worker process (spawned, so no state of the bot is copied into it), warmed up at once
     so the first picture does not wait for the import."""
     pool = concurrent.futures.ProcessPoolExecutor(
-        max_workers=1, mp_context=multiprocessing.get_context("spawn")
+        max_workers=1,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=lower_priority,
     )
     pool.submit(warm)
     return pool

@@ -39,7 +39,7 @@ from albastini.session import TableService
 from albastini.store import SQLiteStore, StoreError
 from cogs.albastini import AlbastiniCog
 from cogs.lang import CatalogueTranslator, Languages
-from cogs.painter import stop_pool
+from cogs.painter import lower_priority, stop_pool
 from cogs.publisher import Publisher
 
 log = logging.getLogger(__name__)
@@ -134,7 +134,9 @@ class AlbastiniBot(commands.AutoShardedBot):
             self.store = await SQLiteStore.open(settings.database)
         workers = settings.workers or os.cpu_count() or 1
         self.executor = concurrent.futures.ProcessPoolExecutor(
-            max_workers=workers, mp_context=multiprocessing.get_context("spawn")
+            max_workers=workers,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=lower_priority,
         )
         opts: dict[str, Any] = {
             "computer_pause": settings.computer_pause,
