@@ -189,6 +189,12 @@ class StaticView(discord.ui.View):
     def is_dispatchable(self) -> bool:
         return False
 
+    def is_finished(self) -> bool:
+        # Never listening. discord.py stores an unfinished view sent with a private response
+        # whatever is_dispatchable says, and gives it a 15-minute timer task: one per "Show my
+        # hand", kept alive for 15 minutes each (memory, and work for the garbage collector).
+        return True
+
 
 class SpecView(StaticView):
     """A :class:`StaticView` of plain buttons sent straight from their specs: the component

@@ -267,3 +267,30 @@ async def test_a_private_hand_still_works_after_its_token_expired(
             assert r.response_type == 7 and table.move_no > before
             await settle(bot, fake)
         assert_clean(fake)
+
+
+async def test_private_messages_leave_no_view_behind(make_bot: Callable[..., AlbastiniBot]) -> None:
+    """Clicks are routed by their ids, so discord.py must not keep the views the bot sends:
+    otherwise each "Show my hand", /albastini hand or rules page would hold a view and a
+    15-minute timer task in memory (thousands on a busy server)."""
+    async with FakeDiscord() as fake:
+        neema = fake.add_user("Neema")
+        async with fake.run_bot(make_bot()) as bot:
+            r = await fake.slash(neema, "albastini start", players=2, computers=True)
+            lobby = r.message
+            await press_start(fake, neema, lobby)
+            await fake.wait_until(lambda: fake.find_button(lobby, label="Show my hand"))
+            for _ in range(3):
+                r = await fake.click(neema, lobby, label="Show my hand")
+                assert r.ephemeral and r.message.buttons
+            r = await fake.slash(neema, "albastini hand")
+            assert r.ephemeral and r.message.buttons
+            r = await fake.slash(neema, "albastini rules")
+            assert r.ephemeral and r.message.buttons
+            store = bot._connection._view_store
+            assert not store._views and not store._synced_message_views
+            timers = [
+                task for task in asyncio.all_tasks() if "timeout_task" in repr(task.get_coro())
+            ]
+            assert not timers
+        assert_clean(fake)
