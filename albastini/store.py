@@ -29,6 +29,7 @@ import json
 import logging
 import re
 import sqlite3
+import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -700,6 +701,8 @@ class _Inline:
             self._db = None
 
 
+#: Seconds of inline move commits per turn of the event loop; more moves wait for the flusher.
+INLINE_BUDGET = 0.002
 #: How long an inline write waits for another process's write lock before failing (ms).
 INLINE_BUSY_MS = 2000
 #: Write transactions between two checkpoints of an inline writer's WAL (SQLite's own automatic
@@ -801,7 +804,8 @@ class SQLiteStore:
         self._wlock = asyncio.Lock()  # one write transaction at a time, in order of arrival
         self._pending: list[_PendingMove] = []
         self._flusher: asyncio.Task[None] | None = None
-        self._committed_this_turn = False  # a move was committed without waiting this turn
+        # seconds spent this turn of the event loop committing moves inline (None: none yet)
+        self._inline_spent: float | None = None
 
     # ---------------------------------------------------------------- open / close
 
@@ -1490,16 +1494,20 @@ class SQLiteStore:
             isinstance(writer, _Inline)
             and self._flusher is None
             and not self._wlock.locked()
-            and not self._committed_this_turn
+            and (self._inline_spent or 0.0) < INLINE_BUDGET
         ):
             # Nothing else is writing: commit right here, without waiting for a turn of the
-            # event loop (an inline commit is cheaper than the turn). Once per turn: more moves
-            # in the same turn are grouped by the flusher, and a caller appending in a loop
-            # still lets the event loop run every other move.
-            self._committed_this_turn = True
-            asyncio.get_running_loop().call_soon(self._next_turn)
-            async with self._wlock:
-                await self._commit_batch([pending])
+            # event loop (an inline commit is cheaper than the turn). Up to INLINE_BUDGET per
+            # turn: beyond it, moves of the same turn are grouped by the flusher, so a caller
+            # appending in a loop still lets the event loop run.
+            started = time.perf_counter()
+            try:
+                async with self._wlock:
+                    await self._commit_batch([pending])
+            finally:
+                if self._inline_spent is None:
+                    asyncio.get_running_loop().call_soon(self._next_turn)
+                self._inline_spent = (self._inline_spent or 0.0) + time.perf_counter() - started
         else:
             self._pending.append(pending)
             if self._flusher is None:
@@ -1510,7 +1518,7 @@ class SQLiteStore:
         )
 
     def _next_turn(self) -> None:
-        self._committed_this_turn = False
+        self._inline_spent = None
 
     async def _flush_moves(self) -> None:
         """Commit pending moves in batches until none are left (runs as one task at a time)."""

@@ -845,3 +845,33 @@ async def test_closing_while_checkpoints_are_due_keeps_every_move(
     async with await SQLiteStore.open(path) as again:
         moves = [m.move_no for m in await again.moves(table_id)]
     assert moves == list(range(1, len(moves) + 1)) and moves
+
+
+async def test_a_stream_of_moves_lets_the_event_loop_run(
+    store: SQLiteStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Moves commit on the event loop's thread while nothing else writes, but at most
+    INLINE_BUDGET of commits per turn: a caller appending in a tight loop does not keep the
+    loop (and every click waiting on it) to itself."""
+    import albastini.store as store_module
+
+    monkeypatch.setattr(store_module, "INLINE_BUDGET", 0.0005)
+    table_id = await running_table(store)
+    ticks = 0
+
+    async def ticker() -> None:
+        nonlocal ticks
+        while True:
+            ticks += 1
+            await asyncio.sleep(0)
+
+    task = asyncio.create_task(ticker())
+    await asyncio.sleep(0)
+    try:
+        start = ticks
+        for move in range(1, 201):
+            await store.append_move(table_id, move, 1, 2, "pass", user_id=None, by_computer=True)
+        assert ticks - start >= 20  # other tasks ran all along, not only at the end
+    finally:
+        task.cancel()
+    assert len(await store.moves(table_id)) == 200
