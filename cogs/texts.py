@@ -115,32 +115,33 @@ def since_events(view: Mapping[str, Any], names: Sequence[str], lang: str) -> li
     def who(s: int) -> str:
         return names[s] if 0 <= s < len(names) and names[s] else t(lang, "seat.label", seat=s + 1)
 
-    events: list[tuple[int | None, str]] = []
+    # (seat or None, what happened) for the whole deal; only the recent ones are put into words
+    events: list[tuple[int | None, str, Any]] = []
     i = 0
     while i < len(log) and (log[i][1] == "pass" or str(log[i][1]).startswith("bid:")):
         s, code = log[i]
-        if code == "pass":
-            events.append((s, t(lang, "hand.event.passed", name=who(s))))
-        else:
-            card = render.card_label(code.split(":", 1)[1])
-            events.append((s, t(lang, "hand.event.bid", name=who(s), card=card)))
+        events.append((s, "pass", None) if code == "pass" else (s, "bid", code.split(":", 1)[1]))
         i += 1
     for k, (s, code) in enumerate(log[i:]):
-        card = render.card_label(str(code).split(":", 1)[-1])
-        events.append((s, t(lang, "hand.event.played", name=who(s), card=card)))
+        events.append((s, "play", str(code).split(":", 1)[-1]))
         if players and (k + 1) % players == 0 and k // players < len(tricks):
             trick = tricks[k // players]
-            winner = trick.get("winner")
-            if winner is not None:
-                events.append(
-                    (
-                        None,
-                        t(lang, "hand.event.ate", name=who(winner), points=trick.get("points", 0)),
-                    )
-                )
-    last = max((j for j, (s, _) in enumerate(events) if s == seat), default=-1)
-    recent = [text for s, text in events[last + 1 :] if s != seat]
-    return recent[-SINCE_MAX:]
+            if trick.get("winner") is not None:
+                events.append((None, "ate", trick))
+    last = max((j for j, (s, _, _) in enumerate(events) if s == seat), default=-1)
+    recent = [e for e in events[last + 1 :] if e[0] != seat][-SINCE_MAX:]
+    out: list[str] = []
+    for s, kind, arg in recent:
+        if kind == "pass":
+            out.append(t(lang, "hand.event.passed", name=who(s)))
+        elif kind == "bid":
+            out.append(t(lang, "hand.event.bid", name=who(s), card=render.card_label(arg)))
+        elif kind == "play":
+            out.append(t(lang, "hand.event.played", name=who(s), card=render.card_label(arg)))
+        else:
+            points = arg.get("points", 0)
+            out.append(t(lang, "hand.event.ate", name=who(arg["winner"]), points=points))
+    return out
 
 
 def hand_content(
