@@ -379,6 +379,13 @@ WHAT_IF = {
         "import concurrent.futures as _cf, cogs.painter as _p\n"
         "_p.new_pool = lambda: _cf.ThreadPoolExecutor(1)\n"
     ),
+    # the table messages edited by the bot itself (pictures in the painter), not by the courier
+    "no-courier": (
+        "import cogs.courier as _c\n"
+        "async def _no_courier(self):\n"
+        "    raise _c.CourierGone('what-if no-courier')\n"
+        "_c.Courier.start = _no_courier\n"
+    ),
     # no guild message events (the bot's own messages echoed back) and no message cache
     "no-message-events": (
         "import cogs.runner as cr\n"
@@ -645,7 +652,7 @@ async def run(args: argparse.Namespace) -> float:
                f"{peak / 1024:.1f} MB; {(peak - base) / max(args.tables, 1):.1f} KB per table")
     out.append(f"bot CPU: {cpu_used:.1f} s in {window:.1f} s = {100 * cpu_used / window:.0f}% "
                f"of a core; {1000 * cpu_used / max(answered, 1):.2f} ms per interaction")
-    out.append(f"bot worker processes (computers, pictures): CPU {kids_cpu:.1f} s = "
+    out.append(f"bot worker processes (courier, computers): CPU {kids_cpu:.1f} s = "
                f"{1000 * kids_cpu / max(answered, 1):.2f} ms per interaction; VmRSS "
                f"{child_rss[0] / 1024:.1f} MB before the tables, "
                f"peak {max(child_rss) / 1024:.1f} MB")

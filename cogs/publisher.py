@@ -12,6 +12,8 @@
   busy, its answers to clicks are not queued behind a crowd of edits, and edits waiting for a
   slot carry more changes each (a busy bot edits less often instead of falling behind).
 * End of deal and end of match: a summary message (the match one with a Rematch button).
+* The edits themselves, and drawing their pictures, are the courier's work
+  (:mod:`cogs.courier`, a process of its own) when the bot has one.
 
 Only public views are rendered here (``table.public_view()``): no hand ever reaches a public
 message.
@@ -32,7 +34,8 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from cogs import ids, painter, render, texts, views
+from cogs import courier, ids, painter, render, texts, views
+from cogs.courier import Courier, Outcome
 from cogs.i18n import t
 
 if TYPE_CHECKING:
@@ -42,7 +45,7 @@ log = logging.getLogger(__name__)
 
 EMBED_COLOUR = discord.Colour(0x1C6E48)
 PICTURE_URL = f"attachment://{render.PICTURE_FILE}"
-#: Pictures waiting for the painter beyond which a table's new text goes out without waiting.
+#: Pictures waiting to be drawn beyond which a table's new text goes out without waiting.
 PAINT_BACKLOG = 2
 #: Seconds before a table whose text went out without its picture tries the picture again.
 PICTURE_RETRY = 2.0
@@ -83,6 +86,7 @@ class Publisher:
         edit_interval: float = EDIT_INTERVAL,
         notice_delay: float = NOTICE_DELAY,
         lanes: int = LANES,
+        courier: Courier | None = None,
     ) -> None:
         self.bot = bot
         self.service = service
@@ -103,10 +107,14 @@ class Publisher:
         #: by the previous process, are swept from the channel before any new one.
         self.restoring = False
         self._swept: set[int] = set()
-        # One process draws the pictures (cogs/painter.py): off the event loop and off its GIL,
-        # one at a time (a busy server should not spend every core on pictures).
-        self._painter: concurrent.futures.Executor = painter.new_pool()
-        self._painting = 0  # pictures waiting for the painter or being drawn
+        # The courier (cogs/courier.py), when given, draws the pictures and sends the edits
+        # from a process of its own. Without it, one process draws the pictures
+        # (cogs/painter.py), off the event loop and off its GIL, and the edits go from here.
+        self.courier = courier
+        self._painter: concurrent.futures.Executor | None = (
+            painter.new_pool() if courier is None else None
+        )
+        self._painting = 0  # pictures waiting to be drawn or being drawn
         self._pictured: set[int] = set()  # tables whose message carries a picture
         # What the picture on each table's message shows (public view, names), and what the one
         # being sent will show: an identical picture is never drawn or uploaded again.
@@ -154,11 +162,20 @@ class Publisher:
         """The table message's payload and whether it carries a fresh picture.
 
         ``picture=False`` leaves the message's current picture in place (no ``attachments``):
-        when the painter is busy with other tables, the text goes out now and the picture
+        when pictures are queueing for other tables, the text goes out now and the picture
         follows later (see :meth:`_edit_once`)."""
+        payload, draw = self._compose(table, picture=picture)
+        if draw is not None:
+            await self._attach(table, payload, draw)
+        return payload, picture or "attachments" in payload
+
+    def _compose(
+        self, table: Table, *, picture: bool
+    ) -> tuple[dict[str, Any], tuple[dict[str, Any], list[str]] | None]:
+        """The payload without a new picture, and what to draw one from (public view and
+        names) when the message needs a new one; ``attachments=[]`` for a lobby (none)."""
         lang = table.language
         embed = discord.Embed(colour=EMBED_COLOUR)
-        files: list[discord.File] = []
         if table.status == "lobby" or table.match is None:
             title, description = texts.lobby_text(table, lang)
             embed.title = title
@@ -171,7 +188,7 @@ class Publisher:
                 description += "\n" + t(lang, key)
             embed.description = description
             specs = views.lobby_buttons(table, lang) if table.status == "lobby" else []
-            return {"embed": embed, "attachments": files, "view": views.build_view(specs)}, True
+            return {"embed": embed, "attachments": [], "view": views.build_view(specs)}, None
         view = table.public_view()
         names = texts.seat_names(table, lang)
         body = render.table_text(
@@ -200,30 +217,42 @@ class Publisher:
         if not picture:
             if table.id in self._pictured:
                 embed.set_image(url=PICTURE_URL)  # the one already there
-            return payload, False
+            return payload, None
         names_now = list(table.names())
         picture_key = (view, tuple(names_now))
         self._drawn.pop(table.id, None)
         if table.id in self._pictured and self._shown.get(table.id) == picture_key:
             embed.set_image(url=PICTURE_URL)  # the one there shows this already
-            return payload, True
+            return payload, None
+        self._drawn[table.id] = picture_key  # forgotten again if the drawing fails
+        return payload, (view, names_now)
+
+    async def _attach(
+        self, table: Table, payload: dict[str, Any], draw: tuple[dict[str, Any], list[str]]
+    ) -> None:
+        """Draw the picture here (in the painter) and attach it; on failure, say so."""
+        embed = payload["embed"]
         self._painting += 1
         try:
-            png = await self._paint(view, names_now)
+            png = await self._paint(*draw)
         except Exception:
             log.exception("could not draw table %s", table.id)
-            embed.set_footer(text=t(lang, "error.image_failed"))
+            self._drawn.pop(table.id, None)
+            embed.set_footer(text=t(table.language, "error.image_failed"))
+            payload["attachments"] = []
         else:
-            files.append(discord.File(io.BytesIO(png), filename=render.PICTURE_FILE))
+            file = discord.File(io.BytesIO(png), filename=render.PICTURE_FILE)
             embed.set_image(url=PICTURE_URL)
-            self._drawn[table.id] = picture_key
+            payload["attachments"] = [file]
         finally:
             self._painting -= 1
-        payload["attachments"] = files
-        return payload, True
 
     async def _paint(self, view: dict[str, Any], names: list[str]) -> bytes:
         """The picture's bytes, drawn by the painter process (a new one if it died)."""
+        if self.courier is not None:
+            return await self.courier.paint(view, names)
+        if self._painter is None:
+            raise RuntimeError("the picture process is stopped")
         loop = asyncio.get_running_loop()
         try:
             return await loop.run_in_executor(self._painter, painter.paint, view, names)
@@ -255,32 +284,81 @@ class Publisher:
         has_picture = table.status in ("running", "finished") or (
             table.status == "cancelled" and table.match is not None
         )
-        # Pictures are the costly part: when others are already waiting for the painter, a
-        # table that has a picture gets its text now and a fresh picture a little later.
+        # Pictures are the costly part: when others are already waiting to be drawn, a table
+        # that has a picture gets its text now and a fresh picture a little later.
         paint = not has_picture or self._painting < PAINT_BACKLOG or table.id not in self._pictured
-        payload, painted = await self._build(table, picture=paint)
+        payload, draw = self._compose(table, picture=paint)
         signature = _signature(payload)
-        if not painted and signature == self._sent.get(table_id):
+        if not paint and signature == self._sent.get(table_id):
             self._retry_picture(table_id)  # nothing new to say; the picture waits its turn
             return
-        channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
-        try:
-            # content=None also clears the one-off "the message was deleted" line of a repost
-            await channel.get_partial_message(table.message_id).edit(content=None, **payload)
-            self._sent[table_id] = signature
-            if has_picture and painted and payload.get("attachments"):
-                self._pictured.add(table_id)
-                self._remember_picture(table_id)
-            elif painted and "attachments" in payload and not payload["attachments"]:
-                self._pictured.discard(table_id)  # no picture any more (lobby, failed drawing)
-                self._shown.pop(table_id, None)
-            elif has_picture and not painted:
-                self._retry_picture(table_id)
-        except discord.NotFound:
+        outcome = await self._send_edit(table, payload, draw)
+        if outcome == "not_found":
             if table.status in ("lobby", "running"):
                 await self._repost(table)
-        except discord.Forbidden:
+            return
+        if outcome == "forbidden":
             log.warning("no permission to edit the message of table %s", table_id)
+            return
+        if outcome != "ok":
+            return
+        self._sent[table_id] = signature
+        if has_picture and paint and payload.get("attachments"):
+            self._pictured.add(table_id)
+            self._remember_picture(table_id)
+        elif paint and "attachments" in payload and not payload["attachments"]:
+            self._pictured.discard(table_id)  # no picture any more (lobby, failed drawing)
+            self._shown.pop(table_id, None)
+        elif has_picture and not paint:
+            self._retry_picture(table_id)
+
+    async def _send_edit(
+        self,
+        table: Table,
+        payload: dict[str, Any],
+        draw: tuple[dict[str, Any], list[str]] | None,
+    ) -> Outcome:
+        """Edit the table message (with a new picture drawn from ``draw`` if given); on return
+        ``payload["attachments"]`` says what went out: absent (kept), [] (none), or [picture]."""
+        assert table.message_id is not None
+        if self.courier is None:
+            if draw is not None:
+                await self._attach(table, payload, draw)
+            channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+            try:
+                # content=None also clears the one-off "the message was deleted" line of a repost
+                await channel.get_partial_message(table.message_id).edit(content=None, **payload)
+            except discord.NotFound:
+                return "not_found"
+            except discord.Forbidden:
+                return "forbidden"
+            return "ok"
+        job = courier.Edit(
+            table.channel_id,
+            table.message_id,
+            payload["embed"].to_dict(),
+            tuple(payload["view"].specs),
+            picture=draw,
+            clear_attachments=draw is None and payload.get("attachments") == [],
+            picture_failed=t(table.language, "error.image_failed"),
+        )
+        if draw is not None:
+            self._painting += 1
+        try:
+            outcome, painted = await self.courier.edit(job)
+        except courier.CourierGone as exc:
+            log.warning("table %s not updated: %s", table.id, exc)
+            return "failed"
+        finally:
+            if draw is not None:
+                self._painting -= 1
+        if draw is not None:
+            if painted:
+                payload["attachments"] = [render.PICTURE_FILE]
+            else:
+                self._drawn.pop(table.id, None)
+                payload["attachments"] = []
+        return outcome
 
     def _remember_picture(self, table_id: int) -> None:
         drawn = self._drawn.pop(table_id, None)
@@ -514,7 +592,10 @@ class Publisher:
             handle.cancel()
         self._retry.clear()
         self._waiting.clear()
-        await painter.stop_pool(self._painter)
+        if self._painter is not None:
+            await painter.stop_pool(self._painter)
+        if self.courier is not None:
+            await self.courier.close()
 
 
 async def _maybe(value: Any) -> Any:

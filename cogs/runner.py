@@ -38,6 +38,7 @@ from albastini.config import Settings
 from albastini.session import TableService
 from albastini.store import SQLiteStore, StoreError
 from cogs.albastini import AlbastiniCog
+from cogs.courier import Courier
 from cogs.lang import CatalogueTranslator, Languages
 from cogs.painter import lower_priority, stop_pool
 from cogs.publisher import Publisher
@@ -152,6 +153,7 @@ class AlbastiniBot(commands.AutoShardedBot):
             deal_pause=self.service.deal_pause,
             edit_interval=settings.edit_interval,
             notice_delay=settings.notice_delay,
+            courier=await self._start_courier(),
         )
         cog = AlbastiniCog(self)
         self.albastini = cog
@@ -178,6 +180,22 @@ class AlbastiniBot(commands.AutoShardedBot):
         gen0, gen1, _gen2 = gc.get_threshold()
         gc.set_threshold(gen0, gen1, FULL_GC_EVERY)
         log.info("ready to play: %d table(s) reloaded", len(self.service.tables()))
+
+    async def _start_courier(self) -> Courier | None:
+        """The process that edits the table messages (cogs/courier.py); None if it cannot
+        start, and the table messages are then edited from here."""
+        token = self.http.token
+        if not token:
+            return None
+        courier = Courier(
+            token, discord.http.Route.BASE, log_level=logging.getLogger().getEffectiveLevel()
+        )
+        try:
+            await courier.start()
+        except Exception as exc:
+            log.warning("table messages are edited without the courier process: %s", exc)
+            return None
+        return courier
 
     async def command_payload(self) -> list[dict[str, Any]]:
         translator = self.tree.translator

@@ -112,7 +112,8 @@ def since_events(view: Mapping[str, Any], names: Sequence[str], lang: str) -> li
     log: list[Any] = list(view.get("log") or [])
     tricks: list[Any] = list(view.get("tricks") or [])
 
-    def who(s: int) -> str:
+    def who(s: int | None) -> str:
+        s = s if s is not None else -1
         return names[s] if 0 <= s < len(names) and names[s] else t(lang, "seat.label", seat=s + 1)
 
     # (seat or None, what happened) for the whole deal; only the recent ones are put into words

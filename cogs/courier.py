@@ -1,0 +1,338 @@
+"""Table messages edited from a process of their own: the courier.
+
+Every move changes a table's public message, and editing it is the bot's most frequent request
+after the answers to clicks: building the request, uploading the picture, reading Discord's
+answer back (~20% of the event loop's time at 200 busy tables, plus drawing the picture). The
+courier does that work beside the bot, so that the event loop, which must answer every click
+within Discord's deadline, keeps its time for clicks.
+
+The bot sends the courier what a table message should show, as plain data (the embed as a
+dict, the button specs, and the public view and names when the picture must be drawn again);
+the courier draws the picture, edits the message through discord.py's HTTP client (rate limits
+handled the usual way) and answers with an :class:`Outcome`. It runs at a lower CPU priority
+(:func:`cogs.painter.lower_priority`), spawned, with the bot's token passed through the spawn
+pipe (never in its command line or environment). If it dies, the next job starts a new one.
+
+Only public views ever reach the courier: no hand crosses the pipe.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import itertools
+import logging
+import multiprocessing
+import multiprocessing.connection
+import signal
+from dataclasses import dataclass
+from typing import Any, Literal
+
+log = logging.getLogger(__name__)
+
+#: What became of an edit: done, the message is gone, no permission, or it failed otherwise.
+Outcome = Literal["ok", "not_found", "forbidden", "failed"]
+#: Seconds the courier is given to start (import discord.py and Pillow, log in).
+START_TIMEOUT = 60.0
+#: Seconds the courier is given to finish the edits in flight when the bot stops.
+STOP_TIMEOUT = 5.0
+
+
+@dataclass(frozen=True, slots=True)
+class Edit:
+    """One edit of a table message.
+
+    ``picture``: (public view, names) to draw a new picture from; None keeps the message's
+    current attachments, unless ``clear_attachments`` (a lobby, which has none).
+    ``picture_failed``: the footer shown when drawing fails (in the table's language)."""
+
+    channel_id: int
+    message_id: int
+    embed: dict[str, Any]
+    buttons: tuple[Any, ...]
+    picture: tuple[dict[str, Any], list[str]] | None = None
+    clear_attachments: bool = False
+    picture_failed: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Paint:
+    """Just the picture's bytes (a table message posted again by the bot itself)."""
+
+    view: dict[str, Any]
+    names: list[str]
+
+
+class CourierGone(RuntimeError):
+    """The courier process stopped before answering."""
+
+
+class Courier:
+    """The bot's side: starts the process, sends it jobs, resolves their futures."""
+
+    def __init__(self, token: str, api_base: str, *, log_level: int = logging.INFO) -> None:
+        self._token = token
+        self._api_base = api_base
+        self._log_level = log_level
+        self._conn: multiprocessing.connection.Connection | None = None
+        self._proc: Any = None
+        self._pending: dict[int, asyncio.Future[Any]] = {}
+        self._ids = itertools.count(1)
+        self._starting: asyncio.Future[None] | None = None
+        self._closed = False
+
+    @property
+    def pid(self) -> int | None:
+        """The courier process's id while it runs (for tests and benchmarks)."""
+        proc = self._proc
+        return proc.pid if proc is not None and proc.is_alive() else None
+
+    # ------------------------------------------------------------------ jobs
+    async def edit(self, job: Edit) -> tuple[Outcome, bool]:
+        """Edit a table message; returns the outcome and whether a new picture went with it."""
+        result: tuple[Outcome, bool] = await self._call(job)
+        return result
+
+    async def paint(self, view: dict[str, Any], names: list[str]) -> bytes:
+        """The table picture for a public view (see :func:`cogs.render.table_picture`)."""
+        result: bytes = await self._call(Paint(view, names))
+        return result
+
+    async def _call(self, job: Edit | Paint) -> Any:
+        if self._closed:
+            raise CourierGone("the courier is stopped")
+        if self._conn is None:
+            await self.start()
+        conn = self._conn
+        if conn is None:
+            raise CourierGone("the courier did not start")
+        job_id = next(self._ids)
+        fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._pending[job_id] = fut
+        try:
+            conn.send((job_id, job))
+        except (OSError, ValueError) as exc:
+            self._pending.pop(job_id, None)
+            self._lost("could not reach the courier")
+            raise CourierGone("the courier is gone") from exc
+        return await fut
+
+    # ------------------------------------------------------------------ process
+    async def start(self) -> None:
+        """Start the process (once; concurrent callers wait for the same start)."""
+        if self._conn is not None:
+            return
+        if self._starting is not None:
+            await asyncio.shield(self._starting)
+            return
+        loop = asyncio.get_running_loop()
+        self._starting = loop.create_future()
+        proc: Any = None
+        try:
+            ctx = multiprocessing.get_context("spawn")
+            ours, theirs = ctx.Pipe()
+            proc = ctx.Process(
+                target=serve,
+                args=(theirs, self._token, self._api_base, self._log_level),
+                name="albastini-courier",
+                daemon=True,
+            )
+            await asyncio.to_thread(proc.start)
+            theirs.close()
+            ready = await asyncio.wait_for(asyncio.to_thread(_first_message, ours), START_TIMEOUT)
+            if ready != "ready":
+                raise CourierGone(f"the courier could not start: {ready}")
+            self._conn, self._proc = ours, proc
+            loop.add_reader(ours.fileno(), self._on_readable)
+            self._starting.set_result(None)
+        except BaseException as exc:
+            if proc is not None and proc.is_alive():
+                proc.kill()
+            gone = exc if isinstance(exc, CourierGone) else CourierGone(repr(exc))
+            self._starting.set_exception(gone)
+            self._starting.exception()  # retrieved: callers waiting see it, nobody else
+            if isinstance(exc, Exception) and exc is not gone:
+                raise gone from exc
+            raise
+        finally:
+            self._starting = None
+
+    def _on_readable(self) -> None:
+        conn = self._conn
+        if conn is None:
+            return
+        try:
+            while conn.poll():
+                job_id, ok, value = conn.recv()
+                fut = self._pending.pop(job_id, None)
+                if fut is None or fut.done():
+                    continue
+                if ok:
+                    fut.set_result(value)
+                else:
+                    fut.set_exception(RuntimeError(value))
+        except Exception:  # EOFError when it stopped; anything else makes it useless too
+            self._lost("the courier stopped")
+
+    def _lost(self, why: str) -> None:
+        """The process is gone: fail what waits; the next job starts a new one."""
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            with contextlib.suppress(Exception):
+                asyncio.get_running_loop().remove_reader(conn.fileno())
+            conn.close()
+        if not self._closed:
+            log.warning("%s; starting a new one for the next edit", why)
+        pending, self._pending = self._pending, {}
+        for fut in pending.values():
+            if not fut.done():
+                fut.set_exception(CourierGone(why))
+
+    async def close(self) -> None:
+        """Let the edits in flight finish (bounded), then stop the process."""
+        self._closed = True
+        conn, proc = self._conn, self._proc
+        if conn is None or proc is None:
+            return
+        with contextlib.suppress(OSError, ValueError):
+            conn.send(None)
+        await asyncio.to_thread(proc.join, STOP_TIMEOUT)
+        if proc.is_alive():
+            proc.kill()
+            await asyncio.to_thread(proc.join, STOP_TIMEOUT)
+        self._lost("the bot is stopping")
+
+
+def _first_message(conn: multiprocessing.connection.Connection) -> Any:
+    try:
+        return conn.recv()
+    except EOFError:
+        return "the process exited"
+
+
+# ---------------------------------------------------------------------- the courier process
+def serve(
+    conn: multiprocessing.connection.Connection, token: str, api_base: str, log_level: int
+) -> None:
+    """The process's main: an event loop serving jobs from ``conn`` until told to stop."""
+    from cogs.painter import lower_priority
+
+    # Ctrl-C reaches the whole process group, and a service manager may send SIGTERM to every
+    # process of the bot: the bot itself tells the courier when to stop (after its last edits),
+    # and the courier also stops when the bot is gone (its end of the pipe closes).
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, signal.SIG_IGN)
+    lower_priority()
+    logging.basicConfig(
+        level=log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    try:
+        import uvloop
+
+        uvloop.run(_serve(conn, token, api_base))
+    except ImportError:  # not on Windows
+        asyncio.run(_serve(conn, token, api_base))
+
+
+async def _serve(conn: multiprocessing.connection.Connection, token: str, api_base: str) -> None:
+    import discord
+    import discord.http
+
+    discord.http.Route.BASE = api_base
+    http = discord.http.HTTPClient(asyncio.get_running_loop())
+    try:
+        await http.static_login(token)
+    except Exception as exc:
+        conn.send(f"{type(exc).__name__}: {exc}")
+        await http.close()
+        return
+    conn.send("ready")
+    loop = asyncio.get_running_loop()
+    stop = loop.create_future()
+    tasks: set[asyncio.Task[None]] = set()
+
+    def answer(job_id: int, ok: bool, value: Any) -> None:
+        with contextlib.suppress(OSError, ValueError):
+            conn.send((job_id, ok, value))
+
+    async def run(job_id: int, job: Edit | Paint) -> None:
+        try:
+            if isinstance(job, Paint):
+                answer(job_id, True, _draw(job.view, job.names))
+            else:
+                answer(job_id, True, await _edit(http, job))
+        except Exception as exc:
+            log.exception("a courier job failed")
+            answer(job_id, False, f"{type(exc).__name__}: {exc}")
+
+    def readable() -> None:
+        try:
+            while conn.poll():
+                message = conn.recv()
+                if message is None:
+                    if not stop.done():
+                        stop.set_result(None)
+                    return
+                task = loop.create_task(run(*message))
+                tasks.add(task)
+                task.add_done_callback(tasks.discard)
+        except (EOFError, OSError):  # the bot is gone
+            if not stop.done():
+                stop.set_result(None)
+
+    loop.add_reader(conn.fileno(), readable)
+    try:
+        await stop
+        if tasks:
+            await asyncio.wait(set(tasks), timeout=STOP_TIMEOUT)
+    finally:
+        loop.remove_reader(conn.fileno())
+        await http.close()
+        conn.close()
+
+
+def _draw(view: dict[str, Any], names: list[str]) -> bytes:
+    from cogs import render
+
+    return render.table_picture(view, names)
+
+
+async def _edit(http: Any, job: Edit) -> tuple[Outcome, bool]:
+    import discord
+    import discord.http
+
+    from cogs import render, views
+
+    embed = discord.Embed.from_dict(job.embed)
+    view = views.build_view(job.buttons)
+    kwargs: dict[str, Any] = {"content": None, "embed": embed, "view": view}
+    painted = False
+    if job.picture is not None:
+        try:
+            png = _draw(*job.picture)
+        except Exception:
+            log.exception("could not draw a table picture")
+            embed.set_footer(text=job.picture_failed)
+            kwargs["attachments"] = []
+        else:
+            file = discord.File(io.BytesIO(png), filename=render.PICTURE_FILE)
+            embed.set_image(url=f"attachment://{render.PICTURE_FILE}")
+            kwargs["attachments"] = [file]
+            painted = True
+    elif job.clear_attachments:
+        kwargs["attachments"] = []
+    try:
+        with discord.http.handle_message_parameters(
+            allowed_mentions=discord.AllowedMentions.none(), **kwargs
+        ) as params:
+            await http.edit_message(job.channel_id, job.message_id, params=params)
+    except discord.NotFound:
+        return "not_found", False
+    except discord.Forbidden:
+        return "forbidden", False
+    except discord.HTTPException as exc:
+        log.warning("could not edit a table message: %s %s", exc.status, exc.text[:200])
+        return "failed", False
+    return "ok", painted
+
