@@ -78,6 +78,7 @@ class MiniBot(commands.AutoShardedBot):
         self.late_delay = late_delay
         self.errors: list[Exception] = []
         self.interactions: list[discord.Interaction[Any]] = []
+        self.quiet_answers: list[tuple[int, bytes]] = []
         self.ready_count = 0
         self.tree.add_command(build_group(self))
 
@@ -188,6 +189,15 @@ def build_group(bot: MiniBot) -> app_commands.Group:
             await channel.get_partial_message(msg.id).edit(content="changed")
         except discord.HTTPException as exc:
             bot.errors.append(exc)
+
+    @group.command(name="quiet", description="answers without asking for the callback's result")
+    async def quiet(interaction: discord.Interaction[Any]) -> None:
+        import aiohttp
+
+        url = f"{discord.http.Route.BASE}/interactions/{interaction.id}/{interaction.token}/callback"
+        body = {"type": 4, "data": {"content": "quietly"}}
+        async with aiohttp.ClientSession() as s, s.post(url, json=body) as resp:
+            bot.quiet_answers.append((resp.status, await resp.read()))
 
     @group.command(name="cleanup", description="edits and deletes through every route")
     async def cleanup(interaction: discord.Interaction[Any]) -> None:

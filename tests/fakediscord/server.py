@@ -1110,6 +1110,8 @@ class FakeDiscord:
         if not inter.future.done():
             inter.future.set_result(result)
         self._notify()
+        if request.query.get("with_response", "").lower() not in ("1", "true"):
+            return web.Response(status=204)  # as Discord: the callback's result only on request
         resp: dict[str, Any] = {
             "interaction": {
                 "id": str(inter.id), "type": inter.type, "activity_instance_id": None,

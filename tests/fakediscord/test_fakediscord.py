@@ -230,6 +230,16 @@ async def test_late_answer_fails_and_gets_unknown_interaction(
     assert fake.messages() == []
 
 
+async def test_callback_result_only_when_asked_for(fake: FakeDiscord, bot: MiniBot,
+                                                  neema: FakeUser) -> None:
+    r = await fake.slash(neema, "mini hand")  # discord.py asks for it (with_response=1)
+    assert r.response_type == 4 and r.message is not None
+    r = await fake.slash(neema, "mini quiet")  # as Discord: 204, no body, without with_response
+    assert r.response_type == 4 and r.message is not None and r.message.content == "quietly"
+    await fake.wait_until(lambda: bot.quiet_answers)
+    assert bot.quiet_answers == [(204, b"")]
+
+
 async def test_second_response_is_refused(fake: FakeDiscord, bot: MiniBot,
                                           neema: FakeUser) -> None:
     r = await fake.slash(neema, "mini twice")
