@@ -13,10 +13,47 @@ import logging
 from typing import Any
 
 import discord
+import discord.http
+from discord.webhook.async_ import async_context, interaction_message_response_params
 
 log = logging.getLogger(__name__)
 
 DEFER_AFTER = 1.8
+_UPDATE = discord.InteractionResponseType.message_update
+
+
+async def update_message(interaction: discord.Interaction[Any], **kwargs: Any) -> None:
+    """Answer a click by updating the clicked message (``content``, ``embed``, ``view``...).
+
+    What ``interaction.response.edit_message`` does, minus Discord's copy of the updated message:
+    discord.py always asks for it (``with_response``) and parses it into a Message, which this bot
+    never reads (~5% of the event loop's time under load, and the same again for Discord to send
+    it). Uses discord.py's own payload builder and webhook adapter (pinned to 2.7.x)."""
+    response = interaction.response
+    if response.is_done():
+        raise discord.InteractionResponded(interaction)
+    params = interaction_message_response_params(
+        type=_UPDATE.value,
+        previous_allowed_mentions=interaction._state.allowed_mentions,
+        **kwargs,
+    )
+    route = discord.http.Route(
+        "POST",
+        "/interactions/{webhook_id}/{webhook_token}/callback",
+        webhook_id=interaction.id,
+        webhook_token=interaction.token,
+    )
+    http = interaction._state.http
+    await async_context.get().request(
+        route,
+        session=interaction._session,
+        proxy=http.proxy,
+        proxy_auth=http.proxy_auth,
+        payload=params.payload,
+        multipart=params.multipart,
+        files=params.files,
+    )
+    response._response_type = _UPDATE  # answered: is_done() is now True
 
 
 class Reply:
@@ -113,7 +150,7 @@ class Reply:
             resp = self.interaction.response
             if not resp.is_done():
                 if self.interaction.type == discord.InteractionType.component:
-                    await resp.edit_message(**kwargs)
+                    await update_message(self.interaction, **kwargs)
                     return
                 await resp.send_message(ephemeral=self.ephemeral, **kwargs)
                 return
