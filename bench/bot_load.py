@@ -17,6 +17,11 @@ A round trip is measured from the moment the driver starts sending INTERACTION_C
 moment the bot's initial callback (``POST /interactions/{id}/{token}/callback``) reaches the fake.
 A failed interaction is one not answered within 3 s.
 
+The driver (the fake Discord and the simulated people, this process) keeps to the machine's last
+CPU once the bot has started (``--no-pin`` to share every CPU): Discord is not on the bot's
+machine, and a load generator sharing the bot's CPUs measures itself as much as the bot. The bot
+and its worker processes may use every CPU, the driver's too.
+
 Memory per table: the bot process's VmRSS (``/proc/<pid>/status``) at its peak during the run
 minus VmRSS just before the first table opens, divided by the number of tables.
 
@@ -420,6 +425,21 @@ def bot_command(args: argparse.Namespace, workdir: Path) -> list[str]:
     return [sys.executable, script]
 
 
+def pin_driver() -> int | None:
+    """Keep this process (the fake Discord and the simulated people) on the last CPU; the bot,
+    already started, keeps all of them. Discord is not on the bot's machine: sharing the bot's
+    CPUs with the load generator would measure the generator as much as the bot (a load
+    generator normally runs on a machine of its own). None when there is a single CPU."""
+    cpus = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
+    if len(cpus) < 2:
+        return None
+    last = cpus[-1]
+    for task in Path("/proc/self/task").iterdir():  # every thread, not only this one
+        with contextlib.suppress(OSError, ValueError):
+            os.sched_setaffinity(int(task.name), {last})
+    return last
+
+
 def find_py_spy() -> str | None:
     local = Path(sys.executable).parent / "py-spy"
     return str(local) if local.exists() else shutil.which("py-spy")
@@ -509,6 +529,7 @@ async def run(args: argparse.Namespace) -> float:
     proc = subprocess.Popen(bot_command(args, workdir), env=env, cwd=workdir,
                             stdout=log_file, stderr=subprocess.STDOUT,
                             stdin=subprocess.DEVNULL)
+    pinned = pin_driver() if args.pin else None  # after the bot started: it keeps every CPU
     spy: subprocess.Popen[bytes] | None = None
     lines: list[str] = []
     samples: list[int] = []
@@ -619,7 +640,9 @@ async def run(args: argparse.Namespace) -> float:
     out.insert(0, f"bot_load: {args.tables} tables x {args.players} people, think {think}, "
                   f"{args.seconds:g} s (ramp {args.ramp:g} s), target "
                   f"{args.target or 'server default'}, edit rate limit {rate}"
-                  + (f", what-if: {' + '.join(args.what_if)}" if args.what_if else ""))
+                  + (f", what-if: {' + '.join(args.what_if)}" if args.what_if else "")
+                  + (f", driver on CPU {pinned} (the bot on all {os.cpu_count()})"
+                     if pinned is not None else ", driver and bot share every CPU"))
     out.append(f"tables started: {st.tables_started}/{args.tables}, matches finished: "
                f"{st.tables_finished}, moves by people: {st.moves}")
     out.append(f"interactions answered: {answered} in {window:.1f} s = "
@@ -745,6 +768,9 @@ def main() -> None:
                         "thread holding the GIL), cprofile (main thread, slow)")
     p.add_argument("--what-if", action="append", choices=sorted(WHAT_IF), default=[],
                    help="measure the bot with a change patched in at start-up (repeatable)")
+    p.add_argument("--no-pin", dest="pin", action="store_false",
+                   help="let this driver (fake Discord + people) run on every CPU, the bot's "
+                        "too (by default it keeps to the last CPU)")
     p.add_argument("--log-level", default="WARNING", help="the bot's LOG_LEVEL (WARNING)")
     p.add_argument("--seed", type=int, default=20261122)
     p.add_argument("--keep", action="store_true", help="keep the temp dir (log, db, profile)")
