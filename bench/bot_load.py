@@ -17,10 +17,10 @@ A round trip is measured from the moment the driver starts sending INTERACTION_C
 moment the bot's initial callback (``POST /interactions/{id}/{token}/callback``) reaches the fake.
 A failed interaction is one not answered within 3 s.
 
-The driver (the fake Discord and the simulated people, this process) keeps to the machine's last
-CPU once the bot has started (``--no-pin`` to share every CPU): Discord is not on the bot's
-machine, and a load generator sharing the bot's CPUs measures itself as much as the bot. The bot
-and its worker processes may use every CPU, the driver's too.
+The driver (the fake Discord and the simulated people, this process) shares the machine's CPUs
+with the bot; ``--pin-driver`` keeps it to the last CPU once the bot has started, as a load
+generator on a machine of its own would (Discord is not on the bot's machine), while the bot and
+its worker processes may still use every CPU.
 
 Memory per table: the bot process's VmRSS (``/proc/<pid>/status``) at its peak during the run
 minus VmRSS just before the first table opens, divided by the number of tables.
@@ -768,9 +768,9 @@ def main() -> None:
                         "thread holding the GIL), cprofile (main thread, slow)")
     p.add_argument("--what-if", action="append", choices=sorted(WHAT_IF), default=[],
                    help="measure the bot with a change patched in at start-up (repeatable)")
-    p.add_argument("--no-pin", dest="pin", action="store_false",
-                   help="let this driver (fake Discord + people) run on every CPU, the bot's "
-                        "too (by default it keeps to the last CPU)")
+    p.add_argument("--pin-driver", dest="pin", action="store_true",
+                   help="keep this driver (fake Discord + people) to the last CPU once the bot "
+                        "has started (by default it shares every CPU with the bot)")
     p.add_argument("--log-level", default="WARNING", help="the bot's LOG_LEVEL (WARNING)")
     p.add_argument("--seed", type=int, default=20261122)
     p.add_argument("--keep", action="store_true", help="keep the temp dir (log, db, profile)")
