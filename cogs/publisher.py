@@ -290,7 +290,7 @@ class Publisher:
         payload, draw = self._compose(table, picture=paint)
         signature = _signature(payload)
         if not paint and signature == self._sent.get(table_id):
-            self._retry_picture(table_id)  # nothing new to say; the picture waits its turn
+            self._refresh_later(table_id)  # nothing new to say; the picture waits its turn
             return
         outcome = await self._send_edit(table, payload, draw)
         if outcome == "not_found":
@@ -301,6 +301,7 @@ class Publisher:
             log.warning("no permission to edit the message of table %s", table_id)
             return
         if outcome != "ok":
+            self._refresh_later(table_id)  # try again in a moment (or with the next change)
             return
         self._sent[table_id] = signature
         if has_picture and paint and payload.get("attachments"):
@@ -310,7 +311,7 @@ class Publisher:
             self._pictured.discard(table_id)  # no picture any more (lobby, failed drawing)
             self._shown.pop(table_id, None)
         elif has_picture and not paint:
-            self._retry_picture(table_id)
+            self._refresh_later(table_id)
 
     async def _send_edit(
         self,
@@ -367,8 +368,9 @@ class Publisher:
         else:
             self._shown[table_id] = drawn
 
-    def _retry_picture(self, table_id: int) -> None:
-        """Bring a stale picture up to date in a moment (once; an edit in between may do it)."""
+    def _refresh_later(self, table_id: int) -> None:
+        """Edit the table message again in a moment: a stale picture, or an edit that failed
+        (once; an edit in between may do it)."""
         if table_id in self._retry or self._closing:
             return
 
