@@ -194,7 +194,8 @@ def build_group(bot: MiniBot) -> app_commands.Group:
     async def quiet(interaction: discord.Interaction[Any]) -> None:
         import aiohttp
 
-        url = f"{discord.http.Route.BASE}/interactions/{interaction.id}/{interaction.token}/callback"
+        base = discord.http.Route.BASE
+        url = f"{base}/interactions/{interaction.id}/{interaction.token}/callback"
         body = {"type": 4, "data": {"content": "quietly"}}
         async with aiohttp.ClientSession() as s, s.post(url, json=body) as resp:
             bot.quiet_answers.append((resp.status, await resp.read()))
