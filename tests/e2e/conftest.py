@@ -158,3 +158,14 @@ async def press_start(fake: FakeDiscord, host: FakeUser, lobby: FakeMessage) -> 
 
     await fake.wait_until(ready, timeout=10)
     return await fake.click(host, lobby, label="Start")
+
+
+async def match_with_computers(fake: FakeDiscord, host: FakeUser, **options: Any) -> FakeMessage:
+    """``host`` starts a table filled with computers (``options``: /albastini start's, 2 players
+    by default) and presses Start; returns the table message once it shows the match."""
+    options.setdefault("players", 2)
+    r = await fake.slash(host, "albastini start", computers=True, **options)
+    lobby = r.message
+    await press_start(fake, host, lobby)
+    await fake.wait_until(lambda: fake.find_button(lobby, label="Show my hand"))
+    return lobby

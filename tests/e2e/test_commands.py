@@ -10,7 +10,14 @@ from typing import Any
 import pytest
 
 from cogs.runner import AlbastiniBot
-from tests.e2e.conftest import assert_clean, enabled_moves, press_start, settle, table_of
+from tests.e2e.conftest import (
+    assert_clean,
+    enabled_moves,
+    match_with_computers,
+    press_start,
+    settle,
+    table_of,
+)
 from tests.e2e.test_match import play_match
 from tests.fakediscord import FakeDiscord
 
@@ -103,10 +110,7 @@ async def test_errors_and_slow_work_are_still_answered(
     async with FakeDiscord() as fake:
         neema = fake.add_user("Neema")
         async with fake.run_bot(make_bot()) as bot:
-            r = await fake.slash(neema, "albastini start", players=2, computers=True)
-            lobby = r.message
-            await press_start(fake, neema, lobby)
-            await fake.wait_until(lambda: fake.find_button(lobby, label="Show my hand"))
+            lobby = await match_with_computers(fake, neema)
             table = table_of(bot, fake)
             await fake.wait_until(
                 lambda: table.to_act is not None and table.seats[table.to_act].user_id
@@ -251,10 +255,7 @@ async def test_a_private_hand_still_works_after_its_token_expired(
     async with FakeDiscord() as fake:
         neema = fake.add_user("Neema")
         async with fake.run_bot(make_bot()) as bot:
-            r = await fake.slash(neema, "albastini start", players=2, computers=True)
-            lobby = r.message
-            await press_start(fake, neema, lobby)
-            await fake.wait_until(lambda: fake.find_button(lobby, label="Show my hand"))
+            lobby = await match_with_computers(fake, neema)
             r = await fake.click(neema, lobby, label="Show my hand")
             hand = r.message
             fake.advance(20 * 60)  # the token of the message's interaction is long dead
@@ -276,10 +277,7 @@ async def test_private_messages_leave_no_view_behind(make_bot: Callable[..., Alb
     async with FakeDiscord() as fake:
         neema = fake.add_user("Neema")
         async with fake.run_bot(make_bot()) as bot:
-            r = await fake.slash(neema, "albastini start", players=2, computers=True)
-            lobby = r.message
-            await press_start(fake, neema, lobby)
-            await fake.wait_until(lambda: fake.find_button(lobby, label="Show my hand"))
+            lobby = await match_with_computers(fake, neema)
             for _ in range(3):
                 r = await fake.click(neema, lobby, label="Show my hand")
                 assert r.ephemeral and r.message.buttons

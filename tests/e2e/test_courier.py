@@ -11,7 +11,13 @@ import pytest
 
 from cogs import courier as courier_module
 from cogs.runner import AlbastiniBot
-from tests.e2e.conftest import assert_clean, enabled_moves, press_start, settle, table_of
+from tests.e2e.conftest import (
+    assert_clean,
+    enabled_moves,
+    match_with_computers,
+    settle,
+    table_of,
+)
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
 
 
@@ -33,10 +39,7 @@ async def test_table_messages_go_through_the_courier_which_comes_back_after_a_cr
             courier = bot.publisher.courier
             assert courier is not None and courier.pid not in (None, os.getpid())
             assert os.getpriority(os.PRIO_PROCESS, courier.pid) > os.nice(0)  # yields the CPU
-            r = await fake.slash(neema, "albastini start", players=2, computers=True)
-            lobby = r.message
-            await press_start(fake, neema, lobby)
-            await fake.wait_until(lambda: fake.find_button(lobby, label="Show my hand"))
+            lobby = await match_with_computers(fake, neema)
             await settle(bot, fake)
             assert lobby.attachments  # the picture, drawn and uploaded by the courier
 
@@ -72,10 +75,7 @@ async def test_without_a_courier_the_bot_edits_its_table_messages_itself(
         neema = fake.add_user("Neema")
         async with fake.run_bot(make_bot()) as bot:
             assert bot.publisher.courier is None
-            r = await fake.slash(neema, "albastini start", players=2, computers=True)
-            lobby = r.message
-            await press_start(fake, neema, lobby)
-            await fake.wait_until(lambda: fake.find_button(lobby, label="Show my hand"))
+            lobby = await match_with_computers(fake, neema)
             await _my_move(fake, bot, neema, lobby)
             await settle(bot, fake)
             assert lobby.attachments and "Show my hand" in [b.label for b in lobby.buttons]
