@@ -129,6 +129,7 @@ class Courier:
         loop = asyncio.get_running_loop()
         self._starting = loop.create_future()
         proc: Any = None
+        ours: multiprocessing.connection.Connection | None = None
         try:
             ctx = multiprocessing.get_context("spawn")
             ours, theirs = ctx.Pipe()
@@ -149,6 +150,8 @@ class Courier:
         except BaseException as exc:
             if proc is not None and proc.is_alive():
                 proc.kill()
+            if ours is not None and self._conn is not ours:
+                ours.close()
             gone = exc if isinstance(exc, CourierGone) else CourierGone(repr(exc))
             self._starting.set_exception(gone)
             self._starting.exception()  # retrieved: callers waiting see it, nobody else
