@@ -81,6 +81,8 @@ class Courier:
         self._ids = itertools.count(1)
         self._starting: asyncio.Future[None] | None = None
         self._closed = False
+        #: Starts that failed in a row (the bot stops asking for a courier after a few).
+        self.failed_starts = 0
 
     @property
     def pid(self) -> int | None:
@@ -146,8 +148,10 @@ class Courier:
                 raise CourierGone(f"the courier could not start: {ready}")
             self._conn, self._proc = ours, proc
             loop.add_reader(ours.fileno(), self._on_readable)
+            self.failed_starts = 0
             self._starting.set_result(None)
         except BaseException as exc:
+            self.failed_starts += 1
             if proc is not None and proc.is_alive():
                 proc.kill()
             if ours is not None and self._conn is not ours:

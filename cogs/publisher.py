@@ -49,6 +49,9 @@ PICTURE_URL = f"attachment://{render.PICTURE_FILE}"
 PAINT_BACKLOG = 2
 #: Seconds before a table whose text went out without its picture tries the picture again.
 PICTURE_RETRY = 2.0
+#: Failed starts in a row of the courier process after which the bot edits its table messages
+#: itself.
+COURIER_STARTS = 3
 #: Public requests (edits, notices, summaries) in flight at once, across all tables.
 LANES = 8
 #: Seconds between two edits of one table message (Discord allows about 5 per 5 s per channel).
@@ -111,6 +114,7 @@ class Publisher:
         # from a process of its own. Without it, one process draws the pictures
         # (cogs/painter.py), off the event loop and off its GIL, and the edits go from here.
         self.courier = courier
+        self._retired: list[Courier] = []  # couriers given up on, closed with the publisher
         self._painter: concurrent.futures.Executor | None = (
             painter.new_pool() if courier is None else None
         )
@@ -349,6 +353,8 @@ class Publisher:
             outcome, painted = await self.courier.edit(job)
         except courier.CourierGone as exc:
             log.warning("table %s not updated: %s", table.id, exc)
+            if self.courier is not None and self.courier.failed_starts >= COURIER_STARTS:
+                self._without_courier()
             return "failed"
         finally:
             if draw is not None:
@@ -360,6 +366,15 @@ class Publisher:
                 self._drawn.pop(table.id, None)
                 payload["attachments"] = []
         return outcome
+
+    def _without_courier(self) -> None:
+        """The courier cannot be started again: edit the table messages from here from now on."""
+        if self.courier is None:
+            return
+        log.warning("the courier process cannot start; table messages are now edited by the bot")
+        self._retired.append(self.courier)
+        self.courier = None
+        self._painter = painter.new_pool()
 
     def _remember_picture(self, table_id: int) -> None:
         drawn = self._drawn.pop(table_id, None)
@@ -596,8 +611,8 @@ class Publisher:
         self._waiting.clear()
         if self._painter is not None:
             await painter.stop_pool(self._painter)
-        if self.courier is not None:
-            await self.courier.close()
+        for gone in [*self._retired, *([self.courier] if self.courier is not None else [])]:
+            await gone.close()
 
 
 async def _maybe(value: Any) -> Any:

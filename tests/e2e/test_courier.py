@@ -10,6 +10,7 @@ from collections.abc import Callable
 import pytest
 
 from cogs import courier as courier_module
+from cogs import publisher as publisher_module
 from cogs.runner import AlbastiniBot
 from tests.e2e.conftest import (
     assert_clean,
@@ -81,3 +82,33 @@ async def test_without_a_courier_the_bot_edits_its_table_messages_itself(
             assert lobby.attachments and "Show my hand" in [b.label for b in lobby.buttons]
         assert "without the courier" in caplog.text
         assert_clean(fake)
+
+
+async def test_a_courier_that_cannot_start_again_is_given_up_for_the_bot_itself(
+    make_bot: Callable[..., AlbastiniBot],
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    monkeypatch.setattr(publisher_module, "PICTURE_RETRY", 0.05)
+    async with FakeDiscord() as fake:
+        neema = fake.add_user("Neema")
+        async with fake.run_bot(make_bot()) as bot:
+            lobby = await match_with_computers(fake, neema)
+            await settle(bot, fake)
+            courier = bot.publisher.courier
+            assert courier is not None and courier.pid is not None
+            # from now on every new courier process fails to start
+            monkeypatch.setattr(courier_module, "_first_message", lambda conn: "no luck")
+            os.kill(courier.pid, signal.SIGKILL)
+            await asyncio.sleep(0.2)
+            table = table_of(bot, fake)
+            edits = lobby.edits
+            await _my_move(fake, bot, neema, lobby)  # its edit fails, and is retried
+            await fake.wait_until(lambda: bot.publisher.courier is None, timeout=30)
+            await settle(bot, fake)
+            assert courier.failed_starts >= publisher_module.COURIER_STARTS
+            # the bot edits the table message itself, picture included
+            assert lobby.edits > edits and lobby.attachments
+            assert table.move_no > 0 and courier.pid is None
+        assert "table messages are now edited by the bot" in caplog.text
+        assert fake.failed_interactions == [] and fake.unknown_routes == []
