@@ -231,6 +231,7 @@ def serve(
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, signal.SIG_IGN)
     lower_priority()
+    # the bot's format (bot.py), on the same stderr
     logging.basicConfig(
         level=log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
@@ -238,7 +239,7 @@ def serve(
         import uvloop
 
         uvloop.run(_serve(conn, token, api_base))
-    except ImportError:  # not on Windows
+    except ImportError:  # no uvloop (Windows)
         asyncio.run(_serve(conn, token, api_base))
 
 
