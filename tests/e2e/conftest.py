@@ -167,5 +167,5 @@ async def match_with_computers(fake: FakeDiscord, host: FakeUser, **options: Any
     r = await fake.slash(host, "albastini start", computers=True, **options)
     lobby = r.message
     await press_start(fake, host, lobby)
-    await fake.wait_until(lambda: fake.find_button(lobby, label="Show my hand"))
+    await fake.wait_until(lambda: fake.find_button(lobby, label="Show my hand"), timeout=10)
     return lobby

@@ -212,10 +212,7 @@ async def test_deleted_table_message_is_posted_again(
     async with FakeDiscord() as fake:
         neema = fake.add_user("Neema")
         async with fake.run_bot(make_bot()) as bot:
-            r = await fake.slash(neema, "albastini start", players=2, target=3, computers=True)
-            old = r.message
-            await press_start(fake, neema, old)
-            await fake.wait_until(lambda: fake.find_button(old, label="Show my hand"))
+            old = await match_with_computers(fake, neema, target=3)
             # no computer still thinking: its move would update the new message and take the
             # note away before it is looked at
             await bot.service.wait_idle()

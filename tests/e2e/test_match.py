@@ -14,6 +14,7 @@ from tests.e2e.conftest import (
     assert_no_hidden_card_public,
     enabled_moves,
     hand_messages,
+    match_with_computers,
     press_start,
     settle,
     table_of,
@@ -213,10 +214,7 @@ async def test_table_edits_are_coalesced_under_rate_limits(
     async with FakeDiscord(edit_rate=(5, 1.0)) as fake:
         neema = fake.add_user("Neema")
         async with fake.run_bot(make_bot()) as bot:
-            r = await fake.slash(neema, "albastini start", players=4, target=1, computers=True)
-            lobby = r.message
-            await press_start(fake, neema, lobby)
-            await fake.wait_until(lambda: fake.find_button(lobby, label="Show my hand"), 10)
+            lobby = await match_with_computers(fake, neema, players=4, target=1)
             table = await play_match(bot, fake, {neema.id: neema}, lobby)
             await settle(bot, fake)
             assert table.status == "finished"

@@ -12,6 +12,7 @@ from tests.e2e.conftest import (
     assert_no_hidden_card_public,
     enabled_moves,
     hand_messages,
+    match_with_computers,
     press_start,
     settle,
     table_of,
@@ -99,11 +100,7 @@ async def test_play_again_works_for_a_match_that_ended_before_a_restart(
         neema = fake.add_user("Neema")
         stranger = fake.add_user("Stranger")
         async with fake.run_bot(make_bot()) as bot:
-            r = await fake.slash(neema, "albastini start", players=3, target=1, computers=True)
-            lobby = r.message
-            assert lobby is not None
-            await press_start(fake, neema, lobby)
-            await fake.wait_until(lambda: fake.find_button(lobby, label="Show my hand"))
+            lobby = await match_with_computers(fake, neema, players=3, target=1)
             await play_match(bot, fake, {neema.id: neema}, lobby)
             await settle(bot, fake)
         final = next(m for m in fake.messages() if fake.find_button(m, label="Play again"))
