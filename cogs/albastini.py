@@ -575,10 +575,8 @@ class AlbastiniCog(
         lang = await self._lang(interaction)
         if button.kind == "rules":
             payload = self.rules_payload(button.page or 1, lang)
-            if self._is_hand_message(interaction):  # paging in the private rules
-                await reply.edit(**payload)
-            else:  # the Rules button of a public message opens them privately
-                await reply.send(ephemeral=True, **payload)
+            # paging in the private rules; the Rules button of a public message opens them
+            await self._private_in_place(interaction, reply, payload)
             return
         if button.kind == "leaderboard":
             if button.guild is None or button.guild != interaction.guild_id:
@@ -619,28 +617,30 @@ class AlbastiniCog(
             if exc.reason in ("stale", "illegal", "not_your_turn"):
                 payload = self.hand_payload(c.table, c.user.id, c.lang, note=note)
                 if payload is not None:
-                    if self._is_hand_message(c.interaction):
-                        await c.reply.edit(**payload)
-                    else:
-                        await c.reply.send(ephemeral=True, **payload)
+                    await self._private_in_place(c.interaction, c.reply, payload)
                     return
             await self._private(c.reply, note)
             return
         payload = self.hand_payload(c.table, c.user.id, c.lang)
         if payload is None:
             await self._private(c.reply, t(c.lang, "refuse.not_seated"))
-        elif self._is_hand_message(c.interaction):
-            await c.reply.edit(**payload)
         else:
-            await c.reply.send(ephemeral=True, **payload)
+            await self._private_in_place(c.interaction, c.reply, payload)
 
     _click_bid = _click_play
     _click_pass = _click_play
 
     @staticmethod
-    def _is_hand_message(interaction: discord.Interaction[Any]) -> bool:
+    async def _private_in_place(
+        interaction: discord.Interaction[Any], reply: Reply, payload: dict[str, Any]
+    ) -> None:
+        """``payload`` in place of the clicked message when it is a private one (a hand, a rules
+        page), else as a new private message."""
         msg = interaction.message
-        return msg is not None and msg.flags.ephemeral
+        if msg is not None and msg.flags.ephemeral:
+            await reply.edit(**payload)
+        else:
+            await reply.send(ephemeral=True, **payload)
 
     async def _click_refresh(self, c: Click) -> None:
         payload = self.hand_payload(c.table, c.user.id, c.lang)
@@ -648,10 +648,8 @@ class AlbastiniCog(
             await self._private(c.reply, t(c.lang, "refuse.not_seated"))
         elif c.table.status != "running":
             await c.reply.edit(content=t(c.lang, "refuse.match_over"), view=views.build_view([]))
-        elif self._is_hand_message(c.interaction):
-            await c.reply.edit(**payload)
         else:
-            await c.reply.send(ephemeral=True, **payload)
+            await self._private_in_place(c.interaction, c.reply, payload)
 
     async def _click_hand(self, c: Click) -> None:
         if c.table.status not in ("running", "lobby"):
