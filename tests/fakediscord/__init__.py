@@ -62,10 +62,20 @@ Discord's rules enforced (assert on these lists):
   * `fake.unknown_routes` — requests to routes the fake does not know (answered 404);
   * `fake.rate_limited` — 429s sent when `FakeDiscord(edit_rate=(5, 5.0))` limits message
     creates/edits per channel (channel routes only; headers as Discord sends them).
+
+Faults (Discord having a bad day):
+  * `fake.fail("POST", "/channels/{cid}/messages", status=503, times=2 | until=40.0 |
+    until=lambda: ...)` fails matching REST requests with Discord's error body (`code=`,
+    `message=`; a regex route is searched in the path) before they reach the fake, so nothing
+    changes; `until=` seconds run on the controlled clock (`fake.advance`). Returns the Fault
+    (`.hits`, `.stop()`); `fake.heal()` ends them all; `fake.fault_hits` lists every failure.
+  * `click(..., expired=True)` / `send_component(..., expired=True)` / `slash(...,
+    expired=True)` deliver an interaction already past its deadline: the bot's callbacks get
+    404 Unknown interaction (10062), and the person saw "This interaction failed".
 """
 
 from .models import FakeAttachment, FakeButton, FakeMessage, FakeSelect, FakeUser
-from .server import DriverError, FakeDiscord, InteractionResult, Rejection
+from .server import DriverError, FakeDiscord, Fault, FaultHit, InteractionResult, Rejection
 
 __all__ = [
     "DriverError",
@@ -75,6 +85,8 @@ __all__ = [
     "FakeMessage",
     "FakeSelect",
     "FakeUser",
+    "Fault",
+    "FaultHit",
     "InteractionResult",
     "Rejection",
 ]

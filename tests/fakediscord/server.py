@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import math
+import re
 import secrets
 import time
 from collections.abc import AsyncIterator, Callable, Iterator
@@ -69,6 +70,67 @@ class Rejection:
     path: str
     status: int
     body: dict[str, Any]
+
+
+#: Discord's text for the error codes a fault may carry (any other code gets a generic text).
+ERROR_TEXT: dict[int, str] = {
+    10003: "Unknown Channel",
+    10008: "Unknown Message",
+    10015: "Unknown Webhook",
+    10062: "Unknown interaction",
+    40060: "Interaction has already been acknowledged.",
+    50001: "Missing Access",
+    50013: "Missing Permissions",
+    50027: "Invalid Webhook Token",
+}
+#: Discord's text for a status without a JSON error code (its gateway/proxy answers).
+STATUS_TEXT: dict[int, str] = {
+    500: "500: Internal Server Error",
+    502: "502: Bad Gateway",
+    503: "503: Service Unavailable",
+    504: "504: Gateway Timeout",
+}
+_API_PREFIX = re.compile(r"^/api/v(?:\d+|\{version[^}]*\})")
+_PLACEHOLDER = re.compile(r"\{[^}]*\}")
+
+
+@dataclass(eq=False)
+class Fault:
+    """A failure the fake injects (see :meth:`FakeDiscord.fail`); ``stop()`` ends it early."""
+
+    method: str
+    route: str | re.Pattern[str]
+    status: int
+    code: int
+    message: str
+    times: int | None = None
+    until: Callable[[], Any] | None = None
+    ends_at: float | None = None  # on the controlled clock
+    hits: int = 0
+    stopped: bool = False
+
+    def stop(self) -> None:
+        self.stopped = True
+
+    def matches(self, method: str, path: str, canonical: str) -> bool:
+        if self.method not in ("*", method):
+            return False
+        if isinstance(self.route, re.Pattern):
+            return self.route.search(path) is not None
+        if "{" in self.route:  # a route template: placeholder names need not match ours
+            want = _PLACEHOLDER.sub("{}", _API_PREFIX.sub("", self.route))
+            return want == _PLACEHOLDER.sub("{}", _API_PREFIX.sub("", canonical))
+        return _API_PREFIX.sub("", self.route) == _API_PREFIX.sub("", path)
+
+
+@dataclass
+class FaultHit:
+    """One request the fake failed on purpose (by a :class:`Fault`)."""
+
+    method: str
+    path: str
+    status: int
+    code: int
 
 
 @dataclass(eq=False)
@@ -166,6 +228,10 @@ class FakeDiscord:
         self.rate_limited: list[str] = []
         #: Requests that crashed a handler (malformed ids or bodies), answered 400.
         self.server_errors: list[str] = []
+        #: Faults injected with `fail` (ended ones stay listed, inactive).
+        self.faults: list[Fault] = []
+        #: Every request failed on purpose by a fault, in order.
+        self.fault_hits: list[FaultHit] = []
         #: Count of REST requests served, by "METHOD route-template".
         self.request_counts: dict[str, int] = {}
         #: Synced global commands (as echoed back, with ids).
@@ -342,6 +408,64 @@ class FakeDiscord:
                     s.send(0, payload, "GUILD_MEMBER_ADD"))
         return user
 
+    # ------------------------------------------------------------------ fault injection
+    def fail(self, method: str, route: str | re.Pattern[str], *, status: int = 503,
+             code: int | None = None, message: str | None = None, times: int | None = None,
+             until: Callable[[], Any] | float | None = None) -> Fault:
+        """Fail matching REST requests with a Discord-shaped error until the fault ends.
+
+        `method` ("POST", or "*" for any); `route` a template such as
+        "/channels/{cid}/messages" (placeholder names are free; the /api/vN prefix optional), a
+        concrete path ("/channels/123/messages"), or a compiled regex searched in the path.
+        `code`/`message`: the JSON error (defaults: Discord's text for the code, or for the
+        status). It ends after `times` failed requests, when the callable `until()` is truthy,
+        or `until` seconds later on the controlled clock (`advance` moves it), or on
+        `fault.stop()` / `heal()`; without any of them it lasts. Every failure is recorded
+        in `fault_hits`; the request never reaches the fake's handler (nothing changes)."""
+        if code is None:
+            code = {403: 50001, 404: 10003}.get(status, 0)
+        if message is None:
+            message = ERROR_TEXT.get(code) or STATUS_TEXT.get(status) or f"{status}: Error"
+        fault = Fault(method.upper(), route, status, code, message, times=times)
+        if callable(until):
+            fault.until = until
+        elif until is not None:
+            fault.ends_at = self.now() + float(until)
+        self.faults.append(fault)
+        return fault
+
+    def heal(self) -> None:
+        """End every injected fault."""
+        for fault in self.faults:
+            fault.stop()
+
+    def _active(self, fault: Fault) -> bool:
+        if fault.stopped:
+            return False
+        if (fault.times is not None and fault.hits >= fault.times) or (
+            fault.ends_at is not None and self.now() >= fault.ends_at
+        ) or (fault.until is not None and fault.until()):
+            fault.stopped = True
+            return False
+        return True
+
+    def _injected(self, request: web.Request, canonical: str) -> web.Response | None:
+        """The error response of the first active fault matching this request, if any."""
+        for fault in self.faults:
+            if not self._active(fault) or not fault.matches(request.method, request.path,
+                                                              canonical):
+                continue
+            fault.hits += 1
+            self.fault_hits.append(FaultHit(request.method, request.path, fault.status,
+                                            fault.code))
+            body: dict[str, Any] = {"message": fault.message, "code": fault.code}
+            headers: dict[str, str] = {}
+            if fault.status == 429:
+                body.update(retry_after=1.0, **{"global": False})
+                headers = {"Retry-After": "1", "X-RateLimit-Scope": "user", "Via": "1.1 google"}
+            return _json(body, status=fault.status, headers=headers)
+        return None
+
     # ------------------------------------------------------------------ clock and waiting
     def now(self) -> float:
         """The controlled clock: real monotonic time plus everything `advance` added."""
@@ -442,7 +566,7 @@ class FakeDiscord:
 
     # ------------------------------------------------------------------ driver: acting as people
     async def slash(self, user: FakeUser, command: str, *, channel_id: int | None = None,
-                    **options: Any) -> InteractionResult:
+                    expired: bool = False, **options: Any) -> InteractionResult:
         """Run a slash command as `user`, e.g. `slash(u, "albastini start", players=4)`.
 
         The command path is looked up in the synced commands (guild commands first, then
@@ -474,13 +598,14 @@ class FakeDiscord:
             data["resolved"] = resolved
         if is_guild:
             data["guild_id"] = str(guild.id)
-        return await self._send_interaction(user, 2, data, channel)
+        return await self._send_interaction(user, 2, data, channel, expired=expired)
 
     async def click(self, user: FakeUser, message: FakeMessage, *, label: str | None = None,
-                    custom_id: str | None = None) -> InteractionResult:
+                    custom_id: str | None = None, expired: bool = False) -> InteractionResult:
         """Click a button as `user`, found by label and/or custom_id on the message's current
         components. Raises DriverError if the user cannot see the message, or the button is
-        missing, disabled or a link. Waits for the initial response like `slash`."""
+        missing, disabled or a link. Waits for the initial response like `slash`;
+        `expired=True` delivers it already past its deadline (see `send_component`)."""
         self._check_sees(user, message)
         button = self.find_button(message, label=label, custom_id=custom_id)
         if button is None:
@@ -490,7 +615,7 @@ class FakeDiscord:
             raise DriverError(f"button {button.label!r} is disabled")
         if button.custom_id is None:
             raise DriverError(f"button {button.label!r} is a link or premium button")
-        return await self.send_component(user, message, button.custom_id)
+        return await self.send_component(user, message, button.custom_id, expired=expired)
 
     async def select(self, user: FakeUser, message: FakeMessage, custom_id: str,
                      values: list[str]) -> InteractionResult:
@@ -514,13 +639,20 @@ class FakeDiscord:
 
     async def send_component(self, user: FakeUser, message: FakeMessage, custom_id: str, *,
                              component_type: int = 2,
-                             values: list[str] | None = None) -> InteractionResult:
-        """Send a component interaction with any custom_id (no checks): for forging ids."""
+                             values: list[str] | None = None,
+                             expired: bool = False) -> InteractionResult:
+        """Send a component interaction with any custom_id (no checks): for forging ids.
+
+        `expired=True`: the interaction reaches the bot after its deadline (a slow gateway,
+        a stalled bot): the person already sees "This interaction failed" (the result comes
+        back at once, failed, and is listed in `failed_interactions`), and every callback the
+        bot tries gets 404 Unknown interaction (10062)."""
         data: dict[str, Any] = {"custom_id": custom_id, "component_type": component_type}
         if values is not None:
             data["values"] = values
         channel = self.channels[message.channel_id]
-        return await self._send_interaction(user, 3, data, channel, source=message)
+        return await self._send_interaction(user, 3, data, channel, source=message,
+                                            expired=expired)
 
     def _check_sees(self, user: FakeUser, message: FakeMessage) -> None:
         if message.deleted or message.id not in self._messages:
@@ -592,7 +724,8 @@ class FakeDiscord:
 
     async def _send_interaction(self, user: FakeUser, itype: int, data: dict[str, Any],
                                 channel: FakeChannel,
-                                source: FakeMessage | None = None) -> InteractionResult:
+                                source: FakeMessage | None = None,
+                                expired: bool = False) -> InteractionResult:
         guild = self.guilds[channel.guild_id]
         shard = self._session_for(guild.id)
         if shard is None:
@@ -632,7 +765,10 @@ class FakeDiscord:
         }
         if source is not None:
             payload["message"] = source.payload(self.app_id)
-        inter.timer = loop.call_later(self.interaction_deadline, self._expire, inter)
+        if expired:
+            self._expire(inter)  # before the bot hears of it: its answers all come too late
+        else:
+            inter.timer = loop.call_later(self.interaction_deadline, self._expire, inter)
         await shard.send(0, payload, "INTERACTION_CREATE")
         return await inter.future
 
@@ -775,6 +911,10 @@ class FakeDiscord:
             info = request.match_info.route.resource
             key = f"{request.method} {info.canonical if info else request.path}"
             self.request_counts[key] = self.request_counts.get(key, 0) + 1
+            if self.faults:
+                injected = self._injected(request, info.canonical if info else request.path)
+                if injected is not None:
+                    return injected
             try:
                 response: web.StreamResponse = await handler(request)
             except web.HTTPException:

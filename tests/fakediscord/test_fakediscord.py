@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import sys
 import textwrap
 import time
@@ -461,3 +462,58 @@ async def test_member_chunk_request_with_members_intent(fake: FakeDiscord,
         assert member.display_name == "Neema"
         late = fake.add_user("Late")
         await fake.wait_until(lambda: guild.get_member(late.id) is not None)
+
+
+async def test_injected_faults_fail_matching_requests_until_they_end(neema: FakeUser) -> None:
+    async with FakeDiscord() as fake:
+        url = f"{fake.api_base}/channels/{fake.channel_id}/messages"
+        other = fake.add_channel("other")
+        gone = fake.fail("POST", "/channels/{channel_id}/messages", status=404, times=1)
+        outage = fake.fail("POST", f"/channels/{fake.channel_id}/messages", until=30.0)
+        async with aiohttp.ClientSession() as s:
+            async with s.post(url, json={"content": "a"}) as resp:
+                assert resp.status == 404
+                assert resp.headers["Content-Type"] == "application/json"
+                assert await resp.json() == {"message": "Unknown Channel", "code": 10003}
+            async with s.post(url, json={"content": "b"}) as resp:  # `gone` served its once
+                assert resp.status == 503
+                assert await resp.json() == {"message": "503: Service Unavailable", "code": 0}
+            other_url = f"{fake.api_base}/channels/{other}/messages"
+            async with s.post(other_url, json={"content": "elsewhere"}) as resp:
+                assert resp.status == 200  # the outage is of one channel only
+            fake.advance(30)  # the outage ends on the controlled clock
+            async with s.post(url, json={"content": "c"}) as resp:
+                assert resp.status == 200
+            # a regex on the path, ended by a callable, then healed
+            healed = False
+            fake.fail("*", re.compile(r"/messages$"), status=500, until=lambda: healed)
+            async with s.post(url, json={"content": "d"}) as resp:
+                assert resp.status == 500
+            healed = True
+            async with s.post(url, json={"content": "e"}) as resp:
+                assert resp.status == 200
+            fake.fail("POST", "/channels/{cid}/messages", status=403)
+            fake.heal()
+            async with s.post(url, json={"content": "f"}) as resp:
+                assert resp.status == 200
+        assert gone.hits == 1 and outage.hits == 1 and all(f.stopped for f in fake.faults)
+        assert [(h.status, h.code) for h in fake.fault_hits] == [(404, 10003), (503, 0),
+                                                                  (500, 0)]
+        assert [m.content for m in fake.messages()] == ["c", "e", "f"]  # failed ones: nothing
+
+
+async def test_interaction_delivered_after_its_deadline_cannot_be_answered(
+        fake: FakeDiscord, bot: MiniBot, neema: FakeUser) -> None:
+    table = (await fake.slash(neema, "mini start", players=3)).message
+    assert table is not None
+    r = await fake.click(neema, table, label="Count 0", expired=True)
+    assert r.failed and r.response_type is None and fake.failed_interactions == [r]
+    await fake.wait_until(lambda: fake.rejections)
+    (rejected,) = fake.rejections
+    assert rejected.status == 404 and rejected.body["code"] == 10062
+    assert table.content.startswith("table for 3")  # the bot's answer never landed
+    # a callback made to fail: the answer is lost, the person sees the interaction fail
+    fake.fail("POST", "/interactions/{iid}/{token}/callback", status=404, code=10062, times=1)
+    r = await fake.slash(neema, "mini hand")
+    assert r.failed and [h.code for h in fake.fault_hits] == [10062]
+    assert fake.ephemerals(neema) == []
