@@ -82,6 +82,33 @@ def log_exception(where: str, exc: BaseException) -> None:
     log.error("%s failed: %s\n%s", where, type(exc).__name__, frames.rstrip())
 
 
+def message_custom_ids(message: discord.Message | None) -> set[str]:
+    """Every custom id among a message's components (rows, and V2 containers and sections)."""
+    found: set[str] = set()
+    stack: list[Any] = list(message.components) if message is not None else []
+    while stack:
+        item = stack.pop()
+        custom_id = getattr(item, "custom_id", None)
+        if isinstance(custom_id, str):
+            found.add(custom_id)
+        stack.extend(getattr(item, "children", None) or [])
+        stack.extend(getattr(item, "components", None) or [])
+        accessory = getattr(item, "accessory", None)
+        if accessory is not None:
+            stack.append(accessory)
+    return found
+
+
+def _clicked_on(interaction: discord.Interaction[Any], button: ids.ButtonId, custom_id: str) -> bool:
+    """Whether the clicked message really carries this button: a forged id (a leaderboard page
+    sent on a lobby, a card on the public table...) must not act on a message it is not on."""
+    message = interaction.message
+    if message is None:
+        return False
+    present = message_custom_ids(message)
+    return ids.carried_by(button, custom_id, present, ephemeral=message.flags.ephemeral)
+
+
 class Click(NamedTuple):
     """One click on one of our buttons, with what every handler needs to answer it."""
 
@@ -404,23 +431,12 @@ class AlbastiniCog(
         if not page.entries:
             embed.description = t(lang, "leaderboard.empty")
             return {"embed": embed, "view": views.build_view([])}
-        rows = []
-        for i, entry in enumerate(page.entries):
-            rank = entry.rank if entry.rank is not None else offset + i + 1
-            rate = (
-                round(100 * entry.matches_won / entry.matches_played) if entry.matches_played else 0
+        rows = [
+            texts.leaderboard_row(
+                lang, entry, rank=entry.rank if entry.rank is not None else offset + i + 1
             )
-            rows.append(
-                t(
-                    lang,
-                    "leaderboard.row",
-                    rank=rank,
-                    name=texts.mention(entry.user_id),
-                    won=entry.matches_won,
-                    played=entry.matches_played,
-                    rate=rate,
-                )
-            )
+            for i, entry in enumerate(page.entries)
+        ]
         embed.description = "\n".join(rows)
         pages = max(1, -(-page.total // LEADERBOARD_PAGE))
         embed.set_footer(
@@ -460,17 +476,7 @@ class AlbastiniCog(
         if not st.matches_played:
             embed.description = t(lang, "stats.empty", name=name)
         else:
-            rate = round(100 * st.matches_won / st.matches_played)
-            avg = st.avg_card_points_per_deal
-            lines = [
-                t(lang, "stats.matches", played=st.matches_played, won=st.matches_won, rate=rate),
-                t(lang, "stats.deals_won", played=st.deals_played, won=st.deals_won),
-                t(lang, "stats.vp", vp=st.vp, two_vp=st.deals_won_2vp),
-                t(lang, "stats.points", average=f"{avg:.1f}" if avg is not None else "—"),
-            ]
-            if st.rank is not None:
-                lines.append(t(lang, "stats.rank", rank=st.rank))
-            embed.description = "\n".join(lines)
+            embed.description = "\n".join(texts.stats_lines(lang, st))
         await reply.send(embed=embed, ephemeral=True)
 
     @app_commands.command(name=name_str("rules"), description=key_str("cmd.rules.description"))
@@ -529,7 +535,7 @@ class AlbastiniCog(
         public = await self.bot.languages.guild(gid)
         lines = [
             t(lang, "settings.language", language=t(lang, f"language.{public}")),
-            t(lang, "settings.target", target=gs.target_vp),
+            texts.target_text(lang, gs.target_vp),
             t(lang, "settings.turn_time", seconds=gs.turn_time),
         ]
         embed = discord.Embed(title=t(lang, "settings.title"), description="\n".join(lines))
@@ -742,8 +748,9 @@ class AlbastiniCog(
         if interaction.type != discord.InteractionType.component:
             return
         data: Any = interaction.data or {}
-        parsed = ids.parse(str(data.get("custom_id", "")))
-        if parsed is not None:
+        custom_id = str(data.get("custom_id", ""))
+        parsed = ids.parse(custom_id)
+        if parsed is not None and _clicked_on(interaction, parsed, custom_id):
             await self.on_button(interaction, parsed)
             return
         try:

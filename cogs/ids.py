@@ -23,6 +23,10 @@ kept in memory: after a restart the same ids keep working once the table is relo
 
 The move number makes a button single-use: the table service refuses a move whose number is not the
 next one ("stale"), so a double click or an old hand can never play twice.
+
+An id alone proves nothing: anyone can send any id on any message. :func:`carried_by` accepts a
+click only on a message that really carries that button (and is private or public as that kind
+of button always is), so a forged id can never turn a public message into something else.
 """
 
 from __future__ import annotations
@@ -136,3 +140,32 @@ def leaderboard(guild_id: int, offset: int) -> str:
 
 def rules(page: int) -> str:
     return f"alb:rules:{page}"
+
+
+#: Kinds of buttons that only private (ephemeral) messages carry: a hand, the leave confirmation.
+PRIVATE_KINDS = frozenset({"play", "bid", "pass", "refresh", "quit"})
+#: Kinds that only public messages carry: lobby, table, turn notice, match over, leaderboard.
+PUBLIC_KINDS = frozenset(
+    {"hand", "back", "leave", "join", "computer", "start", "cancel", "rematch", "leaderboard"}
+)
+#: Move kinds: a hand whose buttons have moved on still routes an older one to the service,
+#: which answers "that was an earlier move" with the fresh hand.
+MOVE_KINDS = frozenset({"play", "bid", "pass"})
+
+
+def carried_by(button: ButtonId, custom_id: str, present: set[str], ephemeral: bool) -> bool:
+    """Whether a click on ``custom_id`` (parsed: ``button``) is one a person could make on a
+    message that carries the ids ``present`` and is ``ephemeral`` or not.
+
+    The clicked id must be on the message, except that a move may come from a hand of the same
+    table that was updated meanwhile (a double click, an old hand: the service calls it stale).
+    Rules pages are on private pages and on public tables (which open them privately)."""
+    if button.kind in PRIVATE_KINDS and not ephemeral:
+        return False
+    if button.kind in PUBLIC_KINDS and ephemeral:
+        return False
+    if custom_id in present:
+        return True
+    if button.kind in MOVE_KINDS and button.table is not None:
+        return table_button("refresh", button.table) in present
+    return False

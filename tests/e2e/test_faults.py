@@ -1,0 +1,84 @@
+"""Discord misbehaving, and people forging clicks: the tables heal and nothing public is lost.
+
+The fake Discord injects the faults (``fake.fail``: a route answering 5xx/4xx for a while;
+``expired=True``: an interaction that reaches the bot after its deadline)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from cogs.runner import AlbastiniBot
+from tests.e2e.conftest import (
+    assert_clean,
+    enabled_moves,
+    match_with_computers,
+    settle,
+    table_of,
+)
+from tests.e2e.test_match import play_match
+from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
+
+REFUSED = "That button doesn't work any more"
+
+
+async def forge(fake: FakeDiscord, user: FakeUser, message: FakeMessage, custom_id: str) -> None:
+    """``user`` sends ``custom_id`` as if it were a button of ``message``: refused privately."""
+    before = (message.text, [(b.custom_id, b.disabled) for b in message.buttons], message.edits)
+    r = await fake.send_component(user, message, custom_id)
+    assert r.response_type == 4 and r.ephemeral, (custom_id, r)
+    assert r.message is not None and REFUSED in r.message.text, (custom_id, r.message.text)
+    after = (message.text, [(b.custom_id, b.disabled) for b in message.buttons], message.edits)
+    assert after == before, custom_id
+
+
+async def test_forged_clicks_never_change_a_public_message(
+    make_bot: Callable[..., AlbastiniBot],
+) -> None:
+    async with FakeDiscord() as fake:
+        neema = fake.add_user("Neema")
+        juma = fake.add_user("Juma")
+        async with fake.run_bot(make_bot()) as bot:
+            r = await fake.slash(neema, "albastini start", players=2, target=1)
+            lobby = r.message
+            assert lobby is not None
+            await settle(bot, fake)
+            tid = table_of(bot, fake).id
+            page = f"alb:lb:{fake.guild_id}:0"
+            # a leaderboard page, a rules page, a card and another table's Join on the lobby
+            for forged in (page, "alb:rules:3", f"alb:p:{tid}:1:7H", f"alb:join:{tid + 1}"):
+                await forge(fake, juma, lobby, forged)
+            await fake.click(juma, lobby, label="Join")  # the lobby still works
+            await settle(bot, fake)
+            assert f"<@{juma.id}>" in lobby.text
+
+            # the running table: a page, and the person to play pressing their card on it
+            await fake.click(neema, lobby, label="Start")
+            await fake.wait_until(lambda: fake.find_button(lobby, label="Show my hand"))
+            table = table_of(bot, fake)
+            mover = neema if table.seats[table.to_act].user_id == neema.id else juma
+            hand = (await fake.click(mover, lobby, label="Show my hand")).message
+            assert hand is not None
+            await settle(bot, fake)
+            move = table.move_no
+            for forged in (page, enabled_moves(hand)[0].custom_id, f"alb:r:{tid}"):
+                await forge(fake, mover, lobby, forged)
+            # a hand button of the lobby's kind (public) on the private hand
+            await forge(fake, mover, hand, f"alb:join:{tid}")
+            assert table.move_no == move
+        assert_clean(fake)
+
+
+async def test_forged_page_on_the_match_over_message_keeps_play_again(
+    make_bot: Callable[..., AlbastiniBot],
+) -> None:
+    async with FakeDiscord() as fake:
+        neema = fake.add_user("Neema")
+        async with fake.run_bot(make_bot()) as bot:
+            lobby = await match_with_computers(fake, neema, players=2, target=1)
+            await play_match(bot, fake, {neema.id: neema}, lobby)
+            await settle(bot, fake)
+            final = next(m for m in fake.messages() if fake.find_button(m, label="Play again"))
+            await forge(fake, neema, final, f"alb:lb:{fake.guild_id}:0")
+            await forge(fake, neema, final, "alb:rules:1")
+            assert fake.find_button(final, label="Play again") is not None
+        assert_clean(fake)
