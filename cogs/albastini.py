@@ -99,7 +99,9 @@ def message_custom_ids(message: discord.Message | None) -> set[str]:
     return found
 
 
-def _clicked_on(interaction: discord.Interaction[Any], button: ids.ButtonId, custom_id: str) -> bool:
+def _clicked_on(
+    interaction: discord.Interaction[Any], button: ids.ButtonId, custom_id: str
+) -> bool:
     """Whether the clicked message really carries this button: a forged id (a leaderboard page
     sent on a lobby, a card on the public table...) must not act on a message it is not on."""
     message = interaction.message
