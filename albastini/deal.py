@@ -8,7 +8,7 @@ A :class:`Deal` is a pure state machine. ``legal_actions()`` lists what the seat
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from .actions import Action, Bid, Pass, Play, parse_action
@@ -81,7 +81,9 @@ class DealResult:
     ``points``: card points eaten per team. ``winner``: the team with the most points, None on a
     tie for the top. ``victory_points``: what the winner scores (0 on a tie). ``threshold``: the
     points every side needed to hold the winner to 1 VP (10 per player in the side).
-    ``lowest``: the team that ate the fewest points.
+    ``lowest``: the team that ate the fewest points. ``leftover``: with 5 players, the face-up
+    card that was never drawn and counts for nobody (why the points add up to less than 120);
+    None in every other mode. It is public: it lay face up under the stock all deal.
     """
 
     points: tuple[int, ...]
@@ -89,6 +91,7 @@ class DealResult:
     victory_points: int
     threshold: int
     lowest: int
+    leftover: Card | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -97,6 +100,7 @@ class DealResult:
             "victory_points": self.victory_points,
             "threshold": self.threshold,
             "lowest": self.lowest,
+            "leftover": self.leftover.code if self.leftover is not None else None,
         }
 
 
@@ -340,10 +344,11 @@ class Deal:
         return self.face_up if self.players == 5 and self.phase != "bidding" else None
 
     def result(self) -> DealResult:
-        """The score of the finished deal; ValueError while it is still being played."""
+        """The score of the finished deal, with the card left over (5 players); ValueError
+        while it is still being played."""
         if self.phase != "finished":
             raise ValueError("The deal is not finished")
-        return score(self._eaten, self.team_size)
+        return replace(score(self._eaten, self.team_size), leftover=self.leftover)
 
     # ----------------------------------------------------------------- views
     def view(self, seat: int | None, history: bool = False) -> dict[str, Any]:

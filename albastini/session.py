@@ -843,12 +843,17 @@ class TableService:
         self._schedule(table, events)
 
     async def _add_computer(self, table: Table, level: str) -> None:
+        # A computer's name is its number alone: the Discord layer names it in the reader's
+        # language ("Kompyuta 2"); the service holds no text for people. Databases from before
+        # hold "Computer 2": the number is read from the end of the name either way.
         slot = _free_slot(table)
-        used = {s.name for s in table.seats if s is not None}
+        used = {
+            _trailing_number(s.name) for s in table.seats if s is not None and s.user_id is None
+        }
         k = 1
-        while f"Computer {k}" in used:
+        while k in used:
             k += 1
-        name = f"Computer {k}"
+        name = str(k)
         await self._store.add_seat(table.id, slot, None, name, level)
         table.seats[slot] = SeatInfo(slot, None, name, level)
 
@@ -1148,6 +1153,12 @@ def _free_slot(table: Table) -> int:
         if s is None:
             return i
     raise Refusal("table_full", "Every seat is taken.")
+
+
+def _trailing_number(name: str) -> int | None:
+    """The number a computer seat's name ends with ("2", or "Computer 2" from before)."""
+    digits = len(name) - len(name.rstrip("0123456789"))
+    return int(name[-digits:]) if digits else None
 
 
 def _clean_name(name: object) -> str:

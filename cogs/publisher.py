@@ -222,7 +222,7 @@ class Publisher:
             if table.id in self._pictured:
                 embed.set_image(url=PICTURE_URL)  # the one already there
             return payload, None
-        names_now = list(table.names())
+        names_now = texts.picture_names(table, lang)  # computers named in the table's language
         picture_key = (view, tuple(names_now))
         self._drawn.pop(table.id, None)
         if table.id in self._pictured and self._shown.get(table.id) == picture_key:

@@ -181,12 +181,20 @@ def deal_summary_text(
     deal_no: int,
     team_size: int | None = None,
 ) -> str:
-    """The end-of-deal line: "Deal 3 — Team A ate 96, Team B ate 24. Team A scores 1 VP (...)"."""
+    """The end-of-deal line: "Deal 3 — Team A ate 96, Team B ate 24. Team A scores 1 VP (...)".
+
+    With 5 players it also names the face-up card left over (``result["leftover"]``, from the
+    rules core), which is why the points add up to less than 120."""
     eaten = t(lang, "list.separator").join(
         t(lang, "deal.summary.ate", side=side_names[i], points=p)
         for i, p in enumerate(result["points"]))
-    return t(lang, "deal.summary.line", deal=deal_no, eaten=eaten,
+    line = t(lang, "deal.summary.line", deal=deal_no, eaten=eaten,
              explanation=explain_result(lang, result, side_names, team_size=team_size))
+    leftover = result.get("leftover")
+    if leftover:
+        points = tn(lang, "card.points", card_points(leftover))
+        line += " " + t(lang, "deal.summary.left_over", card=card_label(leftover), points=points)
+    return line
 
 
 # --------------------------------------------------------------------------- text table

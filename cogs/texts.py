@@ -1,11 +1,13 @@
 """Texts of the Discord layer built from table data: lobby, seats, hand, refusals, summaries.
 
 Pure functions (no discord.py objects, no I/O) over the table service's data; every word comes from
-the catalogues. Public texts name people by mention, computers by their name.
+the catalogues. Public texts name people by mention, computers by their number in the reader's
+language ("Computer 2" / "Kompyuta 2"): the table service stores a computer seat's number only.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -13,6 +15,7 @@ from cogs import render
 from cogs.i18n import join_list, t, tn
 
 if TYPE_CHECKING:
+    from albastini.store import PlayerStats
     from albastini.table import SeatInfo, Table
 
 TEAM_LETTERS = "ABCDEF"
@@ -23,17 +26,39 @@ def mention(user_id: int) -> str:
     return f"<@{user_id}>"
 
 
+_NUMBER = re.compile(r"(\d+)\s*$")
+
+
+def computer_name(seat: SeatInfo, lang: str) -> str:
+    """A computer seat's name in ``lang``: "Computer 2" / "Kompyuta 2".
+
+    The service stores the computer's number as the seat's name ("2"); databases from before
+    hold "Computer 2", whose English is ignored here: only the number is read from either (the
+    seat number stands in if there is none)."""
+    found = _NUMBER.search(seat.name)
+    return t(lang, "computer.name", n=int(found.group(1)) if found else seat.seat + 1)
+
+
 def seat_name(seat: SeatInfo | None, lang: str) -> str:
-    """A seat as public text: a mention for a person, "Name (computer)" for a computer."""
+    """A seat as public text: a mention for a person, "Computer 2" for a computer."""
     if seat is None:
         return t(lang, "lobby.empty_seat")
     if seat.user_id is None:
-        return t(lang, "player.computer", name=seat.name)
+        return computer_name(seat, lang)
     return mention(seat.user_id)
 
 
 def seat_names(table: Table, lang: str) -> list[str]:
     return [seat_name(s, lang) for s in table.seats]
+
+
+def picture_names(table: Table, lang: str) -> list[str]:
+    """Names by seat for the table picture, which cannot show mentions: a person's display
+    name, a computer's name in ``lang``, "" for an empty lobby slot."""
+    return [
+        "" if s is None else computer_name(s, lang) if s.user_id is None else s.name
+        for s in table.seats
+    ]
 
 
 def side_names(table: Table, lang: str) -> list[str]:
@@ -58,9 +83,10 @@ def scores_text(lang: str, sides: Sequence[str], scores: Sequence[int]) -> str:
 
 def lobby_text(table: Table, lang: str) -> tuple[str, str]:
     """(title, description) of the lobby embed."""
-    title = t(
+    title = tn(
         lang,
         "lobby.title",
+        table.target,
         mode=mode_text(lang, table.players, table.team_size),
         target=table.target,
     )
@@ -259,3 +285,39 @@ def match_over_text(table: Table, lang: str, *, winner_team: int, scores: Sequen
             lang, "match.won_team", side=side, scores=score_line, players=join_list(lang, members)
         )
     return t(lang, "match.won", side=side, scores=score_line)
+
+
+def leaderboard_row(lang: str, entry: PlayerStats, *, rank: int) -> str:
+    """One line of the leaderboard: "1. @Neema — 1 win out of 4 (25%)"."""
+    played, won = entry.matches_played, entry.matches_won
+    rate = round(100 * won / played) if played else 0
+    return tn(
+        lang,
+        "leaderboard.row",
+        won,
+        rank=rank,
+        name=mention(entry.user_id),
+        won=won,
+        played=played,
+        rate=rate,
+    )
+
+
+def stats_lines(lang: str, st: PlayerStats) -> list[str]:
+    """A player's statistics, one line each (for someone who has finished a match)."""
+    rate = round(100 * st.matches_won / st.matches_played) if st.matches_played else 0
+    avg = st.avg_card_points_per_deal
+    lines = [
+        t(lang, "stats.matches", played=st.matches_played, won=st.matches_won, rate=rate),
+        t(lang, "stats.deals_won", played=st.deals_played, won=st.deals_won),
+        tn(lang, "stats.vp", st.deals_won_2vp, vp=st.vp, two_vp=st.deals_won_2vp),
+        t(lang, "stats.points", average=f"{avg:.1f}" if avg is not None else "—"),
+    ]
+    if st.rank is not None:
+        lines.append(t(lang, "stats.rank", rank=st.rank))
+    return lines
+
+
+def target_text(lang: str, target: int) -> str:
+    """The server's match target in the settings: "Match target: 5 victory points"."""
+    return tn(lang, "settings.target", target, target=target)

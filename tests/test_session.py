@@ -81,12 +81,8 @@ async def test_lobby_life_cycle(db: Path) -> None:
 
         await svc.join(table.id, P2, "Second")
         await svc.add_computer(table.id, HOST, "easy")
-        assert [s.name if s else None for s in table.seats] == [
-            "Host",
-            "Second",
-            "Computer 1",
-            None,
-        ]
+        # a computer's name is its number: the Discord layer words it in the reader's language
+        assert [s.name if s else None for s in table.seats] == ["Host", "Second", "1", None]
         assert table.seats[2] is not None and table.seats[2].level == "easy"
         assert table.seats[2].is_computer
         await svc.join(table.id, P3, "Third")

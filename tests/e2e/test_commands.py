@@ -84,7 +84,7 @@ async def test_rematch_opens_a_new_lobby_with_the_same_players(
         async with fake.run_bot(make_bot()) as bot:
             r = await fake.slash(neema, "albastini start", players=3, target=1, computers=True)
             lobby = r.message
-            assert lobby.text.count("(computer)") == 2
+            assert lobby.text.count("Computer ") == 2
             await press_start(fake, neema, lobby)
             await fake.wait_until(lambda: fake.find_button(lobby, label="Show my hand"))
             await play_match(bot, fake, {neema.id: neema}, lobby)
@@ -93,7 +93,7 @@ async def test_rematch_opens_a_new_lobby_with_the_same_players(
             r = await fake.click(neema, final, label="Play again")
             assert r.response_type == 4 and not r.ephemeral
             new_lobby = r.message
-            assert new_lobby.text.count("(computer)") == 2 and "Start" in [
+            assert new_lobby.text.count("Computer ") == 2 and "Start" in [
                 b.label for b in new_lobby.buttons
             ]
             await settle(bot, fake)

@@ -113,7 +113,7 @@ async def test_play_again_works_for_a_match_that_ended_before_a_restart(
             r = await fake.click(neema, final, label="Play again")
             assert r.response_type == 4 and not r.ephemeral
             new_lobby = r.message
-            assert new_lobby is not None and new_lobby.text.count("(computer)") == 2
+            assert new_lobby is not None and new_lobby.text.count("Computer ") == 2
             await settle(bot2, fake)
             table = table_of(bot2, fake)
             assert table is not None and table.status == "lobby"

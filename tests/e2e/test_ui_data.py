@@ -349,7 +349,7 @@ async def test_leaderboard_pages() -> None:
     bot = SimpleNamespace(store=SimpleNamespace(leaderboard=leaderboard))
     cog = AlbastiniCog(bot)  # type: ignore[arg-type]
     first = await cog.leaderboard_payload(9, 0, "en")
-    assert first["embed"].description.splitlines()[0] == "1. <@100> — 1 wins out of 4 (25%)"
+    assert first["embed"].description.splitlines()[0] == "1. <@100> — 1 win out of 4 (25%)"
     labels = {b.label: b for b in first["view"].children}
     assert labels["Previous"].disabled and labels["Next"].custom_id == "alb:lb:9:10"
     last = await cog.leaderboard_payload(9, 20, "en")
