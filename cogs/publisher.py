@@ -12,6 +12,10 @@
   busy, its answers to clicks are not queued behind a crowd of edits, and edits waiting for a
   slot carry more changes each (a busy bot edits less often instead of falling behind).
 * End of deal and end of match: a summary message (the match one with a Rematch button).
+* Important posts (those summaries, and a table message posted again because it was deleted or
+  never went out) are tried again, with a growing wait, until they go out: Discord failing for
+  a while delays them, in order, but does not lose them. A channel that is gone or closed to the
+  bot (404, 403) ends the attempts.
 * The edits themselves, and drawing their pictures, are the courier's work
   (:mod:`cogs.courier`, a process of its own) when the bot has one.
 
@@ -32,6 +36,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
+import aiohttp
 import discord
 
 from cogs import courier, ids, painter, render, texts, views
@@ -58,6 +63,12 @@ LANES = 8
 EDIT_INTERVAL = 1.0
 #: Seconds a turn notice waits: a person who plays within it gets no ping.
 NOTICE_DELAY = 3.0
+#: Seconds before an important post that failed is tried again; doubled each time up to
+#: RETRY_MAX (Discord's outages last seconds to minutes).
+RETRY_DELAY = 1.0
+RETRY_MAX = 60.0
+#: Messages of the channel looked through for a table message whose id was never saved.
+ORPHAN_SEARCH = 50
 
 
 def _signature(payload: dict[str, Any]) -> tuple[Any, ...]:
@@ -90,12 +101,16 @@ class Publisher:
         notice_delay: float = NOTICE_DELAY,
         lanes: int = LANES,
         courier: Courier | None = None,
+        retry_delay: float = RETRY_DELAY,
+        retry_max: float = RETRY_MAX,
     ) -> None:
         self.bot = bot
         self.service = service
         self.deal_pause = deal_pause
         self.edit_interval = edit_interval
         self.notice_delay = notice_delay
+        self.retry_delay = retry_delay
+        self.retry_max = retry_max
         self._lanes = asyncio.Semaphore(lanes)
         self._last_edit: dict[int, float] = {}  # table -> loop time of its last edit
         self._waiting: dict[int, asyncio.TimerHandle] = {}  # table -> notice waiting its delay
@@ -126,6 +141,10 @@ class Publisher:
         self._drawn: dict[int, tuple[dict[str, Any], tuple[str, ...]]] = {}
         self._sent: dict[int, tuple[Any, ...]] = {}  # what the last edit showed, per table
         self._retry: dict[int, asyncio.TimerHandle] = {}  # stale pictures to draw later
+        # Tables whose message never reached the channel, or whose id was not saved (the
+        # reply to /albastini start failed; the bot stopped in between): found or posted again.
+        self._lost: set[int] = set()
+        self._reposting: set[int] = set()  # tables whose message is being posted again
 
     # ------------------------------------------------------------------ table message
     def refresh(self, table_id: int) -> None:
@@ -299,7 +318,7 @@ class Publisher:
         outcome = await self._send_edit(table, payload, draw)
         if outcome == "not_found":
             if table.status in ("lobby", "running"):
-                await self._repost(table)
+                self._heal(table_id)  # deleted: posted again (retried, in the table's order)
             return
         if outcome == "forbidden":
             log.warning("no permission to edit the message of table %s", table_id)
@@ -395,20 +414,117 @@ class Publisher:
 
         self._retry[table_id] = asyncio.get_running_loop().call_later(PICTURE_RETRY, fire)
 
+    def lost(self, table_id: int) -> None:
+        """The table has no message in the channel that its id was saved for (the reply that
+        carried it failed, or the bot stopped before saving its id): find it or post it."""
+        if self._closing:
+            return
+        self._lost.add(table_id)
+        self._heal(table_id)
+
+    def _heal(self, table_id: int) -> None:
+        """Post the table message again (once at a time; retried until it goes out)."""
+        if table_id in self._reposting or self._closing:
+            return
+        self._reposting.add(table_id)
+
+        async def job() -> None:
+            try:
+                await self._deliver(table_id, "the table message", self._repost)
+            finally:
+                self._reposting.discard(table_id)
+
+        self._enqueue(table_id, job, lane=False)  # _deliver takes a lane for each attempt
+
     async def _repost(self, table: Table) -> None:
-        """The table message was deleted: post a fresh one and remember it."""
+        """The table message was deleted, or never saved: adopt the one whose id was not saved
+        if the channel still shows it, else post a fresh one; then remember it."""
+        if table.status not in ("lobby", "running"):
+            return  # closed meanwhile: nothing to show any more
+        lost = table.id in self._lost or table.message_id is None
+        if lost:
+            found = await self._orphan(table)
+            if found is not None:
+                await _maybe(self.service.set_message(table.id, found))
+                self._lost.discard(table.id)
+                self._pictured.discard(table.id)  # what it shows is unknown: draw it again
+                self._shown.pop(table.id, None)
+                self.refresh(table.id)
+                return
         self._pictured.discard(table.id)  # the new message starts without a picture
         self._shown.pop(table.id, None)
         payload = await self.message_payload(table)
         channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         files = payload.pop("attachments", [])
-        msg = await channel.send(
-            content=t(table.language, "error.message_gone"), files=files, **payload
-        )
+        # a message nobody saw needs no excuse; a deleted one gets a line saying why it is back
+        content = None if lost else t(table.language, "error.message_gone")
+        msg = await channel.send(content=content, files=files, **payload)
         if files:
             self._pictured.add(table.id)
             self._remember_picture(table.id)
         await _maybe(self.service.set_message(table.id, msg.id))
+        self._lost.discard(table.id)
+        self.refresh(table.id)  # what changed while it was being sent
+
+    async def _orphan(self, table: Table) -> int | None:
+        """The id of a recent message of the bot that carries this table's buttons (lobby or
+        table), if the channel shows one: sent, but its id never saved."""
+        me = getattr(self.bot, "user", None)
+        if me is None:
+            return None
+        wanted = {ids.table_button(kind, table.id) for kind in ("join", "hand", "start")}
+        channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+        async for msg in channel.history(limit=ORPHAN_SEARCH):
+            if msg.author.id != me.id or not msg.embeds:
+                continue
+            if any(
+                getattr(child, "custom_id", None) in wanted
+                for row in msg.components
+                for child in getattr(row, "children", [])
+            ):
+                return msg.id
+        return None
+
+    async def _deliver(
+        self, table_id: int, what: str, send: Callable[[Table], Awaitable[None]]
+    ) -> None:
+        """``send`` an important public message until it goes out: Discord failing for a while
+        (5xx, 429, the network) only delays it, with a growing wait; the channel gone or closed
+        to the bot (404, 403) or a request Discord refuses (4xx) ends the attempts, logged.
+        Each attempt takes a lane, none is held while waiting; the table's later messages wait
+        behind this one (its worker runs them in order)."""
+        delay = self.retry_delay
+        while not self._closing:
+            table = self.service.get(table_id)
+            if table is None:
+                return
+            try:
+                async with self._lanes:
+                    await send(table)
+                return
+            except (discord.NotFound, discord.Forbidden) as exc:
+                log.warning(
+                    "%s of table %s not sent: the channel is gone or closed to the bot (%s, %s)",
+                    what,
+                    table_id,
+                    exc.status,
+                    exc.code,
+                )
+                return
+            except discord.HTTPException as exc:
+                if exc.status < 500 and exc.status != 429:
+                    log.error(
+                        "%s of table %s refused (%s, %s)", what, table_id, exc.status, exc.code
+                    )
+                    return
+                reason = f"{exc.status}, {exc.code}"
+            except (TimeoutError, OSError, aiohttp.ClientError) as exc:
+                reason = type(exc).__name__
+            log.warning(
+                "%s of table %s not sent (%s); again in %.1f s", what, table_id, reason, delay
+            )
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, self.retry_max)
 
     # ------------------------------------------------------------------ ordered notices
     def _enqueue(
@@ -543,12 +659,10 @@ class Publisher:
     def post(
         self, table_id: int, build: Callable[[Table], tuple[str, list[views.ButtonSpec]]]
     ) -> None:
-        """Post a public message built from the table when its turn in the queue comes."""
+        """Post a public message built from the table when its turn in the queue comes (an
+        important one: a deal summary, the match's end; tried until it goes out, in order)."""
 
-        async def job() -> None:
-            table = self.service.get(table_id)
-            if table is None:
-                return
+        async def send(table: Table) -> None:
             content, specs = build(table)
             channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
             kwargs: dict[str, Any] = {"content": content}
@@ -556,7 +670,10 @@ class Publisher:
                 kwargs["view"] = views.build_view(specs)
             await channel.send(**kwargs)
 
-        self._enqueue(table_id, job)
+        async def job() -> None:
+            await self._deliver(table_id, "a summary", send)
+
+        self._enqueue(table_id, job, lane=False)  # _deliver takes a lane for each attempt
 
     def forget(self, table_id: int) -> None:
         """A closed table: once its last notices and edit are out, drop what was kept for it."""
@@ -573,6 +690,7 @@ class Publisher:
             if waiting is not None:
                 waiting.cancel()
             self.closed_reasons.pop(table_id, None)
+            self._lost.discard(table_id)
             if table_id not in self._retry:
                 self._pictured.discard(table_id)
                 self._sent.pop(table_id, None)

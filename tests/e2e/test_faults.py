@@ -82,3 +82,32 @@ async def test_forged_page_on_the_match_over_message_keeps_play_again(
             await forge(fake, neema, final, "alb:rules:1")
             assert fake.find_button(final, label="Play again") is not None
         assert_clean(fake)
+
+
+async def test_end_of_match_posts_survive_a_channel_outage(
+    make_bot: Callable[..., AlbastiniBot],
+) -> None:
+    async with FakeDiscord() as fake:
+        neema = fake.add_user("Neema")
+        async with fake.run_bot(make_bot()) as bot:
+            bot.publisher.retry_delay = 0.05  # the first wait of the retries (then doubled)
+            lobby = await match_with_computers(fake, neema, players=2, target=1)
+            await settle(bot, fake)
+            # new channel messages fail (503) for 40 s across the match's end
+            outage = fake.fail("POST", "/channels/{cid}/messages", status=503, until=40.0)
+            table = await play_match(bot, fake, {neema.id: neema}, lobby)
+            assert table.status == "finished"
+            failed = outage.hits
+            # the bot keeps trying (the posts of the match's end fail again and again)
+            await fake.wait_until(lambda: outage.hits >= failed + 3, timeout=10)
+            fake.advance(40)
+            await fake.wait_until(
+                lambda: any(fake.find_button(m, label="Play again") for m in fake.messages()),
+                timeout=10,
+            )
+            await settle(bot, fake)
+            texts = [m.content for m in fake.messages()]  # the posts (the table is an embed)
+            summary = [i for i, text in enumerate(texts) if "Deal 1 —" in text]
+            over = [i for i, text in enumerate(texts) if "wins the match" in text]
+            assert len(summary) == 1 and len(over) == 1 and summary[0] < over[0], texts
+        assert fake.failed_interactions == [] and fake.rejections == []
