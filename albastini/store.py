@@ -27,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 import re
 import sqlite3
 import time
@@ -45,6 +46,8 @@ __all__ = [
     "ChannelBusy",
     "ConflictError",
     "CorruptDatabase",
+    "DatabaseGone",
+    "DatabaseReadOnly",
     "DealRecord",
     "DealResult",
     "GuildSettings",
@@ -61,8 +64,10 @@ __all__ = [
     "SeatRecord",
     "StaleMove",
     "Store",
+    "StoreBusy",
     "StoreClosed",
     "StoreError",
+    "StoreUnavailable",
     "TableRecord",
     "TableSnapshot",
     "TableStatus",
@@ -113,6 +118,25 @@ class MigrationError(StoreError):
 
 class StoreClosed(StoreError):
     """The store was used before :meth:`SQLiteStore.open` or after ``close()``."""
+
+
+class StoreUnavailable(StoreError):
+    """The database cannot take a write now; nothing was written. The Discord layer answers
+    "couldn't save, try again" (``error.storage``)."""
+
+
+class StoreBusy(StoreUnavailable):
+    """Another program holds the database's write lock longer than a click can wait."""
+
+
+class DatabaseGone(StoreUnavailable):
+    """The database file was deleted or replaced while the bot ran: writes would be lost, so
+    every write is refused until the bot is restarted."""
+
+
+class DatabaseReadOnly(StoreUnavailable):
+    """The database (its file, or the folder where SQLite keeps its -wal and -shm files)
+    cannot be written: permissions, a read-only file system, an immutable file."""
 
 
 class InvalidValue(StoreError, ValueError):
@@ -633,6 +657,7 @@ class _Worker:
     def __init__(self, name: str) -> None:
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix=name)
         self._db: sqlite3.Connection | None = None
+        self._busy_ms: int | None = None  # the connection's busy_timeout, once a call set it
         self.closed = False
 
     async def connect(self, path: Path) -> None:
@@ -641,9 +666,18 @@ class _Worker:
 
         await self._submit(connect)
 
-    async def call(self, fn: Callable[[sqlite3.Connection], _T]) -> _T:
-        """Run ``fn(connection)`` on the worker thread and return its result."""
-        return await self._submit(lambda: fn(self._conn()))
+    async def call(self, fn: Callable[[sqlite3.Connection], _T], busy_ms: int | None = None) -> _T:
+        """Run ``fn(connection)`` on the worker thread and return its result; with ``busy_ms``,
+        it waits at most that long for another program's lock (SQLite's busy_timeout)."""
+
+        def run() -> _T:
+            db = self._conn()
+            if busy_ms is not None and busy_ms != self._busy_ms:
+                db.execute(f"PRAGMA busy_timeout = {int(busy_ms)}")
+                self._busy_ms = busy_ms
+            return fn(db)
+
+        return await self._submit(run)
 
     async def close(self) -> None:
         def close() -> None:
@@ -679,32 +713,85 @@ class _Inline:
     (bench/bot_load.py: moves answered ~2x faster inline). The one slow part of WAL writing, the
     checkpoint (which does wait for the disk), is switched off on this connection
     (``wal_autocheckpoint = 0``) and run by :class:`SQLiteStore` on a thread of its own.
+
+    The loop never waits for another program's lock: the connection's busy_timeout is 0, and a
+    call that finds the database locked runs again on a thread of its own, waiting there at
+    most ``busy_ms`` (a locked database once stalled every click for 2 s per write).
     """
 
     def __init__(self) -> None:
         self._db: sqlite3.Connection | None = None
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="albastini-db-writer")
+        self._on_thread = 0  # calls handed to the thread and not finished yet
         self.closed = False
 
     async def connect(self, path: Path) -> None:
-        self._db = sqlite3.connect(path, isolation_level=None)
+        # check_same_thread=False: a call that meets a lock goes on on self._pool; the store's
+        # write lock, and the queue below, keep it to one thread at a time
+        self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
 
-    async def call(self, fn: Callable[[sqlite3.Connection], _T]) -> _T:
-        """Run ``fn(connection)`` now and return its result."""
+    async def call(self, fn: Callable[[sqlite3.Connection], _T], busy_ms: int | None = None) -> _T:
+        """Run ``fn(connection)`` now and return its result; if another program holds the
+        lock, run it again on the thread, waiting up to ``busy_ms`` (none: raise at once).
+
+        ``fn`` must leave nothing behind when it fails (one transaction, rolled back)."""
+        db = self._conn()
+        if not self._on_thread:  # else a cancelled caller's call still runs there: queue up
+            try:
+                return fn(db)
+            except sqlite3.OperationalError as exc:
+                if not busy_ms or not _is_busy(exc):
+                    raise
+        ms = int(busy_ms or 0)
+
+        def wait_and_run() -> _T:
+            db.execute(f"PRAGMA busy_timeout = {ms}")
+            try:
+                return fn(db)
+            finally:
+                db.execute("PRAGMA busy_timeout = 0")
+
+        self._on_thread += 1
+        future = asyncio.get_running_loop().run_in_executor(self._pool, wait_and_run)
+
+        def done(_: object) -> None:
+            self._on_thread -= 1
+
+        future.add_done_callback(done)
+        return await future
+
+    def _conn(self) -> sqlite3.Connection:
         if self.closed or self._db is None:
             raise StoreClosed("the database connection is closed")
-        return fn(self._db)
+        return self._db
 
     async def close(self) -> None:
         self.closed = True
-        if self._db is not None:
-            self._db.close()
-            self._db = None
+        try:
+            # a call still on the thread finishes first (it uses the connection)
+            await asyncio.get_running_loop().run_in_executor(self._pool, lambda: None)
+        finally:
+            self._pool.shutdown(wait=False)
+            if self._db is not None:
+                self._db.close()
+                self._db = None
 
 
 #: Seconds of inline move commits per turn of the event loop; more moves wait for the flusher.
 INLINE_BUDGET = 0.002
-#: How long an inline write waits for another process's write lock before failing (ms).
-INLINE_BUSY_MS = 2000
+#: How long a write waits for another program's write lock (an operator's sqlite3 shell, a
+#: backup) before it is refused with StoreBusy (ms). The wait is on a thread, never on the event
+#: loop; a click also waits for the write before it (a computer's move) and for Discord: all
+#: of it must fit in Discord's 3 s for the first answer.
+BUSY_WAIT_MS = 500
+#: Once a write was refused for the lock, the next ones wait only this long until a write gets
+#: through: a queue of writes behind the lock is refused together in time, not one by one.
+BUSY_AGAIN_MS = 100
+#: How long a read waits when the database is locked against reading (WAL readers normally
+#: never are; only an exclusive-mode connection or a recovery can) (ms).
+READ_BUSY_MS = 1000
+#: How long closing waits for another program's lock to checkpoint the WAL into the file (ms).
+CLOSE_BUSY_MS = 2000
 #: Write transactions between two checkpoints of an inline writer's WAL (SQLite's own automatic
 #: checkpoint runs every 1000 pages; a move batch is one to a few pages).
 CHECKPOINT_EVERY = 200
@@ -713,6 +800,25 @@ CHECKPOINT_EVERY = 200
 def _checkpoint(db: sqlite3.Connection) -> None:
     # fetched, so that the statement does not stay open (an open statement holds a snapshot)
     db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+
+
+def _open_files(db: sqlite3.Connection) -> None:
+    """Read once, so that the connection opens the -wal and -shm files now, while they are
+    writable: SQLite keeps a file it had to open read-only read-only for the connection's life
+    (a checkpoint connection that first ran during a read-only episode failed until a restart)."""
+    db.execute("SELECT count(*) FROM sqlite_schema").fetchall()
+
+
+def _errcode(exc: sqlite3.Error) -> int:
+    return int(getattr(exc, "sqlite_errorcode", -1)) & 0xFF  # the primary result code
+
+
+def _is_busy(exc: sqlite3.Error) -> bool:
+    return _errcode(exc) in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+
+
+def _is_not_writable(exc: sqlite3.Error) -> bool:
+    return _errcode(exc) in (sqlite3.SQLITE_READONLY, sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_PERM)
 
 
 def _fetch_on(db: sqlite3.Connection, sql: str, params: Sequence[Any] = ()) -> Rows:
@@ -739,11 +845,18 @@ def _touch(db: sqlite3.Connection, table_id: int, now: str) -> None:
     db.execute("UPDATE game_tables SET updated_at = ? WHERE id = ?", (now, table_id))
 
 
-def _in_transaction(db: sqlite3.Connection, fn: Callable[[sqlite3.Connection], _T]) -> _T:
-    """``fn`` as one write transaction: committed if it returns, rolled back if it raises."""
+def _in_transaction(
+    db: sqlite3.Connection,
+    fn: Callable[[sqlite3.Connection], _T],
+    before_commit: Callable[[], None] | None = None,
+) -> _T:
+    """``fn`` as one write transaction: committed if it returns, rolled back if it (or
+    ``before_commit``, a last check) raises."""
     db.execute("BEGIN IMMEDIATE")
     try:
         result = fn(db)
+        if before_commit is not None:
+            before_commit()
         db.execute("COMMIT")
     except BaseException:
         if db.in_transaction:
@@ -799,6 +912,13 @@ class SQLiteStore:
         self._reader: _Worker | None = reader
         # an inline writer's WAL is checkpointed on this thread every CHECKPOINT_EVERY writes
         self._checkpointer = checkpointer
+        self._checkpointer_failed = False  # the next checkpoint uses a fresh connection
+        # the file the connections opened (device, inode): the path must still name it for a
+        # commit to count, else the commit would go to a deleted or replaced file
+        st = os.stat(path)
+        self._file_id = (st.st_dev, st.st_ino)
+        self._gone: str | None = None  # why writes are refused for good (file deleted/replaced)
+        self._busy = False  # the last write was refused for another program's lock
         self._writes = 0
         self._checkpoint: asyncio.Task[None] | None = None
         self._wlock = asyncio.Lock()  # one write transaction at a time, in order of arrival
@@ -843,25 +963,32 @@ class SQLiteStore:
                 raise StoreError(f"cannot open database {db_path}: {exc}") from None
 
             def prepare(db: sqlite3.Connection) -> None:
-                _quick_check(db, db_path)
-                _configure(db, db_path, synchronous)
-                _migrate(db, db_path, migrations)
+                try:
+                    _quick_check(db, db_path)
+                    _configure(db, db_path, synchronous)
+                    _migrate(db, db_path, migrations)
+                    _check_writable(db, db_path)
+                except sqlite3.OperationalError as exc:
+                    if _is_not_writable(exc):
+                        raise _read_only(db_path, exc) from None
+                    raise StoreError(f"cannot use database {db_path}: {exc}") from None
                 if inline:
                     db.execute("PRAGMA wal_autocheckpoint = 0")
-                    # never hold the event loop long behind another process's write lock
-                    db.execute(f"PRAGMA busy_timeout = {INLINE_BUSY_MS}")
+                    # the event loop never waits for another program's write lock (_Inline)
+                    db.execute("PRAGMA busy_timeout = 0")
 
             await writer.call(prepare)
             await reader.connect(db_path)
 
             def prepare_reader(db: sqlite3.Connection) -> None:
-                db.execute("PRAGMA busy_timeout = 5000")
+                db.execute(f"PRAGMA busy_timeout = {READ_BUSY_MS}")
                 db.execute("PRAGMA query_only = ON")
+                _open_files(db)
 
             await reader.call(prepare_reader)
             if checkpointer is not None:
                 await checkpointer.connect(db_path)
-                await checkpointer.call(lambda db: db.execute("PRAGMA busy_timeout = 5000"))
+                await checkpointer.call(_prepare_checkpointer)
         except BaseException:
             await reader.close()
             await writer.close()
@@ -887,13 +1014,15 @@ class SQLiteStore:
 
             def finish(db: sqlite3.Connection) -> None:
                 db.execute("PRAGMA optimize")
-                db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
 
             try:
                 await reader.close()
                 if checkpointer is not None:
                     await checkpointer.close()
-                await writer.call(finish)
+                await writer.call(finish, CLOSE_BUSY_MS)
+            except sqlite3.Error as exc:  # nothing is lost: the WAL is read at the next start
+                _log.warning("could not checkpoint %s at close: %s", self.path, exc)
             finally:
                 await writer.close()
 
@@ -914,13 +1043,63 @@ class SQLiteStore:
         return self._reader
 
     async def _write(self, fn: Callable[[sqlite3.Connection], _T]) -> _T:
-        """Run ``fn`` as one write transaction on the writer (inline, or its thread)."""
+        """Run ``fn`` as one write transaction on the writer (inline, or its thread).
+
+        Refused with a :class:`StoreUnavailable` (nothing written) when the database is locked
+        by another program for too long, cannot be written, or was deleted or replaced."""
         async with self._wlock:
             db = self._w()
             try:
-                return await db.call(lambda conn: _in_transaction(conn, fn))
+                return await self._call_writer(
+                    db, lambda conn: _in_transaction(conn, fn, self._check_file)
+                )
             finally:
                 self._wrote()
+
+    async def _call_writer(
+        self, writer: _Worker | _Inline, fn: Callable[[sqlite3.Connection], _T]
+    ) -> _T:
+        """``fn`` (one transaction) on the writer; the database's troubles as store errors."""
+        if self._gone is not None:
+            raise DatabaseGone(self._gone)
+        try:
+            result = await writer.call(fn, BUSY_AGAIN_MS if self._busy else BUSY_WAIT_MS)
+        except sqlite3.OperationalError as exc:
+            if _is_busy(exc):
+                self._busy = True
+                raise StoreBusy(
+                    f"database {self.path} is locked by another program (a sqlite3 shell, a "
+                    "backup?) for longer than a click can wait; nothing was written"
+                ) from None
+            if _is_not_writable(exc):
+                raise _read_only(self.path, exc) from None
+            raise StoreUnavailable(f"could not write to database {self.path}: {exc}") from None
+        self._busy = False
+        return result
+
+    def _check_file(self) -> None:
+        """Refuse the commit if the path no longer names the file the store opened (deleted,
+        or replaced by another, e.g. a backup put in its place): the moves would be lost at
+        the next start. Once seen, every write is refused until a restart; said once."""
+        if self._gone is not None:
+            raise DatabaseGone(self._gone)
+        try:
+            st = os.stat(self.path)
+        except FileNotFoundError:
+            how = "deleted"
+        except OSError:  # cannot tell (e.g. the folder is not searchable): the open file works
+            return
+        else:
+            if (st.st_dev, st.st_ino) == self._file_id:
+                return
+            how = "replaced by another file"
+        self._gone = (
+            f"database file {self.path} was {how} while the bot was running; writes are "
+            "refused so that none is acknowledged and then lost. Restart the bot to use the "
+            "file now at that path"
+        )
+        _log.error("%s", self._gone)
+        raise DatabaseGone(self._gone)
 
     def _wrote(self) -> None:
         """Count a write transaction; every CHECKPOINT_EVERY, checkpoint the WAL on the
@@ -931,7 +1110,6 @@ class SQLiteStore:
         if self._writes < CHECKPOINT_EVERY or self._checkpoint is not None:
             return
         self._writes = 0
-        checkpointer = self._checkpointer
 
         async def checkpoint() -> None:
             # Writes wait (the event loop does not): a checkpoint that copies the whole log
@@ -939,13 +1117,35 @@ class SQLiteStore:
             # on during it, the log would only ever grow.
             try:
                 async with self._wlock:
-                    await checkpointer.call(_checkpoint)
+                    if self._checkpointer_failed:
+                        await self._renew_checkpointer()
+                    if self._checkpointer is not None:
+                        await self._checkpointer.call(_checkpoint)
+                        self._checkpointer_failed = False
             except Exception as exc:  # the next one tries again; writing goes on regardless
+                # ...on a fresh connection: a failed one may keep failing (one that opened the
+                # WAL read-only keeps it read-only)
+                self._checkpointer_failed = True
                 _log.warning("WAL checkpoint of %s failed: %s", self.path, exc)
             finally:
                 self._checkpoint = None
 
         self._checkpoint = asyncio.get_running_loop().create_task(checkpoint())
+
+    async def _renew_checkpointer(self) -> None:
+        old, self._checkpointer = self._checkpointer, None
+        if old is None:  # closed
+            return
+        await old.close()
+        fresh = _Worker("albastini-db-checkpoint")
+        try:
+            await fresh.connect(self.path)
+            await fresh.call(_prepare_checkpointer)
+        except BaseException:
+            await fresh.close()
+            self._checkpointer = _Worker("albastini-db-checkpoint")  # unconnected: fails, renews
+            raise
+        self._checkpointer = fresh
 
     async def _read(self, fn: Callable[[sqlite3.Connection], _T]) -> _T:
         """Run ``fn`` on the reader's thread (committed data only; one hop)."""
@@ -1542,7 +1742,9 @@ class SQLiteStore:
         params = [p.params for p in batch]
         try:
             try:
-                errors = await self._w().call(lambda db: _insert_moves(db, params))
+                errors = await self._call_writer(
+                    self._w(), lambda db: _insert_moves(db, params, self._check_file)
+                )
             finally:
                 self._wrote()
         except BaseException as exc:
@@ -1719,7 +1921,11 @@ class SQLiteStore:
 # --------------------------------------------------------------------------- helpers
 
 
-def _insert_moves(db: sqlite3.Connection, batch: list[tuple[Any, ...]]) -> dict[int, StoreError]:
+def _insert_moves(
+    db: sqlite3.Connection,
+    batch: list[tuple[Any, ...]],
+    before_commit: Callable[[], None] | None = None,
+) -> dict[int, StoreError]:
     """One transaction for a batch of moves; returns the refused ones by index (not written).
 
     Usually every move is fine: the whole batch goes in with one ``executemany``. If one is
@@ -1746,7 +1952,7 @@ def _insert_moves(db: sqlite3.Connection, batch: list[tuple[Any, ...]]) -> dict[
                 except sqlite3.IntegrityError as exc:
                     errors[i] = _move_error(exc, params)
 
-    _in_transaction(db, insert)
+    _in_transaction(db, insert, before_commit)
     return errors
 
 
@@ -1787,6 +1993,8 @@ def _quick_check(db: sqlite3.Connection, path: Path) -> None:
     try:
         rows = _fetch_on(db, "PRAGMA quick_check")
     except sqlite3.DatabaseError as exc:
+        if _errcode(exc) not in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB):
+            raise  # not the file's content: locked, read-only... (see SQLiteStore.open)
         raise CorruptDatabase(
             f"database {path} is unreadable ({exc}); it was left untouched. "
             "Restore it from a backup or point ALBASTINI_DB at another file."
@@ -1797,6 +2005,60 @@ def _quick_check(db: sqlite3.Connection, path: Path) -> None:
             f"database {path} fails its integrity check ({'; '.join(problems[:3])}); "
             "it was left untouched. Restore it from a backup."
         )
+
+
+def _check_writable(db: sqlite3.Connection, path: Path) -> None:
+    """Refuse at start a database that cannot be written, instead of saying "ready" and then
+    failing every command: SQLite opens a file it may not write read-only without a word, and
+    ``BEGIN IMMEDIATE`` succeeds on it; the first write to a page is what fails. This rewrites
+    a header field with its own value and rolls back: nothing reaches the file."""
+    version = int(_fetch_on(db, "PRAGMA user_version")[0][0])
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        db.execute(f"PRAGMA user_version = {version}")
+    finally:
+        db.execute("ROLLBACK")
+
+
+def _read_only(path: Path, exc: sqlite3.Error) -> DatabaseReadOnly:
+    """The store error for a database SQLite cannot write, naming the likely cause."""
+    return DatabaseReadOnly(
+        f"database {path} cannot be written: {_why_not_writable(path, exc)}. Make the file and "
+        "its folder writable for the user the bot runs as, or point ALBASTINI_DB at another "
+        "file; nothing was changed."
+    )
+
+
+def _why_not_writable(path: Path, exc: sqlite3.Error) -> str:
+    folder = path.parent
+    with_wal = (path, Path(f"{path}-wal"), Path(f"{path}-shm"))
+    try:
+        if os.statvfs(folder).f_flag & os.ST_RDONLY:
+            return f"the file system holding {folder} is mounted read-only"
+        for f in with_wal:
+            if f.exists() and not os.access(f, os.W_OK):
+                st = f.stat()
+                return (
+                    f"the file is read-only for this user ({f.name}: mode "
+                    f"{st.st_mode & 0o777:04o}, owner uid {st.st_uid}; the bot runs as uid "
+                    f"{os.geteuid()})"
+                )
+        if not os.access(folder, os.W_OK):
+            return (
+                f"the folder {folder} is not writable for this user (uid {os.geteuid()}), and "
+                f"SQLite keeps {path.name}-wal and {path.name}-shm beside the database"
+            )
+    except OSError as err:
+        return f"{exc} ({err})"
+    return (
+        f"{exc} (the permissions look right: is the file immutable (lsattr), or on a "
+        "read-only mount?)"
+    )
+
+
+def _prepare_checkpointer(db: sqlite3.Connection) -> None:
+    db.execute("PRAGMA busy_timeout = 5000")  # never on the event loop: this is its own thread
+    _open_files(db)
 
 
 def _configure(db: sqlite3.Connection, path: Path, synchronous: Synchronous) -> None:

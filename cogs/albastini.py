@@ -26,6 +26,7 @@ from albastini.events import (
     TableClosed,
     TurnStarted,
 )
+from albastini.store import StoreUnavailable
 from albastini.table import Refusal
 from cogs import ids, texts, views
 from cogs.i18n import LANGUAGES, join_list, t
@@ -242,14 +243,20 @@ class AlbastiniCog(
     async def answer_error(
         self, interaction: discord.Interaction[Any], error: BaseException, where: str
     ) -> None:
-        """Privately say "Something went wrong" instead of leaving the interaction unanswered."""
+        """Privately say "Something went wrong" instead of leaving the interaction unanswered;
+        "couldn't be saved, try again" when the database refused the write (locked by another
+        program, read-only, deleted: the store says which in the log)."""
         original = getattr(error, "original", error)
-        log_exception(where, original)
+        storage = isinstance(original, StoreUnavailable)
+        if storage:  # the store's text names the cause and no card; no stack needed
+            log.warning("%s: not saved: %s", where, original)
+        else:
+            log_exception(where, original)
         try:
             lang = await self._lang(interaction)
         except Exception:
             lang = "en"
-        text = t(lang, "error.generic")
+        text = t(lang, "error.storage" if storage else "error.generic")
         try:
             if interaction.response.is_done():
                 await interaction.followup.send(text, ephemeral=True)
