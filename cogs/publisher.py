@@ -63,6 +63,9 @@ LANES = 8
 EDIT_INTERVAL = 1.0
 #: Seconds a turn notice waits: a person who plays within it gets no ping.
 NOTICE_DELAY = 3.0
+#: Seconds a summary waits at most for the table message to show what it sums up (a failing
+#: edit must not hold it back for long).
+POST_WAIT = 5.0
 #: Seconds before an important post that failed is tried again; doubled each time up to
 #: RETRY_MAX (Discord's outages last seconds to minutes).
 RETRY_DELAY = 1.0
@@ -141,6 +144,11 @@ class Publisher:
         self._drawn: dict[int, tuple[dict[str, Any], tuple[str, ...]]] = {}
         self._sent: dict[int, tuple[Any, ...]] = {}  # what the last edit showed, per table
         self._retry: dict[int, asyncio.TimerHandle] = {}  # stale pictures to draw later
+        # Edits of each table message begun and finished: a summary waits for the edit that
+        # shows the state it follows (see :meth:`_edit_out`).
+        self._edits_begun: dict[int, int] = {}
+        self._edits_done: dict[int, int] = {}
+        self._edit_finished = asyncio.Condition()
         # Tables whose message never reached the channel, or whose id was not saved (the
         # reply to /albastini start failed; the bot stopped in between): found or posted again.
         self._lost: set[int] = set()
@@ -170,10 +178,34 @@ class Publisher:
                 # what changed while waiting goes out in this edit
                 self._dirty.discard(table_id)
                 self._last_edit[table_id] = loop.time()
+                self._edits_begun[table_id] = self._edits_begun.get(table_id, 0) + 1
                 try:
                     await self._edit_once(table_id)
                 except Exception:
                     log.exception("could not update the message of table %s", table_id)
+                finally:
+                    self._edits_done[table_id] = self._edits_done.get(table_id, 0) + 1
+                    async with self._edit_finished:
+                        self._edit_finished.notify_all()
+
+    async def _edit_out(self, table_id: int, edit: int, timeout: float) -> None:
+        """Wait until edit number ``edit`` of the table message is done, and the picture it left
+        for later (or its retry after a failure) too; at most ``timeout`` seconds."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        async with self._edit_finished:
+            while not self._closing:
+                if self._edits_done.get(table_id, 0) >= edit:
+                    if table_id not in self._retry:
+                        return
+                    edit = self._edits_begun.get(table_id, 0) + 1  # the retry's edit
+                left = end - loop.time()
+                if left <= 0:
+                    log.info("table %s: posting before its message was brought up to date",
+                             table_id)
+                    return
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._edit_finished.wait(), left)
 
     async def message_payload(self, table: Table) -> dict[str, Any]:
         """embed, attachments and view of the table message for the table's current state."""
@@ -422,26 +454,38 @@ class Publisher:
         self._lost.add(table_id)
         self._heal(table_id)
 
+    def is_lost(self, table_id: int) -> bool:
+        """Whether the table's message is known not to be in the channel (being posted again)."""
+        return table_id in self._lost
+
+    def found(self, table_id: int) -> None:
+        """The table's message is in the channel again (a new /albastini start showed it)."""
+        self._lost.discard(table_id)
+
     def _heal(self, table_id: int) -> None:
         """Post the table message again (once at a time; retried until it goes out)."""
-        if table_id in self._reposting or self._closing:
+        table = self.service.get(table_id)
+        if table is None or table_id in self._reposting or self._closing:
             return
         self._reposting.add(table_id)
+        gone = table.message_id  # None: never saved
 
         async def job() -> None:
             try:
-                await self._deliver(table_id, "the table message", self._repost)
+                await self._deliver(
+                    table_id, "the table message", lambda tb: self._repost(tb, gone)
+                )
             finally:
                 self._reposting.discard(table_id)
 
         self._enqueue(table_id, job, lane=False)  # _deliver takes a lane for each attempt
 
-    async def _repost(self, table: Table) -> None:
-        """The table message was deleted, or never saved: adopt the one whose id was not saved
-        if the channel still shows it, else post a fresh one; then remember it."""
-        if table.status not in ("lobby", "running"):
-            return  # closed meanwhile: nothing to show any more
-        lost = table.id in self._lost or table.message_id is None
+    async def _repost(self, table: Table, gone: int | None) -> None:
+        """The table message ``gone`` was deleted, or was never saved (None): adopt the one whose
+        id was not saved if the channel still shows it, else post a fresh one; remember it."""
+        if table.status not in ("lobby", "running") or table.message_id != gone:
+            return  # closed meanwhile, or another message shows it already
+        lost = gone is None
         if lost:
             found = await self._orphan(table)
             if found is not None:
@@ -614,10 +658,14 @@ class Publisher:
             await channel.get_partial_message(old[0]).delete()
 
     def sweep(self, table_id: int) -> None:
-        """Remove the turn notices a previous run left for this table (once per run)."""
+        """Remove the turn notices a previous run left for this table (once per run), and find
+        or post again its message if the previous run stopped before saving the message's id."""
         if table_id not in self._swept:
             self._swept.add(table_id)
             self._enqueue(table_id, lambda: self._sweep_notices(table_id))
+        table = self.service.get(table_id)
+        if table is not None and table.message_id is None and table.status in ("lobby", "running"):
+            self.lost(table_id)  # the previous run stopped before it saved the message's id
 
     async def _sweep_notices(self, table_id: int, limit: int = 30) -> None:
         table = self.service.get(table_id)
@@ -660,7 +708,10 @@ class Publisher:
         self, table_id: int, build: Callable[[Table], tuple[str, list[views.ButtonSpec]]]
     ) -> None:
         """Post a public message built from the table when its turn in the queue comes (an
-        important one: a deal summary, the match's end; tried until it goes out, in order)."""
+        important one: a deal summary, the match's end; tried until it goes out, in order),
+        under a table message that shows what it follows: the table's pending edit goes out
+        first (waited for at most ``POST_WAIT`` seconds), so a deal summary never comes before
+        the last round on the table."""
 
         async def send(table: Table) -> None:
             content, specs = build(table)
@@ -673,6 +724,9 @@ class Publisher:
         async def job() -> None:
             await self._deliver(table_id, "a summary", send)
 
+        self.refresh(table_id)
+        edit = self._edits_begun.get(table_id, 0) + 1  # the next edit shows the state now
+        self._enqueue(table_id, lambda: self._edit_out(table_id, edit, POST_WAIT), lane=False)
         self._enqueue(table_id, job, lane=False)  # _deliver takes a lane for each attempt
 
     def forget(self, table_id: int) -> None:
@@ -696,6 +750,8 @@ class Publisher:
                 self._sent.pop(table_id, None)
                 self._shown.pop(table_id, None)
                 self._drawn.pop(table_id, None)
+                self._edits_begun.pop(table_id, None)
+                self._edits_done.pop(table_id, None)
             queue = self._queues.get(table_id)
             if queue is not None and queue.empty():
                 self._queues.pop(table_id, None)
