@@ -25,6 +25,7 @@ corrupts the file. ``synchronous="FULL"`` (fsync on each commit) is available to
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import json
 import logging
 import os
@@ -722,7 +723,9 @@ class _Inline:
     def __init__(self) -> None:
         self._db: sqlite3.Connection | None = None
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="albastini-db-writer")
-        self._on_thread = 0  # calls handed to the thread and not finished yet
+        # the last call handed to the thread: while it runs (its caller may have been cancelled
+        # and the store's write lock released), later calls queue behind it on the thread
+        self._last: concurrent.futures.Future[Any] | None = None
         self.closed = False
 
     async def connect(self, path: Path) -> None:
@@ -736,7 +739,7 @@ class _Inline:
 
         ``fn`` must leave nothing behind when it fails (one transaction, rolled back)."""
         db = self._conn()
-        if not self._on_thread:  # else a cancelled caller's call still runs there: queue up
+        if self._last is None or self._last.done():
             try:
                 return fn(db)
             except sqlite3.OperationalError as exc:
@@ -751,14 +754,8 @@ class _Inline:
             finally:
                 db.execute("PRAGMA busy_timeout = 0")
 
-        self._on_thread += 1
-        future = asyncio.get_running_loop().run_in_executor(self._pool, wait_and_run)
-
-        def done(_: object) -> None:
-            self._on_thread -= 1
-
-        future.add_done_callback(done)
-        return await future
+        self._last = self._pool.submit(wait_and_run)
+        return await asyncio.wrap_future(self._last)
 
     def _conn(self) -> sqlite3.Connection:
         if self.closed or self._db is None:
@@ -1064,7 +1061,9 @@ class SQLiteStore:
             raise DatabaseGone(self._gone)
         try:
             result = await writer.call(fn, BUSY_AGAIN_MS if self._busy else BUSY_WAIT_MS)
-        except sqlite3.OperationalError as exc:
+        except sqlite3.DatabaseError as exc:
+            if type(exc) not in (sqlite3.OperationalError, sqlite3.DatabaseError):
+                raise  # a refused row (IntegrityError: the caller explains it) or a bug
             if _is_busy(exc):
                 self._busy = True
                 raise StoreBusy(
