@@ -912,7 +912,8 @@ class SQLiteStore:
         self._checkpointer_failed = False  # the next checkpoint uses a fresh connection
         # the file the connections opened (device, inode): the path must still name it for a
         # commit to count, else the commit would go to a deleted or replaced file
-        st = os.stat(path)
+        self._path_str = os.fspath(path)  # stat'ed on every commit: skip the Path conversion
+        st = os.stat(self._path_str)
         self._file_id = (st.st_dev, st.st_ino)
         self._gone: str | None = None  # why writes are refused for good (file deleted/replaced)
         self._busy = False  # the last write was refused for another program's lock
@@ -1083,7 +1084,7 @@ class SQLiteStore:
         if self._gone is not None:
             raise DatabaseGone(self._gone)
         try:
-            st = os.stat(self.path)
+            st = os.stat(self._path_str)  # ~3-5 us, against ~40-100 us for the commit
         except FileNotFoundError:
             how = "deleted"
         except OSError:  # cannot tell (e.g. the folder is not searchable): the open file works

@@ -127,8 +127,22 @@ async def leaderboard_bench(path: Path) -> None:
     await store.close()
 
 
+async def file_check_bench(path: Path) -> None:
+    """What each commit adds to make sure the path still names the open file (a database
+    deleted or replaced under the bot must not take acknowledged moves): one stat call."""
+    store = await SQLiteStore.open(path)
+    calls = 20_000
+    t = time.perf_counter()
+    for _ in range(calls):
+        store._check_file()
+    each = (time.perf_counter() - t) / calls
+    await store.close()
+    print(f"file check per commit: {each * 1e6:.1f} us")
+
+
 async def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
+        await file_check_bench(Path(tmp) / "check.db")
         await leaderboard_bench(Path(tmp) / "board.db")
         full = [await moves_run(Path(tmp) / f"full{i}.db", "FULL") for i in range(RUNS)]
         print(f"synchronous=FULL  : {', '.join(f'{r:,.0f}' for r in full)} moves/s "

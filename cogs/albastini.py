@@ -8,6 +8,7 @@ where it concerns one person, and never with a hidden card in a public message o
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import traceback
 from collections.abc import Awaitable
@@ -299,6 +300,9 @@ class AlbastiniCog(
         assert interaction.guild_id is not None and interaction.channel_id is not None
         lang = await self._lang(interaction)
         existing = self.service.table_in_channel(interaction.channel_id)
+        if existing is not None and await self._lost_lobby(interaction, reply, existing):
+            return
+        existing = self.service.table_in_channel(interaction.channel_id)
         if existing is not None:
             await self._private(reply, t(lang, "refuse.table_exists", link=self._link(existing)))
             return
@@ -341,13 +345,62 @@ class AlbastiniCog(
                 text = self._refusal(lang, exc, None)
             await self._private(reply, text)
             return
+        await self._post_lobby(interaction, reply, table)
+
+    async def _post_lobby(
+        self,
+        interaction: discord.Interaction[Any],
+        reply: Reply,
+        table: Table,
+        content: str | None = None,
+    ) -> None:
+        """Show the lobby as the public answer to the interaction and remember its message.
+
+        If the answer never reaches Discord (a 5xx, an interaction that expired before the bot
+        saw it), nobody can see or join the lobby: the publisher posts it in the channel."""
         payload = await self.bot.publisher.message_payload(table)
         payload.pop("attachments", None)
-        msg = await reply.send(ephemeral=False, **payload)
-        if msg is None:
-            msg = await interaction.original_response()
+        try:
+            msg = await reply.send(content=content, ephemeral=False, **payload)
+            if msg is None:
+                msg = await interaction.original_response()
+        except discord.HTTPException as exc:
+            log.warning(
+                "the lobby of table %s did not reach the channel (%s, %s); posting it there",
+                table.id,
+                exc.status,
+                exc.code,
+            )
+            self.bot.publisher.lost(table.id)
+            return
         await self.service.set_message(table.id, msg.id)
+        self.bot.publisher.found(table.id)
         self.bot.publisher.refresh(table.id)
+
+    async def _lost_lobby(
+        self, interaction: discord.Interaction[Any], reply: Reply, table: Table
+    ) -> bool:
+        """A new /albastini start where the channel's lobby has no message anybody can see (its
+        reply failed, or the bot stopped before saving it; the publisher is still posting it).
+
+        Nobody could have joined it but through that message: if nobody but its host did, the
+        new start replaces it (False: go on opening). If people did, they are waiting: the
+        lobby itself is the answer, shown here (True)."""
+        if table.status != "lobby" or not self.bot.publisher.is_lost(table.id):
+            return False
+        joined = [
+            s
+            for s in table.seats
+            if s is not None and s.user_id is not None and s.user_id != table.host_id
+        ]
+        if joined:
+            note = t(table.language, "lobby.shown_again")
+            await self._post_lobby(interaction, reply, table, content=note)
+            return True
+        log.info("table %s: its lobby never reached the channel; a new start replaces it", table.id)
+        with contextlib.suppress(Refusal):  # closed or started meanwhile: the usual answer
+            await self.service.cancel(table.id, interaction.user.id, moderator=True)
+        return False
 
     async def _table_here(
         self, interaction: discord.Interaction[Any], reply: Reply
@@ -742,12 +795,7 @@ class AlbastiniCog(
         except Refusal as exc:
             await self._private(reply, self._refusal(lang, exc, table, user_id))
             return
-        payload = await self.bot.publisher.message_payload(new)
-        payload.pop("attachments", None)
-        msg = await reply.send(ephemeral=False, **payload)
-        if msg is not None:
-            await self.service.set_message(new.id, msg.id)
-        self.bot.publisher.refresh(new.id)
+        await self._post_lobby(interaction, reply, new)
 
     # ------------------------------------------------------------------ unknown buttons
     @commands.Cog.listener()

@@ -54,9 +54,13 @@ class Ticker:
         self._task.cancel()
 
 
-@pytest.fixture
-async def opened(tmp_path: Path) -> AsyncIterator[tuple[SQLiteStore, int]]:
-    s = await SQLiteStore.open(tmp_path / "albastini.db")
+@pytest.fixture(params=["NORMAL", "FULL"])
+async def opened(
+    tmp_path: Path, request: pytest.FixtureRequest
+) -> AsyncIterator[tuple[SQLiteStore, int]]:
+    """A store with a running table and one move; both writers: on the event loop's thread
+    (synchronous=NORMAL) and on a thread of its own (FULL)."""
+    s = await SQLiteStore.open(tmp_path / "albastini.db", synchronous=request.param)
     table_id = await running_table(s)
     await s.append_move(table_id, 1, 1, 2, "pass", user_id=None, by_computer=True)
     yield s, table_id

@@ -5,13 +5,16 @@ The fake Discord injects the faults (``fake.fail``: a route answering 5xx/4xx fo
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable
+from pathlib import Path
 
 from cogs.runner import AlbastiniBot
 from tests.e2e.conftest import (
     assert_clean,
     enabled_moves,
     match_with_computers,
+    press_start,
     settle,
     table_of,
 )
@@ -111,3 +114,91 @@ async def test_end_of_match_posts_survive_a_channel_outage(
             over = [i for i, text in enumerate(texts) if "wins the match" in text]
             assert len(summary) == 1 and len(over) == 1 and summary[0] < over[0], texts
         assert fake.failed_interactions == [] and fake.rejections == []
+
+
+CALLBACK = "/interactions/{iid}/{token}/callback"
+
+
+def lobbies(fake: FakeDiscord) -> list[FakeMessage]:
+    """The lobby messages in the channel (those with a Join button)."""
+    return [m for m in fake.messages() if fake.find_button(m, label="Join")]
+
+
+async def test_lobby_whose_reply_failed_is_posted_in_the_channel(
+    make_bot: Callable[..., AlbastiniBot],
+) -> None:
+    # the reply to /albastini start gets a 503; by discord.py's retry a second later the
+    # interaction has expired (404 Unknown interaction): Discord never shows the lobby
+    async with FakeDiscord(interaction_deadline=0.8) as fake:
+        neema = fake.add_user("Neema")
+        juma = fake.add_user("Juma")
+        async with fake.run_bot(make_bot()) as bot:
+            fake.fail("POST", CALLBACK, status=503, times=1)
+            r = await fake.slash(neema, "albastini start", players=2)
+            assert r.failed
+            # the lobby appears in the channel anyway, and works
+            (lobby,) = await fake.wait_until(lambda: lobbies(fake), timeout=10)
+            await settle(bot, fake)
+            assert table_of(bot, fake).message_id == lobby.id
+            await fake.click(juma, lobby, label="Join")
+            await fake.wait_until(lambda: f"<@{juma.id}>" in lobby.text)
+            await press_start(fake, neema, lobby)
+            await fake.wait_until(lambda: fake.find_button(lobby, label="Show my hand"))
+            await settle(bot, fake)
+            assert len(lobbies(fake)) == 0 and fake.unknown_routes == []
+
+
+async def test_new_start_replaces_a_lobby_nobody_could_see(
+    make_bot: Callable[..., AlbastiniBot],
+) -> None:
+    async with FakeDiscord(interaction_deadline=0.8) as fake:
+        neema = fake.add_user("Neema")
+        juma = fake.add_user("Juma")
+        async with fake.run_bot(make_bot()) as bot:
+            bot.publisher.retry_delay = 0.05
+            # the reply fails, and so does posting the lobby in the channel (for now)
+            fake.fail("POST", CALLBACK, status=503, times=1)
+            outage = fake.fail("POST", "/channels/{cid}/messages", status=503)
+            r = await fake.slash(neema, "albastini start", players=2)
+            assert r.failed
+            await fake.wait_until(lambda: outage.hits >= 1)
+            assert lobbies(fake) == []
+            # nobody could see it: a new start (anyone's) opens the table they asked for
+            r = await fake.slash(juma, "albastini start", players=3)
+            assert r.response_type == 4 and not r.ephemeral, r.message and r.message.text
+            lobby = r.message
+            assert lobby is not None and "3 players" in lobby.text
+            outage.stop()
+            await settle(bot, fake)
+            assert lobbies(fake) == [lobby]  # the replaced lobby is never posted after all
+            table = table_of(bot, fake)
+            assert table.host_id == juma.id and table.message_id == lobby.id
+            await fake.click(neema, lobby, label="Join")
+            await fake.wait_until(lambda: f"<@{neema.id}>" in lobby.text)
+
+
+async def test_lobby_sent_before_a_restart_but_not_saved_keeps_working(
+    make_bot: Callable[..., AlbastiniBot], db_path: Path
+) -> None:
+    async with FakeDiscord() as fake:
+        neema = fake.add_user("Neema")
+        juma = fake.add_user("Juma")
+        async with fake.run_bot(make_bot()) as bot:
+            r = await fake.slash(neema, "albastini start", players=2)
+            lobby = r.message
+            assert lobby is not None
+            await settle(bot, fake)
+            table_id = table_of(bot, fake).id
+        # the bot was stopped after the lobby went out but before its id was saved
+        with sqlite3.connect(db_path) as db:
+            db.execute("UPDATE game_tables SET message_id = NULL WHERE id = ?", (table_id,))
+        async with fake.run_bot(make_bot()) as bot2:
+            await settle(bot2, fake)
+            assert table_of(bot2, fake).message_id == lobby.id  # found again in the channel
+            await fake.click(juma, lobby, label="Join")
+            await fake.wait_until(lambda: f"<@{juma.id}>" in lobby.text)
+            await press_start(fake, neema, lobby)
+            await fake.wait_until(lambda: fake.find_button(lobby, label="Show my hand"))
+            await settle(bot2, fake)
+            assert lobbies(fake) == [] and len([m for m in fake.messages() if m.embeds]) == 1
+        assert_clean(fake)
