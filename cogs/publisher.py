@@ -498,6 +498,7 @@ class Publisher:
         self._pictured.discard(table.id)  # the new message starts without a picture
         self._shown.pop(table.id, None)
         payload = await self.message_payload(table)
+        shown = _signature(payload)
         channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         files = payload.pop("attachments", [])
         # a message nobody saw needs no excuse; a deleted one gets a line saying why it is back
@@ -508,7 +509,10 @@ class Publisher:
             self._remember_picture(table.id)
         await _maybe(self.service.set_message(table.id, msg.id))
         self._lost.discard(table.id)
-        self.refresh(table.id)  # what changed while it was being sent
+        if _signature(self._compose(table, picture=False)[0]) != shown:
+            # what changed while it was being sent (an edit also clears the line saying why
+            # it is back, so only then)
+            self.refresh(table.id)
 
     async def _orphan(self, table: Table) -> int | None:
         """The id of a recent message of the bot that carries this table's buttons (lobby or
