@@ -134,6 +134,9 @@ class AlbastiniCog(
 
     def __init__(self, bot: AlbastiniBot) -> None:
         self.bot = bot
+        # (table, user) -> the action code of a move that counted but whose answer never
+        # reached the person (the click had expired): their next hand says it counted.
+        self._unseen: dict[tuple[int, int], str] = {}
         super().__init__()
 
     @property
@@ -175,6 +178,10 @@ class AlbastiniCog(
         if not view:  # lobby
             content = (note + "\n" if note else "") + t(lang, "hand.not_started")
             return {"content": content, "view": views.build_view([])}
+        unseen = self._unseen.pop((table.id, user_id), None)
+        if unseen is not None:
+            counted = texts.move_counted(lang, unseen)
+            note = f"{counted}\n{note}" if note else counted
         names = texts.seat_names(table, lang)
         content = texts.hand_content(view, names, lang, note=note)
         specs = views.hand_buttons(view, table.id, lang)
@@ -690,10 +697,24 @@ class AlbastiniCog(
             await self._private(c.reply, note)
             return
         payload = self.hand_payload(c.table, c.user.id, c.lang)
-        if payload is None:
-            await self._private(c.reply, t(c.lang, "refuse.not_seated"))
-        else:
-            await self._private_in_place(c.interaction, c.reply, payload)
+        try:
+            if payload is None:
+                await self._private(c.reply, t(c.lang, "refuse.not_seated"))
+            else:
+                await self._private_in_place(c.interaction, c.reply, payload)
+        except discord.HTTPException as exc:
+            expired = isinstance(exc, discord.NotFound) and exc.code == 10062
+            if not expired and exc.status < 500:
+                raise
+            # The move is stored, but the person saw "This interaction failed" (the click
+            # reached the bot too late, or Discord failed): their next hand says it counted.
+            log.info(
+                "a move at table %s counted, but its answer failed (%s, %s)",
+                c.table.id,
+                exc.status,
+                exc.code,
+            )
+            self._unseen[(c.table.id, c.user.id)] = code
 
     _click_bid = _click_play
     _click_pass = _click_play

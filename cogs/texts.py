@@ -321,3 +321,12 @@ def stats_lines(lang: str, st: PlayerStats) -> list[str]:
 def target_text(lang: str, target: int) -> str:
     """The server's match target in the settings: "Match target: 5 victory points"."""
     return tn(lang, "settings.target", target, target=target)
+
+
+def move_counted(lang: str, code: str) -> str:
+    """"Your 7♥ was played.": a move (service action code) that counted although its answer
+    never reached the person who made it (to that person only: it names their card)."""
+    kind, _, card = code.partition(":")
+    if kind == "pass" or not card:
+        return t(lang, "hand.move_counted.pass")
+    return t(lang, f"hand.move_counted.{kind}", card=render.card_label(card))

@@ -9,6 +9,7 @@ import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 
+from cogs import render
 from cogs.runner import AlbastiniBot
 from tests.e2e.conftest import (
     assert_clean,
@@ -202,3 +203,35 @@ async def test_lobby_sent_before_a_restart_but_not_saved_keeps_working(
             await settle(bot2, fake)
             assert lobbies(fake) == [] and len([m for m in fake.messages() if m.embeds]) == 1
         assert_clean(fake)
+
+
+async def test_move_whose_click_expired_counts_and_the_next_hand_says_so(
+    make_bot: Callable[..., AlbastiniBot],
+) -> None:
+    async with FakeDiscord() as fake:
+        neema = fake.add_user("Neema")
+        async with fake.run_bot(make_bot()) as bot:
+            table_msg = await match_with_computers(fake, neema, players=2, target=3)
+            table = table_of(bot, fake)
+            await fake.wait_until(lambda: table.seats[table.to_act].user_id == neema.id)
+            hand = (await fake.click(neema, table_msg, label="Show my hand")).message
+            assert hand is not None
+            move = enabled_moves(hand)[0].custom_id
+            before = table.move_no
+            # the click reaches the bot after its 3 s: Neema sees "This interaction failed"
+            r = await fake.click(neema, hand, custom_id=move, expired=True)
+            assert r.failed
+            await fake.wait_until(lambda: table.move_no > before)  # the move was stored
+            await settle(bot, fake)
+            card = render.card_label(move.rsplit(":", 1)[1])
+            expected = {
+                "p": f"Your {card} was played.",
+                "b": f"Your bid of {card} counted.",
+                "x": "Your pass counted.",
+            }[move.split(":")[1]]
+            assert expected not in hand.text  # the answer never landed
+            # the next look at the hand tells them their move counted, once
+            r = await fake.click(neema, table_msg, label="Show my hand")
+            assert r.message is not None and expected in r.message.text, r.message.text
+            r = await fake.click(neema, r.message, label="Refresh")
+            assert r.message is not None and expected not in r.message.text
