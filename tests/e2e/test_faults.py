@@ -117,6 +117,23 @@ async def test_end_of_match_posts_survive_a_channel_outage(
         assert fake.failed_interactions == [] and fake.rejections == []
 
 
+async def test_posts_to_a_channel_that_is_gone_are_not_tried_forever(
+    make_bot: Callable[..., AlbastiniBot],
+) -> None:
+    async with FakeDiscord() as fake:
+        neema = fake.add_user("Neema")
+        async with fake.run_bot(make_bot()) as bot:
+            bot.publisher.retry_delay = 0.05
+            lobby = await match_with_computers(fake, neema, players=2, target=1)
+            await settle(bot, fake)
+            gone = fake.fail("POST", "/channels/{cid}/messages", status=404, code=10003)
+            table = await play_match(bot, fake, {neema.id: neema}, lobby)
+            assert table.status == "finished"
+            failed = gone.hits
+            await settle(bot, fake)  # the bot gave up: nothing is left to send
+            assert gone.hits <= failed + 2  # the deal summary and the match's end, once each
+
+
 CALLBACK = "/interactions/{iid}/{token}/callback"
 
 
