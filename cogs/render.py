@@ -2,27 +2,33 @@
 and a picture of the table drawn with Pillow.
 
 Pure functions over the engine's JSON views (``Deal.view(seat)``) and plain strings: no discord.py
-objects, no I/O beyond the package's own catalogues. Every word comes from :mod:`cogs.i18n`.
+objects, no I/O beyond the package's own data (catalogues, font). Every word comes from :mod:`cogs.i18n`.
 
-The picture uses only what ships with the project's own install: Pillow's built-in scalable font
-(``ImageFont.load_default(size=...)``, Pillow >= 10.1) for ranks, digits and names, and suit symbols
-drawn as vector shapes — no system font is assumed. That font covers ASCII only, so names are
-folded to ASCII (accents dropped) and other characters become "?" rather than boxes; the seat number
-is always drawn next to the name so a player stays identifiable.
+The picture uses only what ships with the project's own install: the DejaVu Sans font in
+``cogs/fonts/`` (package data, with its licence) for ranks, digits and names, and suit symbols drawn
+as vector shapes — no system font is assumed. DejaVu Sans covers Latin with its accents, Greek,
+Cyrillic, Armenian, Georgian, Hebrew, Arabic and many symbols, so "Zoë", "Дмитрий" and "Αλέξης"
+are drawn as written (right-to-left scripts only where Pillow has libraqm to lay them out). A
+character it lacks (Chinese, Japanese, Korean, most Indic scripts...) is folded to ASCII when it
+can be (accents dropped) or shown as "?", and a name with nothing drawable left shows the seat
+number alone. The seat number is always drawn next to the name, and the text form of the table
+beside the picture names everyone, so a player stays identifiable.
 """
 
 from __future__ import annotations
 
 import io
+import logging
 import math
 import re
 import threading
 import unicodedata
 from collections.abc import Callable, Sequence
-from functools import cache
+from functools import cache, lru_cache
+from importlib import resources
 from typing import Any, ParamSpec, TypeVar, cast
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw, ImageFont, features
 
 from cogs.i18n import join_list, t, tn
 
@@ -417,15 +423,43 @@ _SIDE_COLOURS = [(80, 160, 255), (255, 140, 70), (190, 120, 255),
 _CARD_W, _CARD_H = 50, 72
 
 
+#: The picture's font, package data of ``cogs`` (see ``cogs/fonts/LICENSE``).
+FONT_FILE = "fonts/DejaVuSans.ttf"
+# Right-to-left letters (Hebrew, Arabic) are drawn only where Pillow can lay them out (libraqm
+# with FriBiDi): without it they would come out in reverse order and unjoined.
+_RTL_OK = features.check("raqm") and features.check("fribidi")
+_RTL = frozenset({"R", "AL"})
+
+
+@cache
+def _font_data() -> bytes | None:
+    """The font file's bytes, read once per process (about 2 ms; each size is then parsed from
+    memory); None if the install lacks it, and the picture falls back to Pillow's own font."""
+    try:
+        return resources.files(__package__ or "cogs").joinpath(FONT_FILE).read_bytes()
+    except OSError:
+        logging.getLogger(__name__).warning(
+            "the picture font %s is missing; names are drawn in ASCII", FONT_FILE)
+        return None
+
+
+def _load_font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    data = _font_data()
+    if data is None:
+        return ImageFont.load_default(size=size)
+    return ImageFont.truetype(io.BytesIO(data), size)
+
+
 @cache
 def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    return ImageFont.load_default(size=size * _SS)
+    """The font for sprites, drawn at _SS times their final size."""
+    return _load_font(size * _SS)
 
 
 @cache
 def _font1(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     """The font at the picture's final size (text is drawn straight on the canvas)."""
-    return ImageFont.load_default(size=size)
+    return _load_font(size)
 
 
 _P = ParamSpec("_P")
@@ -461,8 +495,14 @@ def _notdef_mask() -> bytes:
 
 @cache
 def _has_glyph(char: str) -> bool:
+    """True when the font draws ``char`` as itself (not the "missing glyph" box) and the
+    picture can lay it out."""
     if char.isascii():
         return char.isprintable()
+    if not char.isprintable():  # controls, bidi overrides, separators: never drawn
+        return False
+    if not _RTL_OK and unicodedata.bidirectional(char) in _RTL:
+        return False
     try:
         return bytes(_font(14).getmask(char)) != _notdef_mask()
     except Exception:  # a broken glyph must never break a picture
@@ -473,7 +513,7 @@ _MENTION = re.compile(r"^<@!?\d+>$")
 
 
 def _drawable_name(name: str, seat: int) -> str:
-    """Fold a name to what the built-in font can draw: accents dropped, other glyphs as "?".
+    """Keep what the font can draw of a name; fold the rest to ASCII (accents dropped) or "?".
 
     Returns "" when nothing useful is left (or the name is a raw mention); the plate then shows
     the seat number alone.
@@ -482,6 +522,8 @@ def _drawable_name(name: str, seat: int) -> str:
         return ""
     out = []
     for ch in name:
+        if unicodedata.category(ch) in ("Cc", "Cf"):
+            continue  # controls and invisible format marks (bidi overrides, joiners): no shape
         if _has_glyph(ch):
             out.append(ch)
             continue
@@ -491,11 +533,13 @@ def _drawable_name(name: str, seat: int) -> str:
     return "" if not text.strip("? ") else text
 
 
-def _fit(draw: ImageDraw.ImageDraw, text: str, size: int, width: float) -> str:
+@lru_cache(maxsize=4096)  # a table's labels come back on every picture; measuring costs ~0.1 ms
+def _fit(text: str, size: int, width: float) -> str:
+    """``text`` shortened with "..." to at most ``width`` pixels at font size ``size``."""
     font = _font1(size)
-    if draw.textlength(text, font=font) <= width:
+    if font.getlength(text) <= width:
         return text
-    while text and draw.textlength(text + "...", font=font) > width:
+    while text and font.getlength(text + "...") > width:
         text = text[:-1]
     return text.rstrip() + "..."
 
@@ -593,6 +637,26 @@ def _card_back(w: int, h: int) -> Image.Image:
                          outline=(120, 120, 120), width=k)
     plain.paste(img, (0, 0), mask)
     return plain
+
+
+@lru_cache(maxsize=2048)  # bounded: names come and go with tables; a label is ~10 KB
+def _label(text: str, size: int, colour: tuple[int, int, int],
+           anchor: str) -> tuple[Image.Image, int, int]:
+    """A line of text at the picture's final size as an RGBA sprite (alpha = the glyphs'
+    coverage), and where its top left lies from the anchor point."""
+    font = _font1(size)
+    left, top, right, bottom = (int(v) for v in font.getbbox(text, anchor=anchor))
+    img = Image.new("RGBA", (max(1, right - left), max(1, bottom - top)), (*colour, 0))
+    ImageDraw.Draw(img).text((-left, -top), text, font=font, fill=colour, anchor=anchor)
+    return img, left, top
+
+
+def _text(canvas: Image.Image, x: float, y: float, text: str, size: int,
+          colour: tuple[int, int, int], anchor: str = "la") -> None:
+    """Draw text on the canvas from a cached sprite: drawing the same labels again on every
+    picture was a third of its time (FreeType renders each glyph each time)."""
+    img, left, top = _label(text, size, colour, anchor)
+    canvas.paste(img, (round(x) + left, round(y) + top), img)
 
 
 def _paste_centre(canvas: Image.Image, img: Image.Image, cx: float, cy: float) -> None:
@@ -753,7 +817,6 @@ def table_picture(
     own = view.get("seat")
     bottom = own if isinstance(own, int) and 0 <= own < n else 0
     canvas = _background().copy()
-    d = ImageDraw.Draw(canvas)
 
     positions = _seat_positions(n, bottom)
     cx, cy = WIDTH / 2, HEIGHT / 2 + 5
@@ -792,23 +855,20 @@ def table_picture(
     to_act = view.get("to_act") if view["phase"] != "finished" else None
     hand_sizes = view.get("hand_sizes") or [0] * n
     w, h = _PLATE_W, _PLATE_H
-    name_font = _font1(15)
     for seat in range(n):
         px, py, _, _ = positions[seat]
         turn = seat == to_act
         colour = _SIDE_COLOURS[(seat % sides) % len(_SIDE_COLOURS)]
         _paste_centre(canvas, _plate(colour, turn), px, py)
         name = _drawable_name(names[seat] if seat < len(names) else "", seat)
-        label = _fit(d, f"{seat + 1}. {name}" if name else f"#{seat + 1}", 15, w - 24)
-        d.text((px - w / 2 + 14, py - h / 2 + 6), label, font=name_font,
-               fill=_GOLD if turn else _TEXT)
+        label = _fit(f"{seat + 1}. {name}" if name else f"#{seat + 1}", 15, w - 24)
+        _text(canvas, px - w / 2 + 14, py - h / 2 + 6, label, 15, _GOLD if turn else _TEXT)
         count = int(hand_sizes[seat]) if seat < len(hand_sizes) else 0
         left = round(px - w / 2 + 14)
         if count > 0:
             fan = _fan(count)
             canvas.paste(fan, (left, round(py + 1)), fan)
-        d.text((px - w / 2 + 14 + min(count, 9) * 7 + 14, py + 5), str(count),
-               font=_font1(14), fill=_MUTED)
+        _text(canvas, px - w / 2 + 14 + min(count, 9) * 7 + 14, py + 5, str(count), 14, _MUTED)
         if seat == view.get("dealer"):
             _paste_centre(canvas, _dealer_chip(), px + w / 2 - 18, py + 12)
         if turn:
@@ -825,11 +885,11 @@ def table_picture(
         for i, (seat, code) in enumerate(plays):
             img = _face(code, 26, 38, seat == last.get("winner"))
             _paste_centre(canvas, img, x + i * step, 30)
-            d.text((x + i * step, 60), str(seat + 1), font=_font1(12), fill=_MUTED, anchor="mm")
+            _text(canvas, x + i * step, 60, str(seat + 1), 12, _MUTED, "mm")
 
     # Round counter, top left.
     if view["phase"] == "playing":
-        d.text((12, 10), f"{view['round']}/{view['rounds_total']}", font=_font1(16), fill=_MUTED)
+        _text(canvas, 12, 10, f"{view['round']}/{view['rounds_total']}", 16, _MUTED)
 
     return _encode(canvas)
 

@@ -371,3 +371,44 @@ def test_picture_from_several_threads_at_once_is_the_same_picture() -> None:
     with ThreadPoolExecutor(max_workers=4) as pool:
         parallel = list(pool.map(lambda v: table_picture(v, NAMES[: v["players"]]), views * 4))
     assert parallel == serial * 4
+
+
+# --------------------------------------------------------------------------- names in any script
+def test_names_in_other_alphabets_are_drawn_with_their_own_letters() -> None:
+    from cogs import render
+
+    assert render._drawable_name("Zoë", 0) == "Zoë"  # not folded to "Zoe"
+    assert render._drawable_name("Дмитрий", 1) == "Дмитрий"
+    assert render._drawable_name("Αλέξης", 2) == "Αλέξης"
+    # each letter has a shape of its own in the font, not the "missing glyph" box
+    for ch in "ëДмитрийΑλέξης":
+        assert bytes(render._font(14).getmask(ch)) != render._notdef_mask(), ch
+    # Chinese is not in the font: the plate shows the seat number alone (the text form of the
+    # table, beside the picture, names everyone)
+    assert render._drawable_name("王小明", 3) == ""
+
+
+def test_picture_draws_cyrillic_and_greek_names_and_falls_back_for_chinese() -> None:
+    view = make_view(4, 2)
+    names = ["Zoë", "Дмитрий", "Αλέξης", "王小明"]
+    picture = table_picture(view, names)
+    for seat in range(3):  # without the name, the plate would show "#2" alone: another picture
+        assert picture != table_picture(view, [n if i != seat else "" for i, n in
+                                               enumerate(names)]), names[seat]
+    assert picture == table_picture(view, [*names[:3], ""])  # no glyphs: the seat number alone
+
+
+def test_the_font_ships_with_the_package() -> None:
+    import fnmatch
+    import tomllib
+    from importlib import resources
+    from pathlib import Path
+
+    fonts = resources.files("cogs").joinpath("fonts")
+    assert fonts.joinpath("DejaVuSans.ttf").is_file()
+    assert "Bitstream" in fonts.joinpath("LICENSE").read_text(encoding="utf-8")
+    pyproject = Path(__file__).resolve().parents[2] / "pyproject.toml"
+    data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
+    patterns = data["tool"]["setuptools"]["package-data"]["cogs"]
+    for name in ("fonts/DejaVuSans.ttf", "fonts/LICENSE"):
+        assert any(fnmatch.fnmatch(name, p) for p in patterns), name
