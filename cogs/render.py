@@ -2,7 +2,8 @@
 and a picture of the table drawn with Pillow.
 
 Pure functions over the engine's JSON views (``Deal.view(seat)``) and plain strings: no discord.py
-objects, no I/O beyond the package's own data (catalogues, font). Every word comes from :mod:`cogs.i18n`.
+objects, no I/O beyond the package's own data (catalogues, font). Every word comes from
+:mod:`cogs.i18n`.
 
 The picture uses only what ships with the project's own install: the DejaVu Sans font in
 ``cogs/fonts/`` (package data, with its licence) for ranks, digits and names, and suit symbols drawn
