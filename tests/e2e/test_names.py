@@ -1,0 +1,36 @@
+"""Names as a Kiswahili table shows them: computers are "Kompyuta N", in the text and picture."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from cogs.i18n import t
+from cogs.runner import AlbastiniBot
+from tests.e2e.conftest import assert_clean, settle, table_of
+from tests.fakediscord import FakeDiscord
+
+
+async def test_a_swahili_table_names_its_computers_in_kiswahili(
+    make_bot: Callable[..., AlbastiniBot],
+) -> None:
+    async with FakeDiscord() as fake:
+        admin = fake.add_user("Admin", manage_guild=True)
+        neema = fake.add_user("Neema")
+        async with fake.run_bot(make_bot()) as bot:
+            await fake.slash(admin, "albastini settings", language="sw")
+            r = await fake.slash(neema, "albastini start", players=3, computers=True)
+            table_msg = r.message
+            assert "Kompyuta 1" in table_msg.text and "Computer" not in table_msg.text  # lobby
+            start = t("sw", "button.start")
+            await fake.wait_until(lambda: fake.find_button(table_msg, label=start))
+            await fake.click(neema, table_msg, label=start)
+            await fake.wait_until(lambda: table_msg.attachments, timeout=10)
+            await settle(bot, fake)
+            assert "Kompyuta 1" in table_msg.text and "Kompyuta 2" in table_msg.text
+            assert "Computer" not in table_msg.text
+            assert table_msg.attachments  # the picture, drawn with the same names:
+            table = table_of(bot, fake)
+            _view, names = bot.publisher._shown[table.id]
+            assert sorted(n for n in names if n.startswith("Kompyuta")) == [
+                "Kompyuta 1", "Kompyuta 2"]
+        assert_clean(fake)
