@@ -50,6 +50,7 @@ from .store import (
     PlayerResult,
     Store,
     StoreError,
+    StoreUnavailable,
     TableSnapshot,
 )
 from .table import (
@@ -73,6 +74,8 @@ TARGET_RANGE = (1, 21)
 LANGUAGES = ("en", "sw")
 NAME_MAX = 100
 _ID_MAX = 2**63 - 1
+#: The level a computer falls back to, inline, when its own level failed (e.g. no worker).
+FALLBACK_LEVEL = "normal"
 
 
 def decide(level: str, view: Mapping[str, Any], seed: int | None = None) -> str:
@@ -625,10 +628,13 @@ class TableService:
                 await op(events)
             except Refusal:
                 raise
-            except Exception:
+            except Exception as exc:
                 # The store failed (disk full, database locked...). Whatever was committed is
                 # applied; the timers start again after a pause so play cannot get stuck.
-                log.exception("table %s: a change failed; retrying its timers", table.id)
+                if isinstance(exc, StoreUnavailable):  # the store logged the cause once
+                    log.warning("table %s: a change was not saved (%s)", table.id, exc)
+                else:
+                    log.exception("table %s: a change failed; retrying its timers", table.id)
                 if table.status in ("lobby", "running") and not self._closing:
                     self._schedule(table, events, delay=self.retry_delay)
                 raise
@@ -1026,13 +1032,28 @@ class TableService:
                 code = decide(level, view, seed)
         except asyncio.CancelledError:
             raise
-        except Exception:
-            log.exception("computer player %s failed on table %s", level, table.id)
-            code = legal[0]
+        except Exception as exc:
+            if isinstance(exc, concurrent.futures.BrokenExecutor):
+                # its worker died twice in a row (the executor already tried again on a new
+                # one and said so): one line, not a traceback per move
+                log.warning("computer player %s had no worker on table %s", level, table.id)
+            else:
+                log.exception("computer player %s failed on table %s", level, table.id)
+            code = self._fallback_move(view, seed, legal)
         if code not in legal:
             log.error("computer player %s chose %r, not a legal move", level, code)
             code = legal[0]
         return code
+
+    @staticmethod
+    def _fallback_move(view: Mapping[str, Any], seed: int, legal: list[str]) -> str:
+        """A sensible move when the computer's own level failed: the normal player, inline
+        (a few milliseconds), rather than simply the first legal move."""
+        try:
+            return decide(FALLBACK_LEVEL, view, seed)
+        except Exception:
+            log.exception("the fallback computer player failed too")
+            return legal[0]
 
     # ------------------------------------------------------------------ internals: restart
 
@@ -1138,6 +1159,8 @@ class TableService:
 def _retrieve(task: asyncio.Future[None]) -> None:
     if not task.cancelled():
         exc = task.exception()
+        if isinstance(exc, StoreUnavailable):
+            return  # said by _locked, without a traceback: the store is refusing writes
         if exc is not None and not isinstance(exc, Refusal):
             log.error("table task failed", exc_info=exc)
 
