@@ -10,8 +10,9 @@ The bot sends the courier what a table message should show, as plain data (the e
 dict, the button specs, and the public view and names when the picture must be drawn again);
 the courier draws the picture, edits the message through discord.py's HTTP client (rate limits
 handled the usual way) and answers with an :class:`Outcome`. It runs at a lower CPU priority
-(:func:`cogs.painter.lower_priority`), spawned, with the bot's token passed through the spawn
-pipe (never in its command line or environment). If it dies, the next job starts a new one.
+(:func:`albastini.workers.init_worker`), spawned, with the bot's token passed through the spawn
+pipe (never in its command line or environment: bot.py takes it out of the environment before
+any process starts). If it dies, the next job starts a new one; if the bot dies, it ends too.
 
 Only public views ever reach the courier: no hand crosses the pipe.
 """
@@ -25,6 +26,7 @@ import itertools
 import logging
 import multiprocessing
 import multiprocessing.connection
+import os
 import signal
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -71,10 +73,18 @@ class CourierGone(RuntimeError):
 class Courier:
     """The bot's side: starts the process, sends it jobs, resolves their futures."""
 
-    def __init__(self, token: str, api_base: str, *, log_level: int = logging.INFO) -> None:
+    def __init__(
+        self,
+        token: str,
+        api_base: str,
+        *,
+        log_level: int = logging.INFO,
+        discord_log_level: int = logging.INFO,
+    ) -> None:
         self._token = token
         self._api_base = api_base
         self._log_level = log_level
+        self._discord_log_level = discord_log_level
         self._conn: multiprocessing.connection.Connection | None = None
         self._proc: Any = None
         self._pending: dict[int, asyncio.Future[Any]] = {}
@@ -137,7 +147,12 @@ class Courier:
             ours, theirs = ctx.Pipe()
             proc = ctx.Process(
                 target=serve,
-                args=(theirs, self._token, self._api_base, self._log_level),
+                args=(
+                    theirs,
+                    self._token,
+                    self._api_base,
+                    (self._log_level, self._discord_log_level),
+                ),
                 name="albastini-courier",
                 daemon=True,
             )
@@ -220,21 +235,29 @@ def _first_message(conn: multiprocessing.connection.Connection) -> Any:
 
 # ---------------------------------------------------------------------- the courier process
 def serve(
-    conn: multiprocessing.connection.Connection, token: str, api_base: str, log_level: int
+    conn: multiprocessing.connection.Connection,
+    token: str,
+    api_base: str,
+    log_levels: tuple[int, int],
 ) -> None:
-    """The process's main: an event loop serving jobs from ``conn`` until told to stop."""
-    from cogs.painter import lower_priority
+    """The process's main: an event loop serving jobs from ``conn`` until told to stop.
+
+    ``log_levels``: the bot's and discord.py's (kept apart: see ``Settings.discord_log_level``).
+    """
+    from albastini.workers import init_worker
 
     # Ctrl-C reaches the whole process group, and a service manager may send SIGTERM to every
     # process of the bot: the bot itself tells the courier when to stop (after its last edits),
-    # and the courier also stops when the bot is gone (its end of the pipe closes).
+    # and the courier also stops when the bot is gone (its end of the pipe closes; and, should
+    # the loop be stuck in a job, the parent watch of init_worker ends the process).
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, signal.SIG_IGN)
-    lower_priority()
+    init_worker(os.getppid())
     # the bot's format (bot.py), on the same stderr
     logging.basicConfig(
-        level=log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+        level=log_levels[0], format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
+    logging.getLogger("discord").setLevel(log_levels[1])
     try:
         import uvloop
 

@@ -11,21 +11,11 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import contextlib
-import multiprocessing
-import os
 from typing import Any
 
-#: How much lower than the bot's own the worker processes' CPU priority is (``nice``; the
-#: painter and the computer players): on a busy machine the event loop, which answers clicks
-#: within Discord's deadline, runs first; a picture or a computer's move can wait a little.
-WORKER_NICE = 10
+from albastini.workers import WORKER_NICE, HealingPool, lower_priority, process_pool
 
-
-def lower_priority() -> None:
-    """Run this process at a lower CPU priority (a pool's initializer; no-op where unsupported)."""
-    with contextlib.suppress(AttributeError, OSError):
-        os.nice(WORKER_NICE)
+__all__ = ["WORKER_NICE", "lower_priority", "new_pool", "paint", "stop_pool", "warm"]
 
 
 def warm() -> bool:
@@ -49,13 +39,14 @@ async def stop_pool(pool: concurrent.futures.Executor) -> None:
     await asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)
 
 
-def new_pool() -> concurrent.futures.ProcessPoolExecutor:
-    """One worker process (spawned, so no state of the bot is copied into it), warmed up at once
-    so the first picture does not wait for the import."""
-    pool = concurrent.futures.ProcessPoolExecutor(
-        max_workers=1,
-        mp_context=multiprocessing.get_context("spawn"),
-        initializer=lower_priority,
-    )
+def _warm_pool() -> concurrent.futures.ProcessPoolExecutor:
+    pool = process_pool(1)
     pool.submit(warm)
     return pool
+
+
+def new_pool() -> HealingPool:
+    """One worker process (spawned, so no state of the bot is copied into it), warmed up at once
+    so the first picture does not wait for the import; if it dies, the pool starts a new one
+    (warmed too) and draws the picture there."""
+    return HealingPool(_warm_pool, name="picture")

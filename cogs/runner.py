@@ -15,11 +15,11 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import functools
 import gc
 import hashlib
 import json
 import logging
-import multiprocessing
 import os
 import signal
 import sys
@@ -37,10 +37,11 @@ from discord.ext import commands
 from albastini.config import Settings
 from albastini.session import TableService
 from albastini.store import SQLiteStore, StoreError
+from albastini.workers import HealingPool, process_pool
 from cogs.albastini import AlbastiniCog
 from cogs.courier import Courier
 from cogs.lang import CatalogueTranslator, Languages
-from cogs.painter import lower_priority, stop_pool
+from cogs.painter import stop_pool
 from cogs.publisher import Publisher
 
 log = logging.getLogger(__name__)
@@ -134,10 +135,9 @@ class AlbastiniBot(commands.AutoShardedBot):
         if self.store is None:
             self.store = await SQLiteStore.open(settings.database)
         workers = settings.workers or os.cpu_count() or 1
-        self.executor = concurrent.futures.ProcessPoolExecutor(
-            max_workers=workers,
-            mp_context=multiprocessing.get_context("spawn"),
-            initializer=lower_priority,
+        # A worker that dies is replaced (one warning), not left failing every hard move.
+        self.executor = HealingPool(
+            functools.partial(process_pool, workers), name="computer player"
         )
         opts: dict[str, Any] = {
             "computer_pause": settings.computer_pause,
@@ -188,7 +188,10 @@ class AlbastiniBot(commands.AutoShardedBot):
         if not token:
             return None
         courier = Courier(
-            token, discord.http.Route.BASE, log_level=logging.getLogger().getEffectiveLevel()
+            token,
+            discord.http.Route.BASE,
+            log_level=logging.getLogger().getEffectiveLevel(),
+            discord_log_level=logging.getLogger("discord").getEffectiveLevel(),
         )
         try:
             await courier.start()
