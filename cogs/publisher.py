@@ -303,22 +303,14 @@ class Publisher:
             self._painting -= 1
 
     async def _paint(self, view: dict[str, Any], names: list[str]) -> bytes:
-        """The picture's bytes, drawn by the painter process (a new one if it died)."""
+        """The picture's bytes, drawn by the painter process (its pool starts a new one if it
+        died: :class:`albastini.workers.HealingPool`)."""
         if self.courier is not None:
             return await self.courier.paint(view, names)
         if self._painter is None:
             raise RuntimeError("the picture process is stopped")
         loop = asyncio.get_running_loop()
-        try:
-            return await loop.run_in_executor(self._painter, painter.paint, view, names)
-        except concurrent.futures.process.BrokenProcessPool:
-            if self._closing:
-                raise
-            log.warning("the picture process stopped; starting a new one")
-            with contextlib.suppress(Exception):
-                self._painter.shutdown(wait=False, cancel_futures=True)
-            self._painter = painter.new_pool()
-            return await loop.run_in_executor(self._painter, painter.paint, view, names)
+        return await loop.run_in_executor(self._painter, painter.paint, view, names)
 
     def deadline_text(self, table: Table) -> str:
         """When the current person's time runs out, as a Discord timestamp ("in 45 seconds"),
