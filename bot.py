@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import os
 import sys
 from pathlib import Path
 
@@ -20,6 +21,11 @@ def main() -> int:
     except ConfigError as exc:
         print(exc, file=sys.stderr)
         return 1
+    # The token lives in the settings from now on. Out of the environment, it is not inherited
+    # by the processes the bot starts (the courier, the computer players' workers,
+    # multiprocessing's resource tracker), where anyone who can read /proc/PID/environ sees it;
+    # the courier gets it through its pipe.
+    os.environ.pop("DISCORD_TOKEN", None)
     if "--sync" in sys.argv[1:]:  # push the slash commands to Discord even if unchanged
         settings = dataclasses.replace(settings, sync_commands="always")
     logging.basicConfig(
@@ -27,6 +33,8 @@ def main() -> int:
         stream=sys.stderr,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
+    # discord.py at DEBUG logs every payload: private hands, interaction tokens (see config.py)
+    logging.getLogger("discord").setLevel(settings.discord_log_level)
     from cogs.runner import run_bot  # imported late: discord.py is heavy
 
     return run_bot(settings)

@@ -10,15 +10,22 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-TOKEN_HELP = """\
-No Discord bot token found.
-
+_TOKEN_STEPS = """\
   1. Open https://discord.com/developers/applications and create an application.
   2. Under "Bot", press "Reset Token" and copy the token.
   3. Put it in a file named .env next to bot.py:   DISCORD_TOKEN=your-token-here
      (or export DISCORD_TOKEN in your shell), then run `make run` again.
 
 See the README, section "Creating the Discord application", for inviting the bot to a server."""
+
+TOKEN_HELP = "No Discord bot token found.\n\n" + _TOKEN_STEPS
+#: Discord refused the token (at login, or later when the bot connects: it was reset meanwhile).
+TOKEN_REFUSED_HELP = (
+    "Discord refused the bot token in DISCORD_TOKEN: it is mistyped, or it was reset.\n\n"
+    + _TOKEN_STEPS.replace("and create an application", "and open the bot's application")
+    .replace("copy the token", "copy the new token")
+)
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 
 
 class ConfigError(Exception):
@@ -30,6 +37,9 @@ class Settings:
     token: str
     database: Path
     log_level: str = "INFO"
+    #: discord.py's own loggers: at DEBUG they print every payload, hands and interaction
+    #: tokens included, so they stay at INFO unless DISCORD_LOG_LEVEL asks for more.
+    discord_log_level: str = "INFO"
     computer_pause: float = 1.5
     notice_delay: float = 3.0  # a turn notice waits this long; none if the person played
     edit_interval: float = 1.0  # at most one edit of a table message per this many seconds
@@ -69,6 +79,13 @@ def _int(env: dict[str, str], name: str, default: int, lo: int, hi: int) -> int:
     return value
 
 
+def _level(env: dict[str, str], name: str, default: str) -> str:
+    level = env.get(name, "").strip().upper() or default
+    if level not in LOG_LEVELS:
+        raise ConfigError(f"{name} must be DEBUG, INFO, WARNING or ERROR, got {level!r}")
+    return level
+
+
 def load_settings(env: dict[str, str] | None = None, *, require_token: bool = True) -> Settings:
     """Build the settings from ``env`` (default: the process environment)."""
     if env is None:
@@ -76,9 +93,9 @@ def load_settings(env: dict[str, str] | None = None, *, require_token: bool = Tr
     token = env.get("DISCORD_TOKEN", "").strip()
     if require_token and not token:
         raise ConfigError(TOKEN_HELP)
-    level = env.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
-    if level not in {"DEBUG", "INFO", "WARNING", "ERROR"}:
-        raise ConfigError(f"LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, got {level!r}")
+    level = _level(env, "LOG_LEVEL", "INFO")
+    # discord.py follows LOG_LEVEL down to INFO, not to DEBUG (see Settings.discord_log_level)
+    discord_level = _level(env, "DISCORD_LOG_LEVEL", "INFO" if level == "DEBUG" else level)
     language = env.get("ALBASTINI_LANGUAGE", "en").strip().lower() or "en"
     if language not in {"en", "sw"}:
         raise ConfigError(f"ALBASTINI_LANGUAGE must be en or sw, got {language!r}")
@@ -89,6 +106,7 @@ def load_settings(env: dict[str, str] | None = None, *, require_token: bool = Tr
         token=token,
         database=Path(env.get("ALBASTINI_DB", "").strip() or "data/albastini.db"),
         log_level=level,
+        discord_log_level=discord_level,
         computer_pause=_float(env, "ALBASTINI_COMPUTER_PAUSE", 1.5, 0.0, 30.0),
         notice_delay=_float(env, "ALBASTINI_NOTICE_DELAY", 3.0, 0.0, 60.0),
         edit_interval=_float(env, "ALBASTINI_EDIT_INTERVAL", 1.0, 0.0, 10.0),

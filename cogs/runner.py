@@ -34,7 +34,7 @@ import yarl
 from discord import app_commands
 from discord.ext import commands
 
-from albastini.config import Settings
+from albastini.config import TOKEN_REFUSED_HELP, Settings
 from albastini.session import TableService
 from albastini.store import SQLiteStore, StoreError
 from albastini.workers import HealingPool, process_pool
@@ -295,11 +295,11 @@ async def _main(settings: Settings) -> int:
         done, _ = await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
         if runner in done:
             error = runner.exception()
-            if isinstance(error, discord.LoginFailure):
-                print(
-                    "Discord refused the token: check DISCORD_TOKEN (see the README).",
-                    file=sys.stderr,
-                )
+            if isinstance(error, discord.LoginFailure) or (
+                # 4004 "Authentication failed": the token passed the login, then was reset
+                isinstance(error, discord.ConnectionClosed) and error.code == 4004
+            ):
+                print(TOKEN_REFUSED_HELP, file=sys.stderr)
                 status = 1
             elif isinstance(error, StoreError):
                 print(f"Cannot use the database: {_one_line(error)}", file=sys.stderr)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import subprocess
 import sys
@@ -78,3 +79,39 @@ def test_defaults() -> None:
 def test_malformed_settings_refused(name: str, value: str, message: str) -> None:
     with pytest.raises(ConfigError, match=message):
         load_settings({"DISCORD_TOKEN": "t", name: value})
+
+
+@pytest.mark.parametrize("where", ["login", "identify"])
+async def test_a_refused_token_explains_and_exits_1(tmp_path: Path, where: str) -> None:
+    """Discord refuses a wrong token at login (401), and a token reset while the bot runs when
+    it connects (gateway close 4004): either way the steps to get a new one, no traceback."""
+    from tests.fakediscord import FakeDiscord
+    from tests.test_runner import TOKEN, env_for, run_bot_py
+
+    async with FakeDiscord() as fake:
+        fake.reject_token = where
+        proc = await run_bot_py(env_for(tmp_path / "a.db", **fake.env()), tmp_path)
+        try:
+            _out, err = await asyncio.wait_for(proc.communicate(), 60)
+        finally:
+            if proc.returncode is None:
+                proc.kill()
+                await proc.wait()
+    text = err.decode()
+    assert proc.returncode == 1, text
+    assert "Discord refused the bot token" in text
+    assert "Reset Token" in text and "DISCORD_TOKEN=" in text
+    assert "Traceback" not in text
+    assert TOKEN not in text
+
+
+def test_discord_py_stays_at_info_when_the_bot_logs_at_debug() -> None:
+    """discord.py's debug lines carry every payload (private hands, interaction tokens)."""
+    s = load_settings({"DISCORD_TOKEN": "t", "LOG_LEVEL": "debug"})
+    assert (s.log_level, s.discord_log_level) == ("DEBUG", "INFO")
+    s = load_settings({"DISCORD_TOKEN": "t", "LOG_LEVEL": "warning"})
+    assert s.discord_log_level == "WARNING"  # never chattier than the bot
+    s = load_settings({"DISCORD_TOKEN": "t", "LOG_LEVEL": "debug", "DISCORD_LOG_LEVEL": "debug"})
+    assert s.discord_log_level == "DEBUG"  # only when asked for
+    with pytest.raises(ConfigError, match="DISCORD_LOG_LEVEL"):
+        load_settings({"DISCORD_TOKEN": "t", "DISCORD_LOG_LEVEL": "all"})
