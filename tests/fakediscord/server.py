@@ -255,6 +255,10 @@ class FakeDiscord:
         self._changed: asyncio.Event | None = None
         self._runner: web.AppRunner | None = None
         self.identify_count = 0
+        #: Refuse the bot's token: "login" (GET /users/@me answers 401, as Discord does for a
+        #: wrong token) or "identify" (the gateway closes with 4004 at IDENTIFY, as when the
+        #: token was reset after the bot logged in); None accepts any token.
+        self.reject_token: str | None = None
         self.guild_id = self.add_guild("Albastini Club")
         self.channel_id = next(iter(self.guilds[self.guild_id].channels))
 
@@ -834,6 +838,9 @@ class FakeDiscord:
         return ws
 
     async def _identify(self, session: _Session, d: dict[str, Any]) -> None:
+        if self.reject_token == "identify":
+            await session.ws.close(code=4004, message=b"Authentication failed.")
+            return
         shard = d.get("shard") or [0, 1]
         session.shard_id, session.shard_count = int(shard[0]), int(shard[1])
         session.intents = int(d.get("intents", 0))
@@ -1018,7 +1025,8 @@ class FakeDiscord:
         })
 
     async def _get_me(self, request: web.Request) -> web.Response:
-        if not request.headers.get("Authorization", "").startswith("Bot "):
+        if (not request.headers.get("Authorization", "").startswith("Bot ")
+                or self.reject_token == "login"):
             return _err(401, 0, "401: Unauthorized")
         return _json({**self.bot_user.payload(), "verified": True, "mfa_enabled": False,
                       "flags": 0})
