@@ -145,13 +145,14 @@ def lobbies(fake: FakeDiscord) -> list[FakeMessage]:
 async def test_lobby_whose_reply_failed_is_posted_in_the_channel(
     make_bot: Callable[..., AlbastiniBot],
 ) -> None:
-    # the reply to /albastini start gets a 503; by discord.py's retry a second later the
-    # interaction has expired (404 Unknown interaction): Discord never shows the lobby
-    async with FakeDiscord(interaction_deadline=0.8) as fake:
+    # the reply to /albastini start gets a 503, and again at discord.py's retry a second
+    # later; by its next retry (3 s on) the interaction has expired (404 Unknown interaction):
+    # Discord never shows the lobby
+    async with FakeDiscord(interaction_deadline=2.0) as fake:
         neema = fake.add_user("Neema")
         juma = fake.add_user("Juma")
         async with fake.run_bot(make_bot()) as bot:
-            fake.fail("POST", CALLBACK, status=503, times=1)
+            fake.fail("POST", CALLBACK, status=503, times=2)
             r = await fake.slash(neema, "albastini start", players=2)
             assert r.failed
             # the lobby appears in the channel anyway, and works
@@ -169,13 +170,13 @@ async def test_lobby_whose_reply_failed_is_posted_in_the_channel(
 async def test_new_start_replaces_a_lobby_nobody_could_see(
     make_bot: Callable[..., AlbastiniBot],
 ) -> None:
-    async with FakeDiscord(interaction_deadline=0.8) as fake:
+    async with FakeDiscord(interaction_deadline=2.0) as fake:
         neema = fake.add_user("Neema")
         juma = fake.add_user("Juma")
         async with fake.run_bot(make_bot()) as bot:
             bot.publisher.retry_delay = 0.05
             # the reply fails, and so does posting the lobby in the channel (for now)
-            fake.fail("POST", CALLBACK, status=503, times=1)
+            fake.fail("POST", CALLBACK, status=503, times=2)
             outage = fake.fail("POST", "/channels/{cid}/messages", status=503)
             r = await fake.slash(neema, "albastini start", players=2)
             assert r.failed
