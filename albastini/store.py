@@ -4,15 +4,14 @@ A table's game state is never stored: it is derived by replaying the mode settin
 seed and dealer, and the ordered action log through the engine. The store keeps that log
 (append-only, numbered without gaps), the results of finished deals and matches, and settings.
 
-:class:`SQLiteStore` is the implementation for one bot process: SQLite in WAL mode through the
-standard :mod:`sqlite3` module. Every write transaction and every read (or multi-query
-snapshot) is one function run on one connection. Writes go through one connection: with the
-default ``synchronous=NORMAL`` a commit does not wait for the disk, so it runs right on the event
-loop's thread (see :class:`_Inline`; the WAL checkpoints, which do wait for the disk, run on a
-thread of their own); with ``synchronous="FULL"`` the writer has its own thread. Moves that
-arrive together are committed together (group commit), each caller still awaiting its own
-commit. Reads use a second connection on its own thread, so they see committed data only and
-never wait behind a write.
+:class:`SQLiteStore` is the implementation for one bot process: SQLite in WAL mode. Every write
+transaction is one function run on one plain :mod:`sqlite3` connection (:class:`_Writer`). With
+the default ``synchronous=NORMAL`` a commit does not wait for the disk, so it runs right on the
+event loop's thread; with ``synchronous="FULL"`` the writer has its own thread. Moves that arrive
+together are committed together (group commit), each caller still awaiting its own commit. Reads
+use a second connection on aiosqlite's thread (:class:`_Aio`), so they see committed data only
+and never wait behind a write; the WAL checkpoints of an inline writer, which do wait for the
+disk, run on a third.
 
 Durability: ``synchronous=NORMAL`` in WAL mode (the default here). A commit has written its WAL
 frames to the operating system before ``COMMIT`` returns, so a move acknowledged by
@@ -31,7 +30,9 @@ import logging
 import os
 import re
 import sqlite3
+import threading
 import time
+import weakref
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -39,6 +40,8 @@ from datetime import UTC, datetime
 from os import PathLike
 from pathlib import Path
 from typing import Any, Literal, Protocol, Self, TypeVar, cast
+
+import aiosqlite
 
 _log = logging.getLogger(__name__)
 
@@ -646,115 +649,70 @@ _T = TypeVar("_T")
 Rows = list[tuple[Any, ...]]
 
 
-class _Worker:
-    """One plain :mod:`sqlite3` connection and the single thread that ever touches it.
+class _Writer:
+    """The writer's plain :mod:`sqlite3` connection. Each call runs a whole function (one
+    transaction) on it: statements and the Python checks between them, with no hop in between.
 
-    Each call runs a whole function (a transaction, a snapshot) on that thread: one hop from the
-    event loop per call, not one per statement. The thread is a ``ThreadPoolExecutor`` worker:
-    Python stops it at exit even if the store was never closed, so a crash path cannot leave
-    the process hanging (aiosqlite's thread, by contrast, is non-daemon and waits forever).
+    ``inline`` (``synchronous=NORMAL`` in WAL mode, where ``COMMIT`` hands its pages to the
+    operating system and returns, ~0.1-0.3 ms): each call runs at once on the event loop's own
+    thread. A hop to a thread and back costs more than the commit (bench/store.py
+    ``--writer inline,aiosqlite`` prints both; bench/bot_load.py: moves answered ~2x faster
+    inline). The one slow part of WAL writing, the checkpoint (which does wait for the disk), is
+    switched off on this connection (``wal_autocheckpoint = 0``) and run by :class:`SQLiteStore`
+    on a connection of its own (:class:`_Aio`). The loop never waits for another program's
+    lock: the connection's busy_timeout is 0, and a call that finds the database locked runs
+    again on the writer's thread, waiting there at most ``busy_ms`` (a locked database once
+    stalled every click for 2 s per write).
+
+    Not inline (``synchronous=FULL``: each commit waits for the disk): every call runs on the
+    writer's thread. aiosqlite, which the reads use, offers no public way to run a function on
+    its thread, only one statement per hop: a write transaction through it would be several
+    hops, all under the store's write lock, and a caller cancelled between two of them would
+    leave the transaction open. The thread is a ``ThreadPoolExecutor`` worker: Python stops it
+    at exit even if the store was never closed.
     """
 
-    def __init__(self, name: str) -> None:
-        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix=name)
-        self._db: sqlite3.Connection | None = None
-        self._busy_ms: int | None = None  # the connection's busy_timeout, once a call set it
-        self.closed = False
-
-    async def connect(self, path: Path) -> None:
-        def connect() -> None:
-            self._db = sqlite3.connect(path, isolation_level=None)
-
-        await self._submit(connect)
-
-    async def call(self, fn: Callable[[sqlite3.Connection], _T], busy_ms: int | None = None) -> _T:
-        """Run ``fn(connection)`` on the worker thread and return its result; with ``busy_ms``,
-        it waits at most that long for another program's lock (SQLite's busy_timeout)."""
-
-        def run() -> _T:
-            db = self._conn()
-            if busy_ms is not None and busy_ms != self._busy_ms:
-                db.execute(f"PRAGMA busy_timeout = {int(busy_ms)}")
-                self._busy_ms = busy_ms
-            return fn(db)
-
-        return await self._submit(run)
-
-    async def close(self) -> None:
-        def close() -> None:
-            if self._db is not None:
-                self._db.close()
-                self._db = None
-
-        if self.closed:
-            return
-        self.closed = True
-        try:
-            await asyncio.get_running_loop().run_in_executor(self._pool, close)
-        finally:
-            self._pool.shutdown(wait=False)
-
-    def _conn(self) -> sqlite3.Connection:
-        if self._db is None:
-            raise StoreClosed("the database connection is closed")
-        return self._db
-
-    async def _submit(self, fn: Callable[[], _T]) -> _T:
-        if self.closed:
-            raise StoreClosed("the database connection is closed")
-        return await asyncio.get_running_loop().run_in_executor(self._pool, fn)
-
-
-class _Inline:
-    """The writer's connection when a commit does not wait for the disk (``synchronous=NORMAL``
-    in WAL mode: ``COMMIT`` hands its pages to the operating system and returns, ~0.1-0.3 ms).
-
-    Each call runs at once on the event loop's own thread. A hop to a thread and back cost far
-    more than the commit: under load the loop turns several times before the answer is seen
-    (bench/bot_load.py: moves answered ~2x faster inline). The one slow part of WAL writing, the
-    checkpoint (which does wait for the disk), is switched off on this connection
-    (``wal_autocheckpoint = 0``) and run by :class:`SQLiteStore` on a thread of its own.
-
-    The loop never waits for another program's lock: the connection's busy_timeout is 0, and a
-    call that finds the database locked runs again on a thread of its own, waiting there at
-    most ``busy_ms`` (a locked database once stalled every click for 2 s per write).
-    """
-
-    def __init__(self) -> None:
+    def __init__(self, *, inline: bool) -> None:
+        self.inline = inline
         self._db: sqlite3.Connection | None = None
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="albastini-db-writer")
         # the last call handed to the thread: while it runs (its caller may have been cancelled
         # and the store's write lock released), later calls queue behind it on the thread
         self._last: concurrent.futures.Future[Any] | None = None
+        self._busy_ms: int | None = None  # the busy_timeout a thread call set (not inline)
         self.closed = False
 
     async def connect(self, path: Path) -> None:
-        # check_same_thread=False: a call that meets a lock goes on on self._pool; the store's
-        # write lock, and the queue below, keep it to one thread at a time
+        # check_same_thread=False: a call goes on on self._pool (inline: one that met a lock);
+        # the store's write lock, and the queue below, keep it to one thread at a time
         self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
 
     async def call(self, fn: Callable[[sqlite3.Connection], _T], busy_ms: int | None = None) -> _T:
-        """Run ``fn(connection)`` now and return its result; if another program holds the
-        lock, run it again on the thread, waiting up to ``busy_ms`` (none: raise at once).
+        """Run ``fn(connection)`` and return its result; with ``busy_ms``, it waits at most that
+        long for another program's lock (on the thread; inline, only once it met the lock).
 
         ``fn`` must leave nothing behind when it fails (one transaction, rolled back)."""
         db = self._conn()
-        if self._last is None or self._last.done():
+        if self.inline and (self._last is None or self._last.done()):
             try:
                 return fn(db)
             except sqlite3.OperationalError as exc:
                 if not busy_ms or not _is_busy(exc):
                     raise
-        ms = int(busy_ms or 0)
 
-        def wait_and_run() -> _T:
-            db.execute(f"PRAGMA busy_timeout = {ms}")
+        def on_thread() -> _T:
+            if not self.inline:
+                if busy_ms is not None and busy_ms != self._busy_ms:
+                    db.execute(f"PRAGMA busy_timeout = {int(busy_ms)}")
+                    self._busy_ms = busy_ms
+                return fn(db)
+            db.execute(f"PRAGMA busy_timeout = {int(busy_ms or 0)}")
             try:
                 return fn(db)
             finally:
-                db.execute("PRAGMA busy_timeout = 0")
+                db.execute("PRAGMA busy_timeout = 0")  # back on the loop: never wait there
 
-        self._last = self._pool.submit(wait_and_run)
+        self._last = self._pool.submit(on_thread)
         return await asyncio.wrap_future(self._last)
 
     def _conn(self) -> sqlite3.Connection:
@@ -763,15 +721,122 @@ class _Inline:
         return self._db
 
     async def close(self) -> None:
+        if self.closed:
+            return
         self.closed = True
+        db, self._db = self._db, None
+
+        def close() -> None:
+            if db is not None:
+                db.close()
+
         try:
-            # a call still on the thread finishes first (it uses the connection)
-            await asyncio.get_running_loop().run_in_executor(self._pool, lambda: None)
+            # after a call still on the thread (it uses the connection); closing the last
+            # connection of a WAL database may write, so not on the event loop either
+            await asyncio.get_running_loop().run_in_executor(self._pool, close)
         finally:
             self._pool.shutdown(wait=False)
-            if self._db is not None:
-                self._db.close()
-                self._db = None
+
+
+# aiosqlite's thread is not a daemon thread: Python waits for it at exit, so a process whose
+# store was never closed (an exception path that skips close()) would hang forever. A daemon
+# thread of ours waits for the main thread to end (threading's shutdown marks it ended before
+# it waits for the other threads) and stops the threads of the connections still open.
+_unclosed: weakref.WeakSet[aiosqlite.Connection] = weakref.WeakSet()
+_exit_watch: threading.Thread | None = None
+_exit_watch_lock = threading.Lock()
+
+
+def _stop_at_exit(conn: aiosqlite.Connection) -> None:
+    global _exit_watch
+    _unclosed.add(conn)
+    with _exit_watch_lock:
+        if _exit_watch is None:
+            _exit_watch = threading.Thread(
+                target=_stop_unclosed, name="albastini-db-exit", daemon=True
+            )
+            _exit_watch.start()
+
+
+def _stop_unclosed() -> None:
+    threading.main_thread().join()
+    for conn in list(_unclosed):
+        conn.stop()
+
+
+class _Aio:
+    """A connection on aiosqlite's own thread, for reads and for the WAL checkpoints: one
+    statement per hop to the thread (aiosqlite's public interface).
+
+    Several statements that must see one snapshot run in one read transaction (:meth:`many`),
+    and no other statement may run on the connection between them: a single read put there
+    would see the database as it was when that snapshot began, not the write just committed.
+    So :meth:`many` holds a lock, and a single read arriving meanwhile waits for it (one
+    arriving while nothing holds it goes to the thread at once, ahead of any later snapshot).
+    """
+
+    def __init__(self) -> None:
+        self._db: aiosqlite.Connection | None = None
+        self._lock = asyncio.Lock()
+        self.closed = False
+
+    async def connect(self, path: Path, *setup: str) -> None:
+        """Open the connection and run the ``setup`` statements on it, in order."""
+        db = aiosqlite.connect(path, isolation_level=None)
+        _stop_at_exit(db)
+        self._db = await db
+        for sql in setup:
+            await self._fetch(sql)
+
+    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> Rows:
+        """The rows of one statement."""
+        if self._lock.locked():
+            async with self._lock:
+                return await self._fetch(sql, params)
+        return await self._fetch(sql, params)
+
+    async def many(self, queries: Sequence[tuple[str, Sequence[Any]]]) -> list[Rows]:
+        """The rows of each query, all read in one transaction: one consistent snapshot."""
+        # A task of its own, shielded from the caller's cancellation: cancelled between two
+        # hops, the caller would leave the connection inside the transaction.
+        task = asyncio.ensure_future(self._many(queries))
+        task.add_done_callback(_retrieve)
+        return await asyncio.shield(task)
+
+    async def _many(self, queries: Sequence[tuple[str, Sequence[Any]]]) -> list[Rows]:
+        async with self._lock:
+            await self._fetch("BEGIN")
+            try:
+                return [await self._fetch(sql, params) for sql, params in queries]
+            finally:
+                await self._fetch("COMMIT")
+
+    async def _fetch(self, sql: str, params: Sequence[Any] = ()) -> Rows:
+        if self.closed or self._db is None:
+            raise StoreClosed("the database connection is closed")
+        try:
+            return cast(Rows, await self._db.execute_fetchall(sql, params))
+        except ValueError:
+            if self.closed:  # aiosqlite's "Connection closed": close() came first
+                raise StoreClosed("the database connection is closed") from None
+            raise
+
+    async def close(self) -> None:
+        """Close the connection once the statements queued before have run; aiosqlite's thread
+        has stopped when this returns."""
+        if self.closed:
+            return
+        self.closed = True
+        db, self._db = self._db, None
+        if db is not None:
+            _unclosed.discard(db)
+            await db.close()
+
+
+def _retrieve(task: asyncio.Task[Any]) -> None:
+    # the snapshot's caller may be gone: its error is then nobody's (not "never retrieved")
+    if not task.cancelled():
+        task.exception()
 
 
 #: Seconds of inline move commits per turn of the event loop; more moves wait for the flusher.
@@ -794,16 +859,12 @@ CLOSE_BUSY_MS = 2000
 CHECKPOINT_EVERY = 200
 
 
-def _checkpoint(db: sqlite3.Connection) -> None:
-    # fetched, so that the statement does not stay open (an open statement holds a snapshot)
-    db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
-
-
-def _open_files(db: sqlite3.Connection) -> None:
-    """Read once, so that the connection opens the -wal and -shm files now, while they are
-    writable: SQLite keeps a file it had to open read-only read-only for the connection's life
-    (a checkpoint connection that first ran during a read-only episode failed until a restart)."""
-    db.execute("SELECT count(*) FROM sqlite_schema").fetchall()
+#: Read once at the start, so that the connection opens the -wal and -shm files now, while they
+#: are writable: SQLite keeps a file it had to open read-only read-only for the connection's life
+#: (a checkpoint connection that first ran during a read-only episode failed until a restart).
+_OPEN_FILES = "SELECT count(*) FROM sqlite_schema"
+#: The checkpointer may wait for other connections: it is on a thread, never the event loop.
+_CHECKPOINTER_SETUP = ("PRAGMA busy_timeout = 5000", _OPEN_FILES)
 
 
 def _errcode(exc: sqlite3.Error) -> int:
@@ -899,14 +960,14 @@ class SQLiteStore:
     def __init__(
         self,
         path: Path,
-        writer: _Worker | _Inline,
-        reader: _Worker,
-        checkpointer: _Worker | None = None,
+        writer: _Writer,
+        reader: _Aio,
+        checkpointer: _Aio | None = None,
     ) -> None:
         """Use :meth:`open`; this only wires already-prepared connections."""
         self.path = path
-        self._writer: _Worker | _Inline | None = writer
-        self._reader: _Worker | None = reader
+        self._writer: _Writer | None = writer
+        self._reader: _Aio | None = reader
         # an inline writer's WAL is checkpointed on this thread every CHECKPOINT_EVERY writes
         self._checkpointer = checkpointer
         self._checkpointer_failed = False  # the next checkpoint uses a fresh connection
@@ -950,10 +1011,9 @@ class SQLiteStore:
         except OSError as exc:
             raise StoreError(f"cannot create the directory for database {db_path}: {exc}") from None
         _check_header(db_path)
-        inline = synchronous == "NORMAL"  # commits that do not wait for the disk
-        writer: _Worker | _Inline = _Inline() if inline else _Worker("albastini-db-writer")
-        reader = _Worker("albastini-db-reader")
-        checkpointer = _Worker("albastini-db-checkpoint") if inline else None
+        writer, checkpointer = cls._writers(synchronous)
+        inline = writer.inline
+        reader = _Aio()
         try:
             try:
                 await writer.connect(db_path)
@@ -970,23 +1030,21 @@ class SQLiteStore:
                     if _is_not_writable(exc):
                         raise _read_only(db_path, exc) from None
                     raise StoreError(f"cannot use database {db_path}: {exc}") from None
-                if inline:
+                if checkpointer is not None:
                     db.execute("PRAGMA wal_autocheckpoint = 0")
-                    # the event loop never waits for another program's write lock (_Inline)
+                if inline:
+                    # the event loop never waits for another program's write lock (_Writer)
                     db.execute("PRAGMA busy_timeout = 0")
 
             await writer.call(prepare)
-            await reader.connect(db_path)
-
-            def prepare_reader(db: sqlite3.Connection) -> None:
-                db.execute(f"PRAGMA busy_timeout = {READ_BUSY_MS}")
-                db.execute("PRAGMA query_only = ON")
-                _open_files(db)
-
-            await reader.call(prepare_reader)
+            await reader.connect(
+                db_path,
+                f"PRAGMA busy_timeout = {READ_BUSY_MS}",
+                "PRAGMA query_only = ON",
+                _OPEN_FILES,
+            )
             if checkpointer is not None:
-                await checkpointer.connect(db_path)
-                await checkpointer.call(_prepare_checkpointer)
+                await checkpointer.connect(db_path, *_CHECKPOINTER_SETUP)
         except BaseException:
             await reader.close()
             await writer.close()
@@ -994,6 +1052,13 @@ class SQLiteStore:
                 await checkpointer.close()
             raise
         return cls(db_path, writer, reader, checkpointer)
+
+    @classmethod
+    def _writers(cls, synchronous: Synchronous) -> tuple[_Writer, _Aio | None]:
+        """The writer, and the connection that checkpoints its WAL if it does not itself."""
+        if synchronous == "NORMAL":  # commits that do not wait for the disk: inline
+            return _Writer(inline=True), _Aio()
+        return _Writer(inline=False), None
 
     async def close(self) -> None:
         """Wait for pending writes, then checkpoint the WAL into the file and close."""
@@ -1030,12 +1095,12 @@ class SQLiteStore:
     async def __aexit__(self, *exc: object) -> None:
         await self.close()
 
-    def _w(self) -> _Worker | _Inline:
+    def _w(self) -> _Writer:
         if self._writer is None:
             raise StoreClosed(f"store {self.path} is closed")
         return self._writer
 
-    def _r(self) -> _Worker:
+    def _r(self) -> _Aio:
         if self._reader is None:
             raise StoreClosed(f"store {self.path} is closed")
         return self._reader
@@ -1054,9 +1119,7 @@ class SQLiteStore:
             finally:
                 self._wrote()
 
-    async def _call_writer(
-        self, writer: _Worker | _Inline, fn: Callable[[sqlite3.Connection], _T]
-    ) -> _T:
+    async def _call_writer(self, writer: _Writer, fn: Callable[[sqlite3.Connection], _T]) -> _T:
         """``fn`` (one transaction) on the writer; the database's troubles as store errors."""
         if self._gone is not None:
             raise DatabaseGone(self._gone)
@@ -1120,7 +1183,8 @@ class SQLiteStore:
                     if self._checkpointer_failed:
                         await self._renew_checkpointer()
                     if self._checkpointer is not None:
-                        await self._checkpointer.call(_checkpoint)
+                        # fetched: the statement does not stay open (it would hold a snapshot)
+                        await self._checkpointer.fetch("PRAGMA wal_checkpoint(PASSIVE)")
                         self._checkpointer_failed = False
             except Exception as exc:  # the next one tries again; writing goes on regardless
                 # ...on a fresh connection: a failed one may keep failing (one that opened the
@@ -1137,34 +1201,22 @@ class SQLiteStore:
         if old is None:  # closed
             return
         await old.close()
-        fresh = _Worker("albastini-db-checkpoint")
+        fresh = _Aio()
         try:
-            await fresh.connect(self.path)
-            await fresh.call(_prepare_checkpointer)
+            await fresh.connect(self.path, *_CHECKPOINTER_SETUP)
         except BaseException:
             await fresh.close()
-            self._checkpointer = _Worker("albastini-db-checkpoint")  # unconnected: fails, renews
+            self._checkpointer = _Aio()  # unconnected: fails, renews
             raise
         self._checkpointer = fresh
 
-    async def _read(self, fn: Callable[[sqlite3.Connection], _T]) -> _T:
-        """Run ``fn`` on the reader's thread (committed data only; one hop)."""
-        return await self._r().call(fn)
-
     async def _fetch(self, sql: str, params: Sequence[Any] = ()) -> Rows:
-        return await self._read(lambda db: _fetch_on(db, sql, params))
+        """One query on the reader (committed data only; one hop to aiosqlite's thread)."""
+        return await self._r().fetch(sql, params)
 
-    async def _snapshot(self, fn: Callable[[sqlite3.Connection], _T]) -> _T:
-        """Run several queries of ``fn`` in one read transaction: one consistent snapshot."""
-
-        def snapshot(db: sqlite3.Connection) -> _T:
-            db.execute("BEGIN")
-            try:
-                return fn(db)
-            finally:
-                db.execute("COMMIT")
-
-        return await self._read(snapshot)
+    async def _snapshot(self, queries: Sequence[tuple[str, Sequence[Any]]]) -> list[Rows]:
+        """Several queries in one read transaction: one consistent snapshot."""
+        return await self._r().many(queries)
 
     # ---------------------------------------------------------------- tables
 
@@ -1391,33 +1443,27 @@ class SQLiteStore:
     async def _snapshots(self, where: str, params: tuple[Any, ...]) -> list[TableSnapshot]:
         sub = f"SELECT id FROM game_tables {where}"
 
-        def queries(db: sqlite3.Connection) -> tuple[Rows, Rows, Rows, Rows, Rows]:
-            return (
-                _fetch_on(db, f"SELECT {_TABLE_COLS} FROM game_tables {where} ORDER BY id", params),
-                _fetch_on(
-                    db,
+        tables, seats, deals, results, moves = await self._snapshot(
+            [
+                (f"SELECT {_TABLE_COLS} FROM game_tables {where} ORDER BY id", params),
+                (
                     f"SELECT {_SEAT_COLS} FROM seats WHERE table_id IN ({sub}) "
                     "ORDER BY table_id, seat_no",
                     params,
                 ),
-                _fetch_on(
-                    db,
+                (
                     f"SELECT {_DEAL_COLS} FROM deals WHERE table_id IN ({sub}) "
                     "ORDER BY table_id, deal_no",
                     params,
                 ),
-                _fetch_on(
-                    db, f"SELECT {_RESULT_COLS} FROM deal_results WHERE table_id IN ({sub})", params
-                ),
-                _fetch_on(
-                    db,
+                (f"SELECT {_RESULT_COLS} FROM deal_results WHERE table_id IN ({sub})", params),
+                (
                     f"SELECT {_MOVE_COLS} FROM moves WHERE table_id IN ({sub}) "
                     "ORDER BY table_id, move_no",
                     params,
                 ),
-            )
-
-        tables, seats, deals, results, moves = await self._snapshot(queries)
+            ]
+        )
         by_result = {(r[0], r[1]): _result(r) for r in results}
         seat_map: dict[int, list[SeatRecord]] = {}
         for r in seats:
@@ -1691,7 +1737,7 @@ class SQLiteStore:
         fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         pending = _PendingMove(params, fut)
         if (
-            isinstance(writer, _Inline)
+            writer.inline
             and self._flusher is None
             and not self._wlock.locked()
             and (self._inline_spent or 0.0) < INLINE_BUDGET
@@ -1881,23 +1927,21 @@ class SQLiteStore:
         _int("limit", limit, 1, 100)
         _int("offset", offset, 0, 10_000_000)
 
-        def queries(db: sqlite3.Connection) -> tuple[Rows, Rows]:
-            rows = _fetch_on(
-                db,
-                "SELECT user_id, matches_played, matches_won, vp, deals_played, deals_won, "
-                "deals_won_2vp, card_points FROM player_totals "
-                "WHERE guild_id = ? AND game = ? "
-                "ORDER BY matches_won DESC, vp DESC, user_id LIMIT ? OFFSET ?",
-                (guild_id, game, limit, offset),
-            )
-            total = _fetch_on(
-                db,
-                "SELECT count(*) FROM player_totals WHERE guild_id = ? AND game = ?",
-                (guild_id, game),
-            )
-            return rows, total
-
-        rows, total = await self._snapshot(queries)
+        rows, total = await self._snapshot(
+            [
+                (
+                    "SELECT user_id, matches_played, matches_won, vp, deals_played, deals_won, "
+                    "deals_won_2vp, card_points FROM player_totals "
+                    "WHERE guild_id = ? AND game = ? "
+                    "ORDER BY matches_won DESC, vp DESC, user_id LIMIT ? OFFSET ?",
+                    (guild_id, game, limit, offset),
+                ),
+                (
+                    "SELECT count(*) FROM player_totals WHERE guild_id = ? AND game = ?",
+                    (guild_id, game),
+                ),
+            ]
+        )
         entries = tuple(_stats(r, offset + i + 1) for i, r in enumerate(rows))
         return LeaderboardPage(entries, int(total[0][0]), offset, limit)
 
@@ -2054,11 +2098,6 @@ def _why_not_writable(path: Path, exc: sqlite3.Error) -> str:
         f"{exc} (the permissions look right: is the file immutable (lsattr), or on a "
         "read-only mount?)"
     )
-
-
-def _prepare_checkpointer(db: sqlite3.Connection) -> None:
-    db.execute("PRAGMA busy_timeout = 5000")  # never on the event loop: this is its own thread
-    _open_files(db)
 
 
 def _configure(db: sqlite3.Connection, path: Path, synchronous: Synchronous) -> None:

@@ -875,3 +875,49 @@ async def test_a_stream_of_moves_lets_the_event_loop_run(
     finally:
         task.cancel()
     assert len(await store.moves(table_id)) == 200
+
+
+async def test_a_read_right_after_a_write_sees_it_while_snapshots_are_read(
+    store: SQLiteStore,
+) -> None:
+    """Reads share one connection (on aiosqlite's thread), and a snapshot is several statements
+    in one read transaction. A read must never run inside another caller's snapshot: it would
+    see the database as it was when that snapshot began, and a move just stored would look
+    missing (the table service reloads a table's log after writing it)."""
+    table_id = await running_table(store)
+    other = await running_table(store, channel=CHANNEL + 1)
+    stop = False
+
+    async def snapshots() -> None:
+        while not stop:
+            await store.load_table(other)
+            await store.leaderboard(GUILD)
+
+    readers = [asyncio.create_task(snapshots()) for _ in range(4)]
+    try:
+        for move in range(1, 121):
+            for _ in range(move % 7):  # the move lands at a different step of the snapshots
+                await asyncio.sleep(0)
+            await store.append_move(table_id, move, 1, 2, "pass", user_id=None, by_computer=True)
+            assert [m.move_no for m in await store.moves(table_id)][-1:] == [move]
+            if move % 10 == 0:
+                assert (await store.load_table(table_id)).last_move_no == move
+    finally:
+        stop = True
+        await asyncio.gather(*readers)
+
+
+async def test_a_read_cancelled_half_way_leaves_reading_working(store: SQLiteStore) -> None:
+    """A click whose handler is cancelled (a timeout, a shutdown) while the store reads a
+    snapshot must not leave the reading connection inside that snapshot: later reads would
+    not see later moves."""
+    table_id = await running_table(store)
+    for move in range(1, 9):
+        task = asyncio.create_task(store.load_table(table_id))
+        for _ in range(move):  # cancelled at a different step each time
+            await asyncio.sleep(0)
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+        await store.append_move(table_id, move, 1, 2, "pass", user_id=None, by_computer=True)
+        assert (await store.load_table(table_id)).last_move_no == move
+        assert [m.move_no for m in await store.moves(table_id)] == list(range(1, move + 1))
