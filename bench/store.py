@@ -1,12 +1,25 @@
 """Store benchmark: durable moves per second, and leaderboard / user-stats query times.
 
-Prints figures, asserts nothing. Last line: ``moves/s: N`` (median of the runs, synchronous=NORMAL).
+Prints figures, asserts nothing. Last line: ``moves/s: N`` (median of the runs, synchronous=NORMAL,
+the store as it is: commits inline on the event loop).
 
     .venv/bin/python bench/store.py
+    .venv/bin/python bench/store.py --writer inline,aiosqlite,thread --runs 5
+
+``--writer`` runs the synchronous=NORMAL moves with each writer in turn, interleaved (A, B, A, B...:
+the machine's load drifts), and prints each one's runs and median:
+
+* ``inline``: the store's writer; commits on the event loop's thread.
+* ``aiosqlite`` (what-if): the writer on an aiosqlite connection, each transaction one hop to
+  aiosqlite's thread, as the reads are. aiosqlite runs a whole function on its thread only through
+  its private ``Connection._execute`` (its public calls are one statement per hop: a move batch
+  would be at least three), so this is aiosqlite at its fastest.
+* ``thread``: the store's own writer thread (as with synchronous=FULL), for comparison.
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import random
 import sqlite3
@@ -14,11 +27,16 @@ import statistics
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from albastini.store import SQLiteStore, Synchronous
+import aiosqlite
+
+from albastini.store import SQLiteStore, StoreClosed, Synchronous, _Writer
+from cogs.runner import SWITCH_INTERVAL, event_loop_factory
 
 TABLES = 50
 SECONDS = 2.0
@@ -28,9 +46,69 @@ RESULTS = 100_000
 USERS = 3_000
 
 
-async def moves_run(path: Path, synchronous: Synchronous) -> float:
-    """50 tables append moves concurrently for SECONDS; returns committed moves per second."""
-    store = await SQLiteStore.open(path, synchronous=synchronous)
+class AioWriter:
+    """What-if: the writer on an aiosqlite connection, one hop to its thread per transaction."""
+
+    inline = False  # moves go to the store's flusher and are committed in groups
+
+    def __init__(self) -> None:
+        self._db: aiosqlite.Connection | None = None
+        self._busy_ms: int | None = None
+        self.closed = False
+
+    async def connect(self, path: Path) -> None:
+        self._db = await aiosqlite.connect(path, isolation_level=None)
+
+    async def call(self, fn: Any, busy_ms: int | None = None) -> Any:
+        if self.closed or self._db is None:
+            raise StoreClosed("closed")
+        db = self._db
+
+        def run() -> Any:
+            conn = db._conn  # on aiosqlite's thread
+            if busy_ms is not None and busy_ms != self._busy_ms:
+                conn.execute(f"PRAGMA busy_timeout = {int(busy_ms)}")
+                self._busy_ms = busy_ms
+            return fn(conn)
+
+        return await db._execute(run)
+
+    async def close(self) -> None:
+        self.closed = True
+        if self._db is not None:
+            await self._db.close()
+
+
+class AioStore(SQLiteStore):
+    @classmethod
+    def _writers(cls, synchronous: Synchronous) -> tuple[Any, None]:
+        return AioWriter(), None  # SQLite checkpoints on the writer's thread itself
+
+
+class ThreadStore(SQLiteStore):
+    @classmethod
+    def _writers(cls, synchronous: Synchronous) -> tuple[Any, None]:
+        return _Writer(inline=False), None
+
+
+WRITERS: dict[str, type[SQLiteStore]] = {
+    "inline": SQLiteStore,
+    "aiosqlite": AioStore,
+    "thread": ThreadStore,
+}
+
+
+@dataclass
+class Run:
+    moves_per_s: float
+    latencies: list[float]  # seconds from append_move called to it returning
+
+
+async def moves_run(
+    path: Path, synchronous: Synchronous, store_cls: type[SQLiteStore] = SQLiteStore
+) -> Run:
+    """50 tables append moves concurrently for SECONDS; committed moves per second."""
+    store = await store_cls.open(path, synchronous=synchronous)
     ids = []
     for t in range(TABLES):
         table = await store.create_table(GUILD, 10_000 + t, 1, {"players": 4})
@@ -39,22 +117,120 @@ async def moves_run(path: Path, synchronous: Synchronous) -> float:
         await store.start_table(table.id, 0, random.getrandbits(64))
         ids.append(table.id)
     counts = [0] * TABLES
+    latencies: list[float] = []
     stop = time.perf_counter() + SECONDS
 
     async def play(i: int) -> None:
         move = 0
         while time.perf_counter() < stop:
             move += 1
+            t = time.perf_counter()
             await store.append_move(
                 ids[i], move, 1, move % 4, "play:7H", user_id=100 + move % 4, by_computer=False
             )
+            latencies.append(time.perf_counter() - t)
             counts[i] = move
 
     start = time.perf_counter()
     await asyncio.gather(*(play(i) for i in range(TABLES)))
     elapsed = time.perf_counter() - start
     await store.close()
-    return sum(counts) / elapsed
+    return Run(sum(counts) / elapsed, latencies)
+
+
+async def one_table_run(path: Path, store_cls: type[SQLiteStore]) -> list[float]:
+    """One table, one move at a time (a quiet bot: a click's own commit); latency per move."""
+    store = await store_cls.open(path)
+    table = await store.create_table(GUILD, 10_000, 1, {"players": 2})
+    for seat in range(2):
+        await store.add_seat(table.id, seat, None, f"C{seat}", "easy")
+    await store.start_table(table.id, 0, 1)
+    out = []
+    for move in range(1, 1001):
+        t = time.perf_counter()
+        await store.append_move(table.id, move, 1, move % 2, "pass", user_id=None, by_computer=True)
+        out.append(time.perf_counter() - t)
+    await store.close()
+    return out
+
+
+BUSY_TASKS = 8  # other work on the event loop (the bot: gateway events, REST answers, renders)
+BUSY_MS = 0.5  # of CPU per task per turn of the loop: a turn takes ~4 ms
+BUSY_TABLES = 20
+
+
+def spin(seconds: float) -> None:
+    end = time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        pass
+
+
+async def busy_loop_run(path: Path, store_cls: type[SQLiteStore]) -> list[float]:
+    """Moves while the event loop has other work, as in the bot: an answer from another thread
+    is seen only once the loop comes round to it. Latency of each move's append_move."""
+    store = await store_cls.open(path)
+    ids = []
+    for t in range(BUSY_TABLES):
+        table = await store.create_table(GUILD, 20_000 + t, 1, {"players": 2})
+        for seat in range(2):
+            await store.add_seat(table.id, seat, None, f"C{seat}", "easy")
+        await store.start_table(table.id, 0, t)
+        ids.append(table.id)
+    stop = time.perf_counter() + SECONDS
+    out: list[float] = []
+
+    async def other_work() -> None:
+        while time.perf_counter() < stop:
+            spin(BUSY_MS / 1e3)
+            await asyncio.sleep(0)
+
+    async def play(table_id: int) -> None:
+        move = 0
+        while time.perf_counter() < stop:
+            await asyncio.sleep(0)  # the click arrives
+            move += 1
+            t = time.perf_counter()
+            await store.append_move(table_id, move, 1, move % 2, "pass", user_id=None,
+                                    by_computer=True)  # fmt: skip
+            out.append(time.perf_counter() - t)
+
+    await asyncio.gather(*(other_work() for _ in range(BUSY_TASKS)), *(play(i) for i in ids))
+    await store.close()
+    return out
+
+
+async def compare_writers(tmp: Path, writers: list[str], runs: int) -> float:
+    """The synchronous=NORMAL moves with each writer, interleaved; returns inline's median."""
+    results: dict[str, list[Run]] = {w: [] for w in writers}
+    single: dict[str, list[float]] = {w: [] for w in writers}
+    busy: dict[str, list[float]] = {w: [] for w in writers}
+    for i in range(runs):
+        for w in writers:
+            results[w].append(await moves_run(tmp / f"{w}{i}.db", "NORMAL", WRITERS[w]))
+            single[w].append(
+                statistics.median(await one_table_run(tmp / f"{w}{i}s.db", WRITERS[w]))
+            )
+            busy[w].extend(await busy_loop_run(tmp / f"{w}{i}b.db", WRITERS[w]))
+    medians = {}
+    for w in writers:
+        rates = [r.moves_per_s for r in results[w]]
+        medians[w] = statistics.median(rates)
+        lat = sorted(x for r in results[w] for x in r.latencies)
+        p50, p99 = lat[len(lat) // 2], lat[int(len(lat) * 0.99)]
+        alone = statistics.median(single[w])
+        print(f"writer {w:9}: {', '.join(f'{r:,.0f}' for r in rates)} moves/s "
+              f"(median {medians[w]:,.0f}); append p50 {p50 * 1e3:.2f} ms, p99 {p99 * 1e3:.2f} ms; "
+              f"one table alone: median {alone * 1e3:.3f} ms a move")  # fmt: skip
+    for w in writers:
+        lat = sorted(busy[w])
+        p50, p99 = lat[len(lat) // 2], lat[int(len(lat) * 0.99)]
+        print(f"writer {w:9} on a busy loop: append p50 {p50 * 1e3:.2f} ms, "
+              f"p99 {p99 * 1e3:.2f} ms ({len(lat) / runs / SECONDS:,.0f} moves/s)")  # fmt: skip
+    print(f"({TABLES} tables appending concurrently for {SECONDS:g} s; one table alone for "
+          f"1000 moves; {BUSY_TABLES} tables for {SECONDS:g} s beside {BUSY_TASKS} tasks "
+          f"that each spin {BUSY_MS:g} ms a turn; {runs} rounds, the writers in turn "
+          "in each)")  # fmt: skip
+    return medians["inline"] if "inline" in medians else next(iter(medians.values()))
 
 
 def seed_results(path: Path) -> None:
@@ -140,19 +316,50 @@ async def file_check_bench(path: Path) -> None:
     print(f"file check per commit: {each * 1e6:.1f} us")
 
 
-async def main() -> None:
+def parse_args() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument(
+        "--writer",
+        default="inline,aiosqlite",
+        help="comma-separated writers to compare, interleaved: inline, aiosqlite, thread",
+    )
+    parser.add_argument("--runs", type=int, default=RUNS, help="rounds (runs of each writer)")
+    parser.add_argument("--moves-only", action="store_true", help="skip the query figures")
+    parser.add_argument(
+        "--loop",
+        choices=("bot", "asyncio"),
+        default="bot",
+        help="bot: the bot's event loop (uvloop) and GIL switch interval (cogs/runner.py)",
+    )
+    args = parser.parse_args()
+    args.writers = [w.strip() for w in args.writer.split(",") if w.strip()]
+    if not args.writers or any(w not in WRITERS for w in args.writers):
+        parser.error(f"--writer: choose from {', '.join(WRITERS)}")
+    return args
+
+
+async def main(args: argparse.Namespace) -> None:
+    print(f"event loop: {type(asyncio.get_running_loop()).__module__}, "
+          f"GIL switch interval {sys.getswitchinterval() * 1e3:g} ms")  # fmt: skip
     with tempfile.TemporaryDirectory() as tmp:
-        await file_check_bench(Path(tmp) / "check.db")
-        await leaderboard_bench(Path(tmp) / "board.db")
-        full = [await moves_run(Path(tmp) / f"full{i}.db", "FULL") for i in range(RUNS)]
-        print(f"synchronous=FULL  : {', '.join(f'{r:,.0f}' for r in full)} moves/s "
-              f"(median {statistics.median(full):,.0f})")  # fmt: skip
-        normal = [await moves_run(Path(tmp) / f"normal{i}.db", "NORMAL") for i in range(RUNS)]
-        print(f"synchronous=NORMAL: {', '.join(f'{r:,.0f}' for r in normal)} moves/s "
-              f"(median {statistics.median(normal):,.0f})")  # fmt: skip
-        print(f"({TABLES} tables appending concurrently, {RUNS} runs of {SECONDS:g} s each)")
-        print(f"moves/s: {statistics.median(normal):.0f}")
+        if not args.moves_only:
+            await file_check_bench(Path(tmp) / "check.db")
+            await leaderboard_bench(Path(tmp) / "board.db")
+            full = [
+                (await moves_run(Path(tmp) / f"full{i}.db", "FULL")).moves_per_s
+                for i in range(args.runs)
+            ]
+            print(f"synchronous=FULL  : {', '.join(f'{r:,.0f}' for r in full)} moves/s "
+                  f"(median {statistics.median(full):,.0f})")  # fmt: skip
+        normal = await compare_writers(Path(tmp), args.writers, args.runs)
+        print(f"moves/s: {normal:.0f}")
 
 
 if __name__ == "__main__":
-    asyncio.run(main())
+    ARGS = parse_args()
+    if ARGS.loop == "asyncio":
+        asyncio.run(main(ARGS))
+    else:  # as the bot runs (cogs/runner.py)
+        sys.setswitchinterval(SWITCH_INTERVAL)
+        with asyncio.Runner(loop_factory=event_loop_factory()) as runner:
+            runner.run(main(ARGS))
