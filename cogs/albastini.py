@@ -30,6 +30,7 @@ from albastini.events import (
 from albastini.store import StoreUnavailable
 from albastini.table import Refusal
 from cogs import ids, texts, views
+from cogs.hands import HandFollower
 from cogs.i18n import LANGUAGES, join_list, t
 from cogs.lang import key_str, name_str
 from cogs.replies import Reply
@@ -137,7 +138,22 @@ class AlbastiniCog(
         # (table, user) -> the action code of a move that counted but whose answer never
         # reached the person (the click had expired): their next hand says it counted.
         self._unseen: dict[tuple[int, int], str] = {}
+        # the private hand a person last opened follows the game (cogs/hands.py); who watches
+        # such a hand needs no turn ping
+        self.hands = HandFollower(
+            self._hand_state,
+            self._hand_build,
+            lambda table_id: self.bot.service.get(table_id),
+            moved=lambda lang: t(lang, "hand.moved"),
+            on_lost=self._hand_lost,
+        )
         super().__init__()
+
+    async def cog_load(self) -> None:
+        self.bot.publisher.followed = self.hands.covers
+
+    async def cog_unload(self) -> None:
+        await self.hands.close()
 
     @property
     def service(self) -> Any:
@@ -169,15 +185,25 @@ class AlbastiniCog(
         return texts.refusal_text(lang, exc.reason, details, table, link)
 
     def hand_payload(
-        self, table: Table, user_id: int, lang: str, *, note: str | None = None
+        self,
+        table: Table,
+        user_id: int,
+        lang: str,
+        *,
+        note: str | None = None,
+        retired: bool = False,
     ) -> dict[str, Any] | None:
-        """content + view of a person's private hand; None if they do not sit at the table."""
+        """content + view of a person's private hand; None if they do not sit at the table.
+        ``retired``: the hand stops following the game, so no move is left enabled on it."""
         view = table.view_for(user_id)
         if view is None:
             return None
         if not view:  # lobby
             content = (note + "\n" if note else "") + t(lang, "hand.not_started")
             return {"content": content, "view": views.build_view([])}
+        if retired:
+            view = {**view, "legal": []}
+            note = t(lang, "hand.retired")
         unseen = self._unseen.pop((table.id, user_id), None)
         if unseen is not None:
             counted = texts.move_counted(lang, unseen)
@@ -189,6 +215,71 @@ class AlbastiniCog(
 
     async def _private(self, reply: Reply, text: str) -> None:
         await reply.send(content=text, ephemeral=True)
+
+    # ------------------------------------------------------------------ hands that follow
+    @staticmethod
+    def _hand_state(table: Table, user_id: int) -> Any:
+        """What a person's hand shows that matters enough to edit it: their cards, the moves
+        they may make now (with the move number their buttons carry), the trump and the bids
+        (a revealed bid); not who else is to act, which the table message shows."""
+        seat = table.seat_of(user_id)
+        if seat is None:
+            return None
+        if table.match is None or table.status == "lobby":
+            return (table.status,)
+        view = table.match.deal.view(seat)
+        legal = tuple(view.get("legal") or ())
+        return (
+            table.status,
+            table.deal_no,
+            view.get("phase"),
+            tuple(view.get("hand") or ()),
+            legal,
+            table.move_no if legal else None,
+            view.get("trump"),
+            tuple((b.get("seat"), b.get("card")) for b in view.get("bids") or ()),
+        )
+
+    def _hand_build(
+        self, table: Table, user_id: int, lang: str, retired: bool
+    ) -> dict[str, Any] | None:
+        return self.hand_payload(table, user_id, lang, retired=retired)
+
+    def _hand_lost(self, table: Table, user_id: int) -> None:
+        """A hand that could not be updated while its person is to act: ping them instead."""
+        seat = table.to_act
+        if (
+            table.status == "running"
+            and seat is not None
+            and table.seats[seat] is not None
+            and table.seats[seat].user_id == user_id
+        ):
+            self.bot.publisher.turn_started(table.id, seat, table.move_no)
+
+    async def _show_hand(
+        self,
+        interaction: discord.Interaction[Any],
+        reply: Reply,
+        table: Table,
+        lang: str,
+        payload: dict[str, Any],
+        *,
+        in_place: bool = True,
+    ) -> None:
+        """A private hand, in place of the clicked private message (``in_place``, when the click
+        was on one) or as a new one; from then on it follows the game (cogs/hands.py)."""
+        msg = interaction.message
+        if in_place and msg is not None and msg.flags.ephemeral:
+            await reply.edit(**payload)
+            self.hands.remember(table, interaction, lang, message_id=msg.id)
+            return
+        sent = await reply.send(ephemeral=True, **payload)
+        if reply.followed_up and sent is not None:
+            self.hands.remember(table, interaction, lang, followup=sent)
+        else:
+            self.hands.remember(
+                table, interaction, lang, message_id=sent.id if sent is not None else None
+            )
 
     # ------------------------------------------------------------------ service events
     def on_events(self, table: Table, events: list[Event]) -> None:
@@ -239,6 +330,7 @@ class AlbastiniCog(
                 pub.clear_notice(table.id)
                 closed = True
         pub.refresh(table.id)
+        self.hands.changed(table)
         if closed:
             pub.forget(table.id)
 
@@ -435,7 +527,7 @@ class AlbastiniCog(
         if payload is None:
             await self._private(reply, t(lang, "refuse.not_seated"))
             return
-        await reply.send(ephemeral=True, **payload)
+        await self._show_hand(interaction, reply, table, lang, payload, in_place=False)
 
     @app_commands.command(name=name_str("leave"), description=key_str("cmd.leave.description"))
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
@@ -692,7 +784,7 @@ class AlbastiniCog(
             if exc.reason in ("stale", "illegal", "not_your_turn"):
                 payload = self.hand_payload(c.table, c.user.id, c.lang, note=note)
                 if payload is not None:
-                    await self._private_in_place(c.interaction, c.reply, payload)
+                    await self._show_hand(c.interaction, c.reply, c.table, c.lang, payload)
                     return
             await self._private(c.reply, note)
             return
@@ -701,7 +793,7 @@ class AlbastiniCog(
             if payload is None:
                 await self._private(c.reply, t(c.lang, "refuse.not_seated"))
             else:
-                await self._private_in_place(c.interaction, c.reply, payload)
+                await self._show_hand(c.interaction, c.reply, c.table, c.lang, payload)
         except discord.HTTPException as exc:
             expired = isinstance(exc, discord.NotFound) and exc.code == 10062
             if not expired and exc.status < 500:
@@ -738,7 +830,7 @@ class AlbastiniCog(
         elif c.table.status != "running":
             await c.reply.edit(content=t(c.lang, "refuse.match_over"), view=views.build_view([]))
         else:
-            await self._private_in_place(c.interaction, c.reply, payload)
+            await self._show_hand(c.interaction, c.reply, c.table, c.lang, payload)
 
     async def _click_hand(self, c: Click) -> None:
         if c.table.status not in ("running", "lobby"):
@@ -748,7 +840,7 @@ class AlbastiniCog(
         if payload is None:
             await self._private(c.reply, t(c.lang, "refuse.not_seated"))
             return
-        await c.reply.send(ephemeral=True, **payload)
+        await self._show_hand(c.interaction, c.reply, c.table, c.lang, payload, in_place=False)
 
     async def _click_back(self, c: Click) -> None:
         if not await self._serve(c, self.service.back(c.table.id, c.user.id)):
@@ -757,7 +849,7 @@ class AlbastiniCog(
             c.table, c.user.id, c.lang, note=t(c.lang, "table.welcome_back")
         )
         if payload is not None:
-            await c.reply.send(ephemeral=True, **payload)
+            await self._show_hand(c.interaction, c.reply, c.table, c.lang, payload, in_place=False)
 
     async def _click_leave(self, c: Click) -> None:
         if c.table.seat_of(c.user.id) is None:

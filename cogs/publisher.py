@@ -7,7 +7,9 @@
   the previous notice deleted first, so each player is really notified and the channel is not
   flooded. A notice waits ``notice_delay`` seconds first and is not sent at all when the person
   has played by then: someone watching the table needs no ping, and each notice costs two
-  requests (post, later delete).
+  requests (post, later delete). Nor is one sent to a person whose private hand follows the
+  game and who opened or used it in the last few minutes (:mod:`cogs.hands`): that hand now
+  shows their turn, with the moves enabled.
 * Every public request (edits, notices, summaries) takes one of ``LANES`` slots: when the bot is
   busy, its answers to clicks are not queued behind a crowd of edits, and edits waiting for a
   slot carry more changes each (a busy bot edits less often instead of falling behind).
@@ -144,6 +146,9 @@ class Publisher:
         self._drawn: dict[int, tuple[dict[str, Any], tuple[str, ...]]] = {}
         self._sent: dict[int, tuple[Any, ...]] = {}  # what the last edit showed, per table
         self._retry: dict[int, asyncio.TimerHandle] = {}  # stale pictures to draw later
+        #: ``followed(table_id, user_id)``: the person watches a private hand that shows them
+        #: their turn (cogs/hands.py), so their turn needs no ping
+        self.followed: Callable[[int, int], bool] = lambda table_id, user_id: False
         # Edits of each table message begun and finished: a summary waits for the edit that
         # shows the state it follows (see :meth:`_edit_out`).
         self._edits_begun: dict[int, int] = {}
@@ -625,6 +630,8 @@ class Publisher:
         info = table.seats[seat] if 0 <= seat < len(table.seats) else None
         if info is None or info.user_id is None or info.away:
             return
+        if self.followed(table_id, info.user_id):
+            return  # their own hand, which they are looking at, now shows their turn
         lang = table.language
         view = table.public_view()
         name = texts.mention(info.user_id)

@@ -79,6 +79,8 @@ class Reply:
         self._timer: asyncio.TimerHandle | None = None
         self._task: asyncio.Task[None] | None = None
         self.deferred = False
+        #: the last ``send`` went out as a follow-up message (not as the original response)
+        self.followed_up = False
         if defer_after > 0:
             loop = asyncio.get_running_loop()
             self._timer = loop.call_later(defer_after, self._start_defer)
@@ -133,7 +135,8 @@ class Reply:
             kwargs["file"] = file
         async with self._lock:
             resp = self.interaction.response
-            if not resp.is_done():
+            self.followed_up = resp.is_done()
+            if not self.followed_up:
                 result = await resp.send_message(**kwargs)
                 resource = getattr(result, "resource", None)
                 return resource if isinstance(resource, discord.Message) else None

@@ -57,10 +57,13 @@ def make_bot(db_path: Path) -> Callable[..., AlbastiniBot]:
 
 async def settle(bot: AlbastiniBot, fake: FakeDiscord) -> None:
     """Wait until the bot's public updates are done and the fake is quiet."""
+    def settled() -> bool:
+        return bool(bot.publisher.settled and bot.albastini.hands.settled)
+
     for _ in range(3):
-        await fake.wait_until(lambda: bot.publisher.settled, timeout=10)
+        await fake.wait_until(settled, timeout=10)
         await fake.wait_idle()
-        if bot.publisher.settled:
+        if settled():
             return
 
 

@@ -253,8 +253,10 @@ async def test_a_private_hand_still_works_after_its_token_expired(
         neema = fake.add_user("Neema")
         async with fake.run_bot(make_bot()) as bot:
             lobby = await match_with_computers(fake, neema)
+            bot.albastini.hands.clock = fake.now  # the bot's clock moves with the fake's
             r = await fake.click(neema, lobby, label="Show my hand")
             hand = r.message
+            await settle(bot, fake)
             fake.advance(20 * 60)  # the token of the message's interaction is long dead
             table = table_of(bot, fake)
             await fake.wait_until(lambda: table.seats[table.to_act].user_id == neema.id)

@@ -1,0 +1,345 @@
+"""Private hands that follow the game: one click per move.
+
+A person's private hand is an ephemeral message, which only the interaction webhook can edit, and
+only for 15 minutes after the click (or command) whose token it is. Each time the bot shows a
+hand in answer to a person's interaction, the cog tells this module which message and which
+token; then, whenever what the hand shows changes in a way that matters (their turn comes, a
+card is drawn, a bid is revealed, a timer played for them, the next deal is dealt), the bot
+edits that message in place, so the legal moves are enabled when the person looks and they
+click once.
+
+* Only the latest hand message of a person follows the game. When a newer one is shown, the
+  older one (if its token still works and it is another message) is edited to a short note with
+  no buttons, so no enabled button is left there that the bot would refuse as stale.
+* Edits are coalesced per person (at most one in flight and one per ``min_interval``; the edit
+  renders the latest state) and sent in the background, in lanes of their own: they never delay
+  the answer to a click. discord.py waits on a 429 of the webhook's bucket.
+* A token is relied on until ``lifetime - margin`` after its click. Then the bot edits the hand
+  one last time with every move disabled and a note saying to press Refresh, and stops
+  following it; so does an edit that fails (the message was dismissed, the token refused). The
+  person is then pinged on their turn as before: :meth:`HandFollower.covers` tells the
+  publisher who needs no ping, and ``on_lost`` reports a hand lost while its person is to act.
+
+What a hand shows is the caller's business: ``state`` summarises a person's view (an edit is
+sent only when it changes) and ``build`` renders the message. This module holds no rule.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import discord
+import discord.http
+from discord.webhook.async_ import async_context
+
+if TYPE_CHECKING:
+    from albastini.table import Table
+
+log = logging.getLogger(__name__)
+
+#: Seconds an interaction token works (Discord: 15 minutes).
+TOKEN_LIFETIME = 15 * 60.0
+#: Seconds before the token's end at which the bot stops relying on it (a slow request, clocks).
+TOKEN_MARGIN = 60.0
+#: Seconds after the click that showed a person's hand during which they count as watching it.
+WATCHING = 180.0
+#: Seconds between two edits of one person's hand.
+MIN_INTERVAL = 0.25
+#: Hand edits in flight at once, across all tables.
+LANES = 8
+
+Key = tuple[int, int]  # (table id, user id)
+#: ``state(table, user_id)``: a summary of what the person's hand shows; None if they do not sit
+#: at the table.
+State = Callable[["Table", int], Hashable | None]
+#: ``build(table, user_id, lang, retired)``: the message (``content``, ``view``); ``retired``:
+#: every move disabled, with a note to press Refresh. None if they do not sit at the table.
+Build = Callable[["Table", int, str, bool], dict[str, Any] | None]
+
+
+@dataclass(slots=True)
+class _Hand:
+    """Where one person's latest hand message is, and what it shows."""
+
+    application_id: int
+    token: str
+    #: what to edit: None for the interaction's original response (also the clicked message
+    #: after a click was answered by updating it), else the id of a follow-up message
+    target: int | None
+    #: the message itself, to tell a newer hand message from the same one shown again
+    message_id: int | None
+    clicked: float  # loop time of the interaction whose token this is
+    lang: str
+    shown: Hashable | None
+    retire: asyncio.TimerHandle | None = field(default=None, repr=False)
+
+
+class HandFollower:
+    """The latest private hand message of every person who looks at one, kept up to date."""
+
+    def __init__(
+        self,
+        state: State,
+        build: Build,
+        get_table: Callable[[int], Table | None],
+        *,
+        moved: Callable[[str], str],
+        on_lost: Callable[[Table, int], None] | None = None,
+        lifetime: float = TOKEN_LIFETIME,
+        margin: float = TOKEN_MARGIN,
+        watching: float = WATCHING,
+        min_interval: float = MIN_INTERVAL,
+        lanes: int = LANES,
+    ) -> None:
+        self._state = state
+        self._build = build
+        self._get_table = get_table
+        self._moved = moved  # lang -> the note left on an older hand message
+        self._on_lost = on_lost
+        self.lifetime = lifetime
+        self.margin = margin
+        self.watching = watching
+        self.min_interval = min_interval
+        self._lanes = asyncio.Semaphore(lanes)
+        self._hands: dict[Key, _Hand] = {}
+        self._dirty: set[Key] = set()
+        self._editors: dict[Key, asyncio.Task[None]] = {}
+        self._last_edit: dict[Key, float] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._session: Any = None
+        self._http: Any = None
+        self._closing = False
+        #: The clock the tokens' ages are read on (tests move it with the fake Discord's).
+        self.clock: Callable[[], float] = time.monotonic
+        #: Edits sent and edits that failed (tests and the benchmark read them).
+        self.edits = 0
+        self.failures = 0
+
+    # ------------------------------------------------------------------ what the cog says
+    def remember(
+        self,
+        table: Table,
+        interaction: discord.Interaction[Any],
+        lang: str,
+        *,
+        followup: discord.Message | None = None,
+        message_id: int | None = None,
+    ) -> None:
+        """``interaction`` has just shown its person their hand: follow the game in it.
+
+        ``followup``: the hand went out as a follow-up message; otherwise it is the
+        interaction's original response, or the clicked message updated in place.
+        ``message_id``: that message's id when known, to tell it from an older one."""
+        if self._closing:
+            return
+        key = (table.id, interaction.user.id)
+        loop = asyncio.get_running_loop()
+        # the token's age: a timer for the last edit before it ends, and a check before each use
+        self._session = interaction._session
+        self._http = interaction._state.http
+        if followup is not None:
+            message_id = followup.id
+        hand = _Hand(
+            application_id=interaction.application_id,
+            token=interaction.token,
+            target=followup.id if followup is not None else None,
+            message_id=message_id,
+            clicked=self.clock(),
+            lang=lang,
+            shown=self._state(table, interaction.user.id),
+        )
+        old = self._hands.get(key)
+        if old is not None:
+            self._cancel_retire(old)
+            if old.message_id is None or old.message_id != message_id:
+                self._spawn(self._leave_old(old))
+        hand.retire = loop.call_later(
+            max(0.0, self.lifetime - self.margin), self._retire, key, hand
+        )
+        self._hands[key] = hand
+
+    def changed(self, table: Table) -> None:
+        """The table changed: bring the hands followed there up to date (where they would show
+        something else now)."""
+        if self._closing:
+            return
+        for key in [k for k in self._hands if k[0] == table.id]:
+            self._dirty.add(key)
+            task = self._editors.get(key)
+            if task is None or task.done():
+                self._editors[key] = asyncio.get_running_loop().create_task(
+                    self._edit_loop(key), name=f"albastini-hand-{key[0]}-{key[1]}"
+                )
+
+    def covers(self, table_id: int, user_id: int) -> bool:
+        """Whether the person's hand follows the game and they opened or used it recently:
+        they will see their turn there and need no ping."""
+        hand = self._hands.get((table_id, user_id))
+        if hand is None:
+            return False
+        return self.clock() - hand.clicked < min(self.watching, self.lifetime - self.margin)
+
+    def follows(self, table_id: int, user_id: int) -> bool:
+        """Whether a hand message of this person follows the game now."""
+        return (table_id, user_id) in self._hands
+
+    @property
+    def settled(self) -> bool:
+        """No hand edit pending or in flight (tests wait for this)."""
+        tasks = [*self._editors.values(), *self._tasks]
+        return not self._dirty and all(task.done() for task in tasks)
+
+    async def close(self, timeout: float = 5.0) -> None:
+        """Let the edits in flight finish (bounded), then stop."""
+        pending = [t for t in [*self._editors.values(), *self._tasks] if not t.done()]
+        if pending:
+            _done, still = await asyncio.wait(pending, timeout=timeout)
+            for task in still:
+                task.cancel()
+        self._closing = True
+        for hand in self._hands.values():
+            self._cancel_retire(hand)
+        self._hands.clear()
+        self._dirty.clear()
+
+    # ------------------------------------------------------------------ edits
+    async def _edit_loop(self, key: Key) -> None:
+        try:
+            await self._edit_until_clean(key)
+        finally:
+            if self._editors.get(key) is asyncio.current_task() and key not in self._dirty:
+                del self._editors[key]
+
+    async def _edit_until_clean(self, key: Key) -> None:
+        loop = asyncio.get_running_loop()
+        while key in self._dirty and not self._closing:
+            wait = self._last_edit.get(key, -1e18) + self.min_interval - loop.time()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            self._dirty.discard(key)
+            hand = self._hands.get(key)
+            table = self._get_table(key[0])
+            if hand is None:
+                return
+            shown = self._state(table, key[1]) if table is not None else None
+            if table is None or shown is None:  # the table is gone, or they left it
+                self._drop(key, hand)
+                return
+            if shown != hand.shown:
+                payload = self._build(table, key[1], hand.lang, False)
+                if payload is None:
+                    self._drop(key, hand)
+                    return
+                self._last_edit[key] = loop.time()
+                async with self._lanes:
+                    ok = await self._send(hand, payload)
+                newer = self._hands.get(key)
+                if newer is hand and ok:
+                    hand.shown = shown
+                elif newer is hand:
+                    self._drop(key, hand)
+                    if self._on_lost is not None:
+                        self._on_lost(table, key[1])
+                    return
+                elif newer is not None and newer.message_id == hand.message_id:
+                    # the person's own click answered on this message while the edit was on its
+                    # way, and the edit may have landed last: show the latest state once more
+                    newer.shown = None
+                    self._dirty.add(key)
+            if table.status not in ("lobby", "running") and key not in self._dirty:
+                self._drop(key, self._hands.get(key))  # its last state is shown: done
+                return
+
+    def _retire(self, key: Key, hand: _Hand) -> None:
+        """The token runs out soon: leave the hand with no move enabled and stop following."""
+        if self._hands.get(key) is not hand or self._closing:
+            return
+        self._drop(key, hand)
+        self._spawn(self._send_retired(key, hand))
+
+    async def _send_retired(self, key: Key, hand: _Hand) -> None:
+        editor = self._editors.get(key)
+        if editor is not None and not editor.done():
+            await asyncio.wait({editor})  # an edit in flight must not land after this one
+        table = self._get_table(key[0])
+        payload = self._build(table, key[1], hand.lang, True) if table is not None else None
+        if payload is not None:
+            async with self._lanes:
+                await self._send(hand, payload, final=True)
+
+    async def _leave_old(self, old: _Hand) -> None:
+        """An older hand message: a note and no buttons (a newer message follows the game)."""
+        if self._usable(old):
+            await self._send_in_lane(old, {"content": self._moved(old.lang), "view": None})
+
+    async def _send_in_lane(self, hand: _Hand, payload: dict[str, Any]) -> None:
+        async with self._lanes:
+            await self._send(hand, payload)
+
+    def _usable(self, hand: _Hand, *, final: bool = False) -> bool:
+        """Whether the hand's token may still be used (its timer may not have run yet); the
+        ``final`` edit, which retires the hand, may use half of the margin."""
+        margin = self.margin / 2 if final else self.margin
+        return self.clock() - hand.clicked < self.lifetime - margin
+
+    async def _send(self, hand: _Hand, payload: dict[str, Any], *, final: bool = False) -> bool:
+        """Edit the hand message; False if it cannot be edited any more."""
+        if not self._usable(hand, final=final):
+            return False
+        try:
+            with discord.http.handle_message_parameters(
+                content=payload.get("content"),
+                view=payload.get("view"),
+                allowed_mentions=discord.AllowedMentions.none(),
+            ) as params:
+                adapter = async_context.get()
+                common: dict[str, Any] = {
+                    "session": self._session,
+                    "proxy": self._http.proxy,
+                    "proxy_auth": self._http.proxy_auth,
+                    "payload": params.payload,
+                    "multipart": params.multipart,
+                    "files": params.files,
+                }
+                if hand.target is None:
+                    await adapter.edit_original_interaction_response(
+                        hand.application_id, hand.token, **common
+                    )
+                else:
+                    await adapter.edit_webhook_message(
+                        hand.application_id, hand.token, hand.target, **common
+                    )
+        except discord.HTTPException as exc:
+            # 404: the message was dismissed; 401: the token ran out. The hand stops following
+            # the game and the person is pinged on their turn as before.
+            self.failures += 1
+            log.info("a private hand could not be updated (%s %s)", exc.status, exc.code)
+            return False
+        except Exception:
+            self.failures += 1
+            log.exception("a private hand could not be updated")
+            return False
+        self.edits += 1
+        return True
+
+    def _drop(self, key: Key, hand: _Hand | None) -> None:
+        if hand is not None and self._hands.get(key) is hand:
+            del self._hands[key]
+            self._cancel_retire(hand)
+            self._last_edit.pop(key, None)
+
+    @staticmethod
+    def _cancel_retire(hand: _Hand) -> None:
+        if hand.retire is not None:
+            hand.retire.cancel()
+            hand.retire = None
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)

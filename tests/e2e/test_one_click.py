@@ -1,0 +1,208 @@
+"""One click per move: the private hand follows the game (the bot edits it through the token of
+the person's latest click), pings only for people whose hand does not follow."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import pytest
+
+from cogs import ids
+from cogs.runner import AlbastiniBot
+from tests.e2e.conftest import (
+    assert_clean,
+    enabled_moves,
+    press_start,
+    settle,
+    table_of,
+)
+from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[FakeDiscord]:
+    async with FakeDiscord() as server:
+        yield server
+
+
+def record_posts(fake: FakeDiscord) -> list[FakeMessage]:
+    """Every public message posted from now on, kept even once deleted (turn notices are)."""
+    posted: list[FakeMessage] = []
+    store = fake._store
+
+    def spy(msg: FakeMessage) -> None:
+        store(msg)
+        if msg.ephemeral_for is None:
+            posted.append(msg)
+
+    fake._store = spy  # type: ignore[method-assign]
+    return posted
+
+
+def notices_for(fake: FakeDiscord, posted: list[FakeMessage], user: FakeUser) -> list[FakeMessage]:
+    """The turn notices that mentioned ``user`` among ``posted``."""
+    return [
+        m
+        for m in posted
+        if not m.embeds and f"<@{user.id}>" in m.content and fake.find_button(m, "Show my hand")
+    ]
+
+
+async def open_table(
+    fake: FakeDiscord, people: list[FakeUser], **options: Any
+) -> FakeMessage:
+    """The first person opens a table for all of them, the others join, the host starts."""
+    host, *guests = people
+    r = await fake.slash(host, "albastini start", players=len(people), **options)
+    lobby = r.message
+    assert lobby is not None
+    for guest in guests:
+        await fake.click(guest, lobby, label="Join")
+    await press_start(fake, host, lobby)
+    await fake.wait_until(lambda: fake.find_button(lobby, label="Show my hand"), timeout=10)
+    return lobby
+
+
+async def open_hands(
+    fake: FakeDiscord, people: list[FakeUser], table_msg: FakeMessage
+) -> dict[int, FakeMessage]:
+    hands = {}
+    for user in people:
+        r = await fake.click(user, table_msg, label="Show my hand")
+        assert r.ephemeral and r.message is not None
+        hands[user.id] = r.message
+    return hands
+
+
+async def test_a_whole_four_pair_match_one_click_per_move(
+    fake: FakeDiscord, make_bot: Callable[..., AlbastiniBot]
+) -> None:
+    """Each person opens their hand once; from then on they click only a card (or bid) on that
+    same message when it shows their turn, and the match finishes. Whoever is not to play has
+    no enabled move, and the person to play has only buttons of the current move. Nobody who
+    watches their hand is pinged."""
+    bot = make_bot(notice_delay=0.0)
+    posted = record_posts(fake)
+    async with fake.run_bot(bot):
+        people = [fake.add_user(name) for name in ("Asha", "Baraka", "Chiku", "Dalila")]
+        table_msg = await open_table(fake, people, teams="pairs", target=1)
+        table = table_of(bot, fake)
+        hands = await open_hands(fake, people, table_msg)
+        await settle(bot, fake)
+        opened = len(posted)  # the first to act was pinged before they opened their hand
+        by_id = {u.id: u for u in people}
+        clicks = moves = 0
+        while table.status == "running":
+            await settle(bot, fake)
+            if table.status != "running":
+                break
+            seat = table.to_act
+            assert seat is not None
+            current = table.seats[seat].user_id
+            for user in people:
+                enabled = enabled_moves(hands[user.id])
+                if user.id != current:
+                    assert enabled == [], (user.name, hands[user.id].text)
+                    continue
+                assert enabled, hands[user.id].text
+                numbers = {ids.parse(b.custom_id or "").move for b in enabled}  # type: ignore[union-attr]
+                assert numbers == {table.move_no}
+            hand = hands[current]
+            r = await fake.click(by_id[current], hand, custom_id=enabled_moves(hand)[0].custom_id)
+            clicks += 1
+            assert r.response_type == 7 and r.message is hand  # played in place
+            moves += 1
+        assert table.status == "finished"
+        assert clicks == moves and moves > 20
+        await settle(bot, fake)
+        later = posted[opened:]
+        assert any(m.content.startswith("Deal 1") for m in later)  # posts are recorded
+        for user in people:
+            assert notices_for(fake, later, user) == [], user.name
+        assert_clean(fake)
+
+
+async def test_a_hand_that_cannot_follow_falls_back_to_a_ping(
+    fake: FakeDiscord, make_bot: Callable[..., AlbastiniBot]
+) -> None:
+    """A person whose hand message was deleted gets a ping on their turn, and the ping's
+    "Show my hand" opens a hand that follows the game again."""
+    bot = make_bot(notice_delay=0.0)
+    posted = record_posts(fake)
+    async with fake.run_bot(bot):
+        people = [fake.add_user("Asha"), fake.add_user("Baraka")]
+        table_msg = await open_table(fake, people)
+        table = table_of(bot, fake)
+        hands = await open_hands(fake, people, table_msg)
+        await settle(bot, fake)
+        del posted[:]  # the first to act was pinged before they opened their hand
+        seat = table.to_act
+        current = next(u for u in people if u.id == table.seats[seat].user_id)
+        other = next(u for u in people if u is not current)
+        fake._delete(hands[other.id])  # the person dismissed their private hand
+        # play until the other person's turn
+        while table.seats[table.to_act].user_id != other.id:
+            hand = hands[current.id]
+            await fake.wait_until(lambda h=hand: enabled_moves(h), timeout=5)
+            await fake.click(current, hand, custom_id=enabled_moves(hand)[0].custom_id)
+            await settle(bot, fake)
+        await fake.wait_until(lambda: notices_for(fake, posted, other), timeout=5)
+        assert notices_for(fake, posted, current) == []
+        notice = notices_for(fake, posted, other)[0]
+        r = await fake.click(other, notice, label="Show my hand")
+        assert r.ephemeral and r.message is not None
+        assert enabled_moves(r.message)
+        await fake.click(other, r.message, custom_id=enabled_moves(r.message)[0].custom_id)
+        await settle(bot, fake)
+        # from now on this new hand follows the game: on their next turn it enables the moves
+        hand = r.message
+        while table.status == "running" and table.seats[table.to_act].user_id != other.id:
+            mine = hands[current.id]
+            await fake.wait_until(lambda h=mine: enabled_moves(h), timeout=5)
+            await fake.click(current, mine, custom_id=enabled_moves(mine)[0].custom_id)
+            await settle(bot, fake)
+        if table.status == "running":
+            await fake.wait_until(lambda: enabled_moves(hand), timeout=5)
+        assert fake.unknown_routes == []
+
+
+async def test_a_hand_stops_following_before_its_token_runs_out(
+    fake: FakeDiscord, make_bot: Callable[..., AlbastiniBot]
+) -> None:
+    """Just before Discord's 15 minutes run out (shortened here), the bot leaves the hand with
+    every move disabled and a note; it is never left with a button that would be refused."""
+    bot = make_bot(notice_delay=0.0)
+    async with fake.run_bot(bot):
+        people = [fake.add_user("Asha"), fake.add_user("Baraka")]
+        bot.albastini.hands.lifetime = 1.5
+        bot.albastini.hands.margin = 1.0
+        table_msg = await open_table(fake, people)
+        table = table_of(bot, fake)
+        hands = await open_hands(fake, people, table_msg)
+        await settle(bot, fake)
+        current = next(u for u in people if u.id == table.seats[table.to_act].user_id)
+        hand = hands[current.id]
+        assert enabled_moves(hand)
+        await fake.wait_until(lambda: not enabled_moves(hand), timeout=5)
+        assert fake.find_button(hand, label="Refresh") is not None
+        assert "Refresh" in hand.text
+        # Refresh brings a hand with the moves back
+        r = await fake.click(current, hand, label="Refresh")
+        assert r.message is hand and enabled_moves(hand)
+
+
+async def test_an_older_hand_message_loses_its_buttons(
+    fake: FakeDiscord, make_bot: Callable[..., AlbastiniBot]
+) -> None:
+    """Opening the hand again moves it to the new message: the old one keeps no button."""
+    bot = make_bot(notice_delay=0.0)
+    async with fake.run_bot(bot):
+        people = [fake.add_user("Asha"), fake.add_user("Baraka")]
+        table_msg = await open_table(fake, people)
+        first = await open_hands(fake, people, table_msg)
+        second = await open_hands(fake, people, table_msg)
+        await settle(bot, fake)
+        for user in people:
+            assert first[user.id].buttons == [], first[user.id].text
+            assert second[user.id].buttons
