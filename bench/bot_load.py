@@ -9,9 +9,11 @@ measured apart from the fake Discord and the simulated people, which run here. E
 
 Each table gets a channel of its own and four people: the host runs ``/albastini start
 players:4 teams:pairs``, the three others press Join, the host presses Start. Then each person
-opens their private hand ("Show my hand" on the table message) and, when a turn notice mentions
-them, presses Refresh on that hand and then an enabled card / bid / pass button on it (the hand is
-updated in place). Every click and command waits a random think time first.
+opens their private hand once ("Show my hand" on the table message) and plays on it: when the bot
+has updated it to enable their cards, they click one (one click per move). Only when a turn
+notice mentions them (their hand no longer follows the game) do they press "Show my hand" on the
+notice and play on that new hand from then on. Every click and command waits a random think time
+first.
 
 A round trip is measured from the moment the driver starts sending INTERACTION_CREATE to the
 moment the bot's initial callback (``POST /interactions/{id}/{token}/callback``) reaches the fake.
@@ -90,6 +92,7 @@ class BenchFake(FakeDiscord):
         super().__init__(**kwargs)
         self.callback_at: dict[int, float] = {}
         self._channel_events: dict[int, asyncio.Event] = {}
+        self._user_events: dict[int, asyncio.Event] = {}
 
     async def _callback(self, request: web.Request) -> web.Response:
         with contextlib.suppress(KeyError, ValueError):
@@ -100,8 +103,10 @@ class BenchFake(FakeDiscord):
         super()._dispatch_message(event, msg)
         if msg.ephemeral_for is None:
             ev = self._channel_events.pop(msg.channel_id, None)
-            if ev is not None:
-                ev.set()
+        else:
+            ev = self._user_events.pop(msg.ephemeral_for, None)
+        if ev is not None:
+            ev.set()
 
     async def channel_changed(self, channel_id: int, timeout: float) -> bool:
         """Wait until a public message of the channel changes; False after ``timeout``."""
@@ -114,6 +119,22 @@ class BenchFake(FakeDiscord):
             return False
         return True
 
+    async def seen_change(self, channel_id: int, user_id: int, timeout: float) -> None:
+        """Wait until a public message of the channel or a private message of the user
+        changes, or ``timeout`` passes."""
+        waits = [
+            (self._channel_events, channel_id),
+            (self._user_events, user_id),
+        ]
+        events = [table.get(key) or table.setdefault(key, asyncio.Event()) for table, key in waits]
+        tasks = [asyncio.ensure_future(ev.wait()) for ev in events]
+        try:
+            await asyncio.wait(tasks, timeout=max(timeout, 0.001),
+                               return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in tasks:
+                task.cancel()
+
 
 # --------------------------------------------------------------------------- figures
 @dataclass
@@ -124,9 +145,8 @@ class Stats:
     failed_by_kind: Counter[str] = field(default_factory=Counter)
     driver_skips: int = 0  # the button vanished / got disabled between looking and clicking
     moves: int = 0
-    stale_refreshes: int = 0  # refreshed on a notice but nothing was playable
-    pinged: int = 0  # turns a person noticed through a ping
-    saw_turn: int = 0  # turns a person noticed on the table message
+    pinged: int = 0  # turns a person noticed through a ping (their hand did not follow)
+    saw_turn: int = 0  # turns a person found ready on their own private hand
     tables_started: int = 0
     tables_finished: int = 0
     setup_errors: list[str] = field(default_factory=list)
@@ -321,14 +341,9 @@ class Bench:
                 return m
         return None
 
-    @staticmethod
-    def _named_to_act(table_msg: FakeMessage, user: FakeUser) -> bool:
-        text = " ".join(str(e.get("description") or "") for e in table_msg.embeds)
-        return f"▶ **<@{user.id}>** to" in text  # the table names people by mention
-
     async def person(self, user: FakeUser, table_msg: FakeMessage, channel_id: int) -> None:
-        """A person watching the channel: it is their turn when a notice mentions them, or when
-        the table message names them to play (edited since their own last move)."""
+        """A person who opens their private hand once and plays on it whenever it enables their
+        moves; a ping that mentions them is answered through its own "Show my hand"."""
         fake = self.fake
         await self.think()
         r = await self.act("show hand", lambda: fake.click(user, table_msg, label="Show my hand"))
@@ -336,36 +351,34 @@ class Bench:
             return
         hand = r.message
         handled: set[int] = set()
-        looked_at = -1  # the table message's edit count when this person last acted on it
         while not self.stopping:
             if fake.find_button(table_msg, label="Show my hand") is None:
                 return  # the match is over
-            notice = self._my_notice(user, channel_id, handled)
-            if notice is not None:
-                handled.add(notice.id)
-                self.stats.pinged += 1
-            elif table_msg.edits != looked_at and self._named_to_act(table_msg, user):
-                self.stats.saw_turn += 1
-            else:
-                await fake.channel_changed(channel_id, min(5.0, self.stop_at - time.monotonic()))
-                continue
-            looked_at = table_msg.edits
-            await self.think()
-            if self.stopping:
-                return
-            r = await self.act("refresh", lambda: fake.click(user, hand, label="Refresh"))
-            if r is None:
-                return  # the hand lost its Refresh button: the match is over for this person
             moves = [b for b in hand.buttons if not b.disabled and MOVE_ID.match(b.custom_id or "")]
             if not moves:
-                self.stats.stale_refreshes += 1
+                notice = self._my_notice(user, channel_id, handled)
+                if notice is None:
+                    await fake.seen_change(channel_id, user.id,
+                                           min(5.0, self.stop_at - time.monotonic()))
+                    continue
+                handled.add(notice.id)
+                self.stats.pinged += 1
+                await self.think()
+                r = await self.act("notice hand", functools.partial(
+                    fake.click, user, notice, label="Show my hand"))
+                if r is not None and r.message is not None and r.ephemeral:
+                    hand = r.message
                 continue
+            self.stats.saw_turn += 1
             await self.think()
             if self.stopping:
                 return
+            # the hand may have changed during the think time: click what it shows now
+            moves = [b for b in hand.buttons if not b.disabled and MOVE_ID.match(b.custom_id or "")]
+            if not moves:
+                continue
             r = await self.act("move", functools.partial(
                 fake.click, user, hand, custom_id=self.rng.choice(moves).custom_id))
-            looked_at = table_msg.edits
             if r is not None and not r.failed:
                 self.stats.moves += 1
 
@@ -663,10 +676,12 @@ async def run(args: argparse.Namespace) -> float:
                       for r in fake.rejections)
     for what, n in refused.most_common(4):
         out.append(f"  rejected {n} x {what}")
-    out.append(f"driver: clicks refused by the client {st.driver_skips}, refreshes with nothing "
-               f"to play {st.stale_refreshes}, turns seen on the table {st.saw_turn} / "
-               f"through a ping {st.pinged}, "
+    out.append(f"driver: clicks refused by the client {st.driver_skips}, turns found ready on "
+               f"the private hand {st.saw_turn} / through a ping {st.pinged}, "
                f"broken tables {len(st.setup_errors)}")
+    clicks = sum(len(v) for k, v in st.rtt_by_kind.items() if k != "slash start")
+    out.append(f"clicks by people during play: {clicks} for {st.moves} moves "
+               f"({clicks / max(st.moves, 1):.2f} per move, lobby clicks included)")
     for err in st.setup_errors[:5]:
         out.append(f"  {err}")
     peak = max(samples) if samples else 0

@@ -151,6 +151,8 @@ class AlbastiniCog(
 
     async def cog_load(self) -> None:
         self.bot.publisher.followed = self.hands.covers
+        # a hand change that offers no move keeps the table message's pace
+        self.hands.lazy = self.bot.settings.edit_interval
 
     async def cog_unload(self) -> None:
         await self.hands.close()
@@ -221,15 +223,16 @@ class AlbastiniCog(
     def _hand_state(table: Table, user_id: int) -> Any:
         """What a person's hand shows that matters enough to edit it: their cards, the moves
         they may make now (with the move number their buttons carry), the trump and the bids
-        (a revealed bid); not who else is to act, which the table message shows."""
+        (a revealed bid); not who else is to act, which the table message shows. And whether
+        it offers them a move now (such an edit goes out at once)."""
         seat = table.seat_of(user_id)
         if seat is None:
             return None
         if table.match is None or table.status == "lobby":
-            return (table.status,)
+            return (table.status,), False
         view = table.match.deal.view(seat)
         legal = tuple(view.get("legal") or ())
-        return (
+        shown = (
             table.status,
             table.deal_no,
             view.get("phase"),
@@ -239,6 +242,7 @@ class AlbastiniCog(
             view.get("trump"),
             tuple((b.get("seat"), b.get("card")) for b in view.get("bids") or ()),
         )
+        return shown, bool(legal)
 
     def _hand_build(
         self, table: Table, user_id: int, lang: str, retired: bool

@@ -13,7 +13,10 @@ click once.
   no buttons, so no enabled button is left there that the bot would refuse as stale.
 * Edits are coalesced per person (at most one in flight and one per ``min_interval``; the edit
   renders the latest state) and sent in the background, in lanes of their own: they never delay
-  the answer to a click. discord.py waits on a 429 of the webhook's bucket.
+  the answer to a click. discord.py waits on a 429 of the webhook's bucket. A hand that now
+  offers the person a move, or offered one, is edited at once; other changes (a card drawn
+  while someone else is to play) wait ``lazy`` seconds first, so that the turn that usually
+  follows goes out in the same edit.
 * A token is relied on until ``lifetime - margin`` after its click. Then the bot edits the hand
   one last time with every move disabled and a note saying to press Refresh, and stops
   following it; so does an edit that fails (the message was dismissed, the token refused). The
@@ -54,9 +57,9 @@ MIN_INTERVAL = 0.25
 LANES = 8
 
 Key = tuple[int, int]  # (table id, user id)
-#: ``state(table, user_id)``: a summary of what the person's hand shows; None if they do not sit
-#: at the table.
-State = Callable[["Table", int], Hashable | None]
+#: ``state(table, user_id)``: (a summary of what the person's hand shows, whether it offers them
+#: a move now); None if they do not sit at the table.
+State = Callable[["Table", int], tuple[Hashable, bool] | None]
 #: ``build(table, user_id, lang, retired)``: the message (``content``, ``view``); ``retired``:
 #: every move disabled, with a note to press Refresh. None if they do not sit at the table.
 Build = Callable[["Table", int, str, bool], dict[str, Any] | None]
@@ -76,6 +79,7 @@ class _Hand:
     clicked: float  # loop time of the interaction whose token this is
     lang: str
     shown: Hashable | None
+    offers: bool  # what it shows offers a move (its buttons must not outlive the move)
     retire: asyncio.TimerHandle | None = field(default=None, repr=False)
 
 
@@ -94,6 +98,7 @@ class HandFollower:
         margin: float = TOKEN_MARGIN,
         watching: float = WATCHING,
         min_interval: float = MIN_INTERVAL,
+        lazy: float = 0.0,
         lanes: int = LANES,
     ) -> None:
         self._state = state
@@ -105,6 +110,7 @@ class HandFollower:
         self.margin = margin
         self.watching = watching
         self.min_interval = min_interval
+        self.lazy = lazy
         self._lanes = asyncio.Semaphore(lanes)
         self._hands: dict[Key, _Hand] = {}
         self._dirty: set[Key] = set()
@@ -144,6 +150,7 @@ class HandFollower:
         self._http = interaction._state.http
         if followup is not None:
             message_id = followup.id
+        state = self._state(table, interaction.user.id)
         hand = _Hand(
             application_id=interaction.application_id,
             token=interaction.token,
@@ -151,7 +158,8 @@ class HandFollower:
             message_id=message_id,
             clicked=self.clock(),
             lang=lang,
-            shown=self._state(table, interaction.user.id),
+            shown=state[0] if state is not None else None,
+            offers=state[1] if state is not None else False,
         )
         old = self._hands.get(key)
         if old is not None:
@@ -217,6 +225,7 @@ class HandFollower:
 
     async def _edit_until_clean(self, key: Key) -> None:
         loop = asyncio.get_running_loop()
+        waited = False  # for a change that offers no move (see ``lazy``)
         while key in self._dirty and not self._closing:
             wait = self._last_edit.get(key, -1e18) + self.min_interval - loop.time()
             if wait > 0:
@@ -226,11 +235,19 @@ class HandFollower:
             table = self._get_table(key[0])
             if hand is None:
                 return
-            shown = self._state(table, key[1]) if table is not None else None
-            if table is None or shown is None:  # the table is gone, or they left it
+            state = self._state(table, key[1]) if table is not None else None
+            if table is None or state is None:  # the table is gone, or they left it
                 self._drop(key, hand)
                 return
+            shown, offers = state
+            urgent = offers or hand.offers  # moves to enable, or enabled ones to take away
+            if shown != hand.shown and not urgent and not waited and self.lazy > 0:
+                waited = True
+                self._dirty.add(key)
+                await asyncio.sleep(self.lazy)
+                continue
             if shown != hand.shown:
+                waited = False
                 payload = self._build(table, key[1], hand.lang, False)
                 if payload is None:
                     self._drop(key, hand)
@@ -240,7 +257,7 @@ class HandFollower:
                     ok = await self._send(hand, payload)
                 newer = self._hands.get(key)
                 if newer is hand and ok:
-                    hand.shown = shown
+                    hand.shown, hand.offers = shown, offers
                 elif newer is hand:
                     self._drop(key, hand)
                     if self._on_lost is not None:
