@@ -273,6 +273,7 @@ class AlbastiniCog(
         """A private hand, in place of the clicked private message (``in_place``, when the click
         was on one) or as a new one; from then on it follows the game (cogs/hands.py)."""
         msg = interaction.message
+        self.hands.answering(table, interaction.user.id)  # this answer shows it
         if in_place and msg is not None and msg.flags.ephemeral:
             await reply.edit(**payload)
             self.hands.remember(table, interaction, lang, message_id=msg.id)
@@ -295,6 +296,10 @@ class AlbastiniCog(
                 pub.turn_started(table.id, ev.seat, ev.move_no)
             elif isinstance(ev, Acted):
                 pub.turn_done(table.id, ev.move_no)
+                info = table.seats[ev.seat] if not ev.by_computer else None
+                if info is not None and info.user_id is not None:
+                    # their click is being answered with their hand: no edit of it needed
+                    self.hands.answering(table, info.user_id)
             elif isinstance(ev, DealOver):
                 result = ev.result.to_json()
                 pause = self.service.deal_pause
@@ -811,6 +816,7 @@ class AlbastiniCog(
                 exc.code,
             )
             self._unseen[(c.table.id, c.user.id)] = code
+            self.hands.missed(c.table, c.user.id)  # the older token can still show it
 
     _click_bid = _click_play
     _click_pass = _click_play

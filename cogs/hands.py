@@ -81,6 +81,11 @@ class _Hand:
     shown: Hashable | None
     offers: bool  # what it shows offers a move (its buttons must not outlive the move)
     retire: asyncio.TimerHandle | None = field(default=None, repr=False)
+    #: the buttons of an edit on its way (None: none is)
+    sending: frozenset[tuple[str, bool]] | None = None
+    #: a click was answered on this message while an edit of the older token was on its way,
+    #: and the person had not seen that edit: it may land last, so the hand is shown again
+    raced: bool = False
 
 
 class HandFollower:
@@ -166,10 +171,29 @@ class HandFollower:
             self._cancel_retire(old)
             if old.message_id is None or old.message_id != message_id:
                 self._spawn(self._leave_old(old))
+            elif old.sending is not None:
+                clicked = interaction.message
+                hand.raced = clicked is None or message_buttons(clicked) != old.sending
         hand.retire = loop.call_later(
             max(0.0, self.lifetime - self.margin), self._retire, key, hand
         )
         self._hands[key] = hand
+
+    def answering(self, table: Table, user_id: int) -> None:
+        """The person's click is about to be answered with their hand as it is now (in place,
+        or as a new message): an edit of their followed hand for this change is not needed."""
+        hand = self._hands.get((table.id, user_id))
+        state = self._state(table, user_id) if hand is not None else None
+        if hand is not None and state is not None:
+            hand.shown, hand.offers = state
+
+    def missed(self, table: Table, user_id: int) -> None:
+        """The answer to the person's click never reached them (it expired): show their hand
+        through the token it is followed with."""
+        hand = self._hands.get((table.id, user_id))
+        if hand is not None:
+            hand.shown = None
+            self.changed(table)
 
     def changed(self, table: Table) -> None:
         """The table changed: bring the hands followed there up to date (where they would show
@@ -253,8 +277,10 @@ class HandFollower:
                     self._drop(key, hand)
                     return
                 self._last_edit[key] = loop.time()
+                hand.sending = payload_buttons(payload)
                 async with self._lanes:
                     ok = await self._send(hand, payload)
+                hand.sending = None
                 newer = self._hands.get(key)
                 if newer is hand and ok:
                     hand.shown, hand.offers = shown, offers
@@ -263,9 +289,10 @@ class HandFollower:
                     if self._on_lost is not None:
                         self._on_lost(table, key[1])
                     return
-                elif newer is not None and newer.message_id == hand.message_id:
+                elif newer is not None and newer.raced:
                     # the person's own click answered on this message while the edit was on its
                     # way, and the edit may have landed last: show the latest state once more
+                    newer.raced = False
                     newer.shown = None
                     self._dirty.add(key)
             if table.status not in ("lobby", "running") and key not in self._dirty:
@@ -360,3 +387,23 @@ class HandFollower:
         task = asyncio.get_running_loop().create_task(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+
+
+def payload_buttons(payload: dict[str, Any]) -> frozenset[tuple[str, bool]]:
+    """The buttons (custom id, disabled) of a hand payload's view."""
+    view = payload.get("view")
+    rows: list[dict[str, Any]] = view.to_components() if view is not None else []
+    return frozenset(
+        (str(c.get("custom_id")), bool(c.get("disabled")))
+        for row in rows
+        for c in row.get("components", ())
+    )
+
+
+def message_buttons(message: discord.Message) -> frozenset[tuple[str, bool]]:
+    """The buttons (custom id, disabled) of a message as the person saw it."""
+    return frozenset(
+        (str(getattr(child, "custom_id", None)), bool(getattr(child, "disabled", False)))
+        for row in message.components
+        for child in getattr(row, "children", ())
+    )

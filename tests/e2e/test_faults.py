@@ -9,6 +9,8 @@ import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from cogs import render
 from cogs.runner import AlbastiniBot
 from tests.e2e.conftest import (
@@ -223,15 +225,20 @@ async def test_lobby_sent_before_a_restart_but_not_saved_keeps_working(
         assert_clean(fake)
 
 
+@pytest.mark.parametrize("followed", [True, False])
 async def test_move_whose_click_expired_counts_and_the_next_hand_says_so(
-    make_bot: Callable[..., AlbastiniBot],
+    make_bot: Callable[..., AlbastiniBot], followed: bool
 ) -> None:
+    """The move counts; the person learns it at once on the hand they clicked when it follows
+    the game (through the token of the click that opened it), else on their next look."""
     async with FakeDiscord() as fake:
         neema = fake.add_user("Neema")
         async with fake.run_bot(make_bot()) as bot:
             table_msg = await match_with_computers(fake, neema, players=2, target=3)
             table = table_of(bot, fake)
             await fake.wait_until(lambda: table.seats[table.to_act].user_id == neema.id)
+            if not followed:  # a token the bot may not use: the hand does not follow the game
+                bot.albastini.hands.lifetime = 0.0
             hand = (await fake.click(neema, table_msg, label="Show my hand")).message
             assert hand is not None
             move = enabled_moves(hand)[0].custom_id
@@ -247,6 +254,12 @@ async def test_move_whose_click_expired_counts_and_the_next_hand_says_so(
                 "b": f"Your bid of {card} counted.",
                 "x": "Your pass counted.",
             }[move.split(":")[1]]
+            if followed:
+                assert expected in hand.text, hand.text
+                assert move not in [b.custom_id for b in enabled_moves(hand)]
+                r = await fake.click(neema, table_msg, label="Show my hand")
+                assert r.message is not None and expected not in r.message.text  # said once
+                return
             assert expected not in hand.text  # the answer never landed
             # the next look at the hand tells them their move counted, once
             r = await fake.click(neema, table_msg, label="Show my hand")
