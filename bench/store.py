@@ -35,7 +35,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import aiosqlite
 
-from albastini.store import SQLiteStore, StoreClosed, Synchronous, _Writer
+from albastini.store import SQLiteStore, StoreClosed, Synchronous
+from albastini.store.sqlite.connections import Writer
 from cogs.runner import SWITCH_INTERVAL, event_loop_factory
 
 TABLES = 50
@@ -88,7 +89,7 @@ class AioStore(SQLiteStore):
 class ThreadStore(SQLiteStore):
     @classmethod
     def _writers(cls, synchronous: Synchronous) -> tuple[Any, None]:
-        return _Writer(inline=False), None
+        return Writer(inline=False), None
 
 
 WRITERS: dict[str, type[SQLiteStore]] = {

@@ -800,7 +800,7 @@ async def test_the_write_ahead_log_is_checkpointed_while_playing(
 ) -> None:
     """Commits run on the event loop's thread with SQLite's automatic checkpoint off; the store
     checkpoints on a thread of its own, so the WAL file stays small and nothing is lost."""
-    import albastini.store as store_module
+    import albastini.store.sqlite.engine as store_module
 
     path = tmp_path / "albastini.db"
     wal = Path(str(path) + "-wal")
@@ -831,7 +831,7 @@ async def test_the_write_ahead_log_is_checkpointed_while_playing(
 async def test_closing_while_checkpoints_are_due_keeps_every_move(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import albastini.store as store_module
+    import albastini.store.sqlite.engine as store_module
 
     monkeypatch.setattr(store_module, "CHECKPOINT_EVERY", 1)  # one after every write
     path = tmp_path / "albastini.db"
@@ -853,7 +853,7 @@ async def test_a_stream_of_moves_lets_the_event_loop_run(
     """Moves commit on the event loop's thread while nothing else writes, but at most
     INLINE_BUDGET of commits per turn: a caller appending in a tight loop does not keep the
     loop (and every click waiting on it) to itself."""
-    import albastini.store as store_module
+    import albastini.store.sqlite.engine as store_module
 
     monkeypatch.setattr(store_module, "INLINE_BUDGET", 0.0005)
     table_id = await running_table(store)

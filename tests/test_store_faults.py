@@ -165,7 +165,7 @@ READ_ONLY_EPISODE = textwrap.dedent(
     """
     import asyncio, json, logging, os, sys
     from pathlib import Path
-    import albastini.store as store_module
+    import albastini.store.sqlite.engine as store_module
     from albastini.store import SQLiteStore
 
     failures = []

@@ -1,0 +1,118 @@
+"""Persistence: every SQL statement of the project lives behind the :class:`Store` interface.
+
+A table's game state is never stored: it is derived by replaying the mode settings, each deal's
+seed and dealer, and the ordered action log through the engine. The store keeps that log
+(append-only, numbered without gaps), the results of finished deals and matches, and settings.
+
+What every back end shares, apart from what is SQLite's:
+
+- ``records.py``: the records stored and returned (:class:`TableRecord`, :class:`SeatRecord`,
+  :class:`MoveRecord`, :class:`PlayerResult`...); ``errors.py``: the errors (:class:`StoreError`
+  and its kinds); ``protocol.py``: the :class:`Store` protocol the table service uses;
+  ``values.py``: the checks of the values given to a store, and the conversions SQL needs;
+- ``sqlite/``: :class:`SQLiteStore`, the implementation for one bot process: SQLite in WAL mode
+  (its SQL, its engine of connections and group commit, its migrations; see its docstring).
+
+Durability: ``synchronous=NORMAL`` in WAL mode (the default here). A commit has written its WAL
+frames to the operating system before ``COMMIT`` returns, so a move acknowledged by
+:meth:`SQLiteStore.append_move` survives the bot process being killed (SIGKILL, OOM killer,
+crash). Only an operating-system crash or power loss may lose the last few commits, and never
+corrupts the file. ``synchronous="FULL"`` (fsync on each commit) is available to
+:meth:`SQLiteStore.open` for hosts where that matters more than speed.
+
+Everything is imported from here (``from albastini.store import SQLiteStore, StoreError``);
+the submodules are the layout, not the interface. The engine's tunables (``CHECKPOINT_EVERY``,
+``INLINE_BUDGET``, the lock waits) live in ``albastini.store.sqlite.engine``, where they are read.
+"""
+
+from __future__ import annotations
+
+from .errors import (
+    ChannelBusy,
+    ConflictError,
+    CorruptDatabase,
+    DatabaseGone,
+    DatabaseReadOnly,
+    InvalidValue,
+    MigrationError,
+    MoveGap,
+    SchemaTooNew,
+    StaleMove,
+    StoreBusy,
+    StoreClosed,
+    StoreError,
+    StoreUnavailable,
+    UnknownSeat,
+    UnknownTable,
+    WrongStatus,
+)
+from .protocol import Store
+from .records import (
+    DEFAULT_GUILD_SETTINGS,
+    DealRecord,
+    DealResultRecord,
+    GuildSettings,
+    Language,
+    LeaderboardPage,
+    MoveRecord,
+    NewSeat,
+    PlayerResult,
+    PlayerStats,
+    SeatRecord,
+    TableRecord,
+    TableSnapshot,
+    TableStatus,
+)
+from .sqlite import MIGRATIONS_DIR, SQLiteStore, Synchronous
+from .values import (
+    ACTION_MAX,
+    LANGUAGES,
+    NAME_MAX,
+    SETTINGS_MAX,
+    TARGET_VP_RANGE,
+    TURN_TIME_RANGE,
+)
+
+__all__ = [
+    "ACTION_MAX",
+    "DEFAULT_GUILD_SETTINGS",
+    "LANGUAGES",
+    "MIGRATIONS_DIR",
+    "NAME_MAX",
+    "SETTINGS_MAX",
+    "TARGET_VP_RANGE",
+    "TURN_TIME_RANGE",
+    "ChannelBusy",
+    "ConflictError",
+    "CorruptDatabase",
+    "DatabaseGone",
+    "DatabaseReadOnly",
+    "DealRecord",
+    "DealResultRecord",
+    "GuildSettings",
+    "InvalidValue",
+    "Language",
+    "LeaderboardPage",
+    "MigrationError",
+    "MoveGap",
+    "MoveRecord",
+    "NewSeat",
+    "PlayerResult",
+    "PlayerStats",
+    "SQLiteStore",
+    "SchemaTooNew",
+    "SeatRecord",
+    "StaleMove",
+    "Store",
+    "StoreBusy",
+    "StoreClosed",
+    "StoreError",
+    "StoreUnavailable",
+    "Synchronous",
+    "TableRecord",
+    "TableSnapshot",
+    "TableStatus",
+    "UnknownSeat",
+    "UnknownTable",
+    "WrongStatus",
+]

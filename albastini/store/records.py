@@ -1,0 +1,193 @@
+"""The store's records: what it keeps and returns, the same for every back end.
+
+Frozen dataclasses with plain values (ids, names, codes, datetimes in UTC), no behaviour beyond
+a derived property or two; the table service builds its tables from them (see session.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Literal
+
+__all__ = [
+    "DEFAULT_GUILD_SETTINGS",
+    "DealRecord",
+    "DealResultRecord",
+    "GuildSettings",
+    "Language",
+    "LeaderboardPage",
+    "MoveRecord",
+    "NewSeat",
+    "PlayerResult",
+    "PlayerStats",
+    "SeatRecord",
+    "TableRecord",
+    "TableSnapshot",
+    "TableStatus",
+]
+
+TableStatus = Literal["lobby", "running", "finished", "cancelled"]
+Language = Literal["en", "sw"]
+
+
+@dataclass(frozen=True, slots=True)
+class TableRecord:
+    """One match hosted in one Discord channel."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    host_id: int
+    game: str
+    settings: Mapping[str, Any]
+    status: TableStatus
+    language: Language
+    message_id: int | None
+    created_at: datetime
+    updated_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRecord:
+    """A seat; ``user_id`` is None for a computer seat (which then has a ``computer_level``)."""
+
+    table_id: int
+    seat_no: int
+    user_id: int | None
+    display_name: str
+    computer_level: str | None
+    away: bool
+    computer_control: bool
+    timeouts: int
+
+    @property
+    def is_computer(self) -> bool:
+        """True for a seat played by the computer for good (not a person who is away)."""
+        return self.user_id is None
+
+
+@dataclass(frozen=True, slots=True)
+class NewSeat:
+    """A seat taken when a lobby is created (:meth:`Store.create_table`): the host's, or
+    a rematch's players; ``user_id`` None with a ``computer_level`` for a computer."""
+
+    seat_no: int
+    user_id: int | None
+    display_name: str
+    computer_level: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DealResultRecord:
+    """A finished deal's result as stored: card points per team, winner (None on a tie) and VP.
+
+    The rules' own score of a deal, with more in it, is the game's ``DealResult``
+    (``albastini.games.albastini.deal``); this is the row the store keeps of it."""
+
+    table_id: int
+    deal_no: int
+    card_points: tuple[int, ...]
+    winner_team: int | None
+    vp: int
+    finished_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class DealRecord:
+    """A deal: the engine derives the deck from ``seed``; ``deck`` is kept only for audit."""
+
+    table_id: int
+    deal_no: int
+    dealer_seat: int
+    seed: int
+    deck: tuple[str, ...] | None
+    started_at: datetime
+    result: DealResultRecord | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class MoveRecord:
+    """One action of the log, e.g. ``play:7H``; ``user_id`` is None when the computer acted."""
+
+    table_id: int
+    move_no: int
+    deal_no: int
+    seat_no: int
+    user_id: int | None
+    action: str
+    by_computer: bool
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class TableSnapshot:
+    """All a replay needs: the table, its seats, deals and moves in order."""
+
+    table: TableRecord
+    seats: tuple[SeatRecord, ...]
+    deals: tuple[DealRecord, ...]
+    moves: tuple[MoveRecord, ...]
+
+    @property
+    def last_move_no(self) -> int:
+        """Number of the last stored move (0 when none); the next move is this + 1."""
+        return self.moves[-1].move_no if self.moves else 0
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerResult:
+    """What the table service reports for one person at the end of a match (input record)."""
+
+    user_id: int
+    team: int
+    team_vp: int
+    won: bool
+    deals_played: int
+    deals_won: int
+    deals_won_2vp: int
+    card_points: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStats:
+    """A player's totals over their finished matches in one guild; ``rank`` on leaderboards."""
+
+    user_id: int
+    matches_played: int
+    matches_won: int
+    vp: int
+    deals_played: int
+    deals_won: int
+    deals_won_2vp: int
+    card_points: int
+    rank: int | None = None
+
+    @property
+    def avg_card_points_per_deal(self) -> float | None:
+        """Card points their team ate per deal played, or None before the first deal."""
+        return self.card_points / self.deals_played if self.deals_played else None
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderboardPage:
+    """One page of a guild's leaderboard and the number of ranked players (for paging)."""
+
+    entries: tuple[PlayerStats, ...]
+    total: int
+    offset: int
+    limit: int
+
+
+@dataclass(frozen=True, slots=True)
+class GuildSettings:
+    """A guild's settings; the defaults apply until the guild changes them."""
+
+    guild_id: int
+    turn_time: int = 60
+    target_vp: int = 5
+    language: Language = "en"
+
+
+DEFAULT_GUILD_SETTINGS = GuildSettings(guild_id=0)

@@ -1,0 +1,740 @@
+""":class:`SQLiteStore`: the :class:`~albastini.store.Store` on SQLite, every statement of the
+table service's persistence. The connections, transactions, group commit and the database's
+troubles are the engine's (engine.py); the columns and row mapping are rows.py's.
+
+Over 600 lines because it is the whole Store protocol in SQL, one method per operation, each
+with its checks and its transaction; split by topic it would only scatter the schema.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, cast
+
+from ..errors import (
+    ChannelBusy,
+    ConflictError,
+    InvalidValue,
+    StoreError,
+    UnknownSeat,
+    UnknownTable,
+)
+from ..protocol import Store
+from ..records import (
+    DealRecord,
+    DealResultRecord,
+    GuildSettings,
+    Language,
+    LeaderboardPage,
+    MoveRecord,
+    NewSeat,
+    PlayerResult,
+    PlayerStats,
+    SeatRecord,
+    TableRecord,
+    TableSnapshot,
+    TableStatus,
+)
+from ..values import (
+    INT64_MAX,
+    TARGET_VP_RANGE,
+    TURN_TIME_RANGE,
+    check_action,
+    check_bool,
+    check_deal_result,
+    check_game,
+    check_id,
+    check_int,
+    check_language,
+    check_level,
+    check_name,
+    check_opt_id,
+    check_results,
+    check_seat,
+    deck_to_db,
+    now_text,
+    parse_ts,
+    seed_to_db,
+    settings_json,
+)
+from .connections import Rows, fetch_on
+from .engine import SQLiteEngine
+from .rows import (
+    DEAL_COLS,
+    MOVE_COLS,
+    RESULT_COLS,
+    SEAT_COLS,
+    STATS_COLS,
+    TABLE_COLS,
+    deal_record,
+    insert_moves,
+    insert_seat,
+    move_record,
+    require_status,
+    result_record,
+    seat_record,
+    stats_record,
+    table_record,
+    table_status,
+    touch,
+)
+
+__all__ = ["SQLiteStore"]
+
+
+class SQLiteStore(SQLiteEngine):
+    """The :class:`~albastini.store.Store` on SQLite (WAL). Create with
+    ``await SQLiteStore.open(path)``."""
+
+    # ---------------------------------------------------------------- tables
+
+    async def create_table(
+        self,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        settings: Mapping[str, Any],
+        *,
+        game: str = "albastini",
+        language: str = "en",
+        seats: Sequence[NewSeat] = (),
+    ) -> TableRecord:
+        """Open a lobby in ``channel_id``; :class:`ChannelBusy` if one is already active there.
+
+        ``seats`` are taken in the same transaction (the host's seat, or a rematch's players),
+        checked as :meth:`add_seat` checks them: a refused seat leaves no table behind.
+        """
+        params = (
+            check_id("guild_id", guild_id),
+            check_id("channel_id", channel_id),
+            check_id("host_id", host_id),
+        )
+        check_game(game)
+        text = settings_json(settings)
+        lang = check_language(language)
+        checked = [
+            check_seat(s.seat_no, s.user_id, s.display_name, s.computer_level) for s in seats
+        ]
+        now = now_text()
+
+        def tx(db: sqlite3.Connection) -> Rows:
+            cur = db.execute(
+                "INSERT INTO game_tables (guild_id, channel_id, host_id, game, settings, "
+                "status, language, created_at, updated_at) "
+                "VALUES (?, ?, ?, ?, ?, 'lobby', ?, ?, ?)",
+                (*params, game, text, lang, now, now),
+            )
+            table_id = cur.lastrowid
+            assert table_id is not None
+            for seat in checked:
+                insert_seat(db, table_id, seat)
+            return fetch_on(db, f"SELECT {TABLE_COLS} FROM game_tables WHERE id = ?", (table_id,))
+
+        try:
+            rows = await self._write(tx)
+        except sqlite3.IntegrityError as exc:
+            if "game_tables.channel_id" in str(exc):
+                raise ChannelBusy(
+                    f"channel {channel_id} already has a table in the lobby or running"
+                ) from None
+            raise InvalidValue(f"table refused by the database: {exc}") from None
+        return table_record(rows[0])
+
+    async def get_table(self, table_id: int) -> TableRecord:
+        """The table with this id; :class:`UnknownTable` if there is none."""
+        rows = await self._fetch(
+            f"SELECT {TABLE_COLS} FROM game_tables WHERE id = ?", (check_id("table_id", table_id),)
+        )
+        if not rows:
+            raise UnknownTable(f"no table {table_id}")
+        return table_record(rows[0])
+
+    async def active_table(self, channel_id: int) -> TableRecord | None:
+        """The channel's table in the lobby or running, if any."""
+        rows = await self._fetch(
+            f"SELECT {TABLE_COLS} FROM game_tables "
+            "WHERE channel_id = ? AND status IN ('lobby', 'running')",
+            (check_id("channel_id", channel_id),),
+        )
+        return table_record(rows[0]) if rows else None
+
+    async def update_table_settings(
+        self, table_id: int, settings: Mapping[str, Any]
+    ) -> TableRecord:
+        """Replace the mode settings of a table still in the lobby."""
+        check_id("table_id", table_id)
+        text = settings_json(settings)
+
+        def tx(db: sqlite3.Connection) -> Rows:
+            require_status(db, table_id, ("lobby",), "change the settings")
+            db.execute(
+                "UPDATE game_tables SET settings = ?, updated_at = ? WHERE id = ?",
+                (text, now_text(), table_id),
+            )
+            return fetch_on(db, f"SELECT {TABLE_COLS} FROM game_tables WHERE id = ?", (table_id,))
+
+        return table_record((await self._write(tx))[0])
+
+    async def set_message_id(self, table_id: int, message_id: int | None) -> None:
+        """Remember the public message of the table, so it can be edited after a restart."""
+        check_id("table_id", table_id)
+        check_opt_id("message_id", message_id)
+
+        def tx(db: sqlite3.Connection) -> None:
+            table_status(db, table_id)
+            db.execute(
+                "UPDATE game_tables SET message_id = ?, updated_at = ? WHERE id = ?",
+                (message_id, now_text(), table_id),
+            )
+
+        await self._write(tx)
+
+    async def start_table(
+        self, table_id: int, dealer_seat: int, seed: int, deck: Sequence[str] | None = None
+    ) -> DealRecord:
+        """Lobby → running, and record deal 1 (dealer and seed) in the same transaction."""
+        check_id("table_id", table_id)
+        check_int("dealer_seat", dealer_seat, 0, 15)
+        db_seed, deck_text = seed_to_db(seed), deck_to_db(deck)
+        now = now_text()
+
+        def tx(db: sqlite3.Connection) -> None:
+            require_status(db, table_id, ("lobby",), "start")
+            if not fetch_on(
+                db,
+                "SELECT 1 FROM seats WHERE table_id = ? AND seat_no = ?",
+                (table_id, dealer_seat),
+            ):
+                raise UnknownSeat(f"table {table_id} has no seat {dealer_seat} to deal")
+            db.execute(
+                "UPDATE game_tables SET status = 'running', updated_at = ? WHERE id = ?",
+                (now, table_id),
+            )
+            db.execute(
+                f"INSERT INTO deals ({DEAL_COLS}) VALUES (?, 1, ?, ?, ?, ?)",
+                (table_id, dealer_seat, db_seed, deck_text, now),
+            )
+
+        await self._write(tx)
+        return DealRecord(
+            table_id, 1, dealer_seat, seed, tuple(deck) if deck else None, parse_ts(now)
+        )
+
+    async def cancel_table(self, table_id: int) -> None:
+        """Lobby or running → cancelled (the log is kept; the channel is free again)."""
+        await self._set_final_status(table_id, "cancelled", ())
+
+    async def finish_table(self, table_id: int, results: Sequence[PlayerResult]) -> None:
+        """Running → finished, storing one result row per person seated at the end.
+
+        Every result must belong to a person holding a seat (computers get none); a person who
+        left mid-match (their seat handed to the computer) gets no result.
+        """
+        rows = check_results(table_id, results)
+        await self._set_final_status(table_id, "finished", rows)
+
+    async def _set_final_status(
+        self, table_id: int, status: TableStatus, rows: Sequence[tuple[Any, ...]]
+    ) -> None:
+        check_id("table_id", table_id)
+        allowed: tuple[TableStatus, ...] = (
+            ("running",) if status == "finished" else ("lobby", "running")
+        )
+        now = now_text()
+
+        def tx(db: sqlite3.Connection) -> None:
+            require_status(db, table_id, allowed, f"mark as {status}")
+            db.execute(
+                "UPDATE game_tables SET status = ?, updated_at = ? WHERE id = ?",
+                (status, now, table_id),
+            )
+            if rows:
+                seated = fetch_on(
+                    db,
+                    "SELECT user_id FROM seats WHERE table_id = ? AND user_id IS NOT NULL",
+                    (table_id,),
+                )
+                strangers = {r[0] for r in rows} - {r[0] for r in seated}
+                if strangers:
+                    raise ConflictError(
+                        f"results for users {sorted(strangers)} who hold no seat at "
+                        f"table {table_id}"
+                    )
+                db.executemany(
+                    "INSERT INTO match_results (table_id, guild_id, game, user_id, team, "
+                    "team_vp, won, deals_played, deals_won, deals_won_2vp, card_points, "
+                    "finished_at) SELECT id, guild_id, game, ?, ?, ?, ?, ?, ?, ?, ?, ? "
+                    "FROM game_tables WHERE id = ?",
+                    [(*r, now, table_id) for r in rows],
+                )
+
+        await self._write(tx)
+
+    async def load_table(self, table_id: int) -> TableSnapshot:
+        """The table with its seats, deals (with results) and moves, as one consistent snapshot."""
+        check_id("table_id", table_id)
+        snaps = await self._snapshots("WHERE id = ?", (table_id,))
+        if not snaps:
+            raise UnknownTable(f"no table {table_id}")
+        return snaps[0]
+
+    async def unfinished_tables(self) -> list[TableSnapshot]:
+        """Every table in the lobby or running, with seats, deals and moves, ordered by id.
+
+        The table service calls this at start-up and replays each table's moves.
+        """
+        return await self._snapshots("WHERE status IN ('lobby', 'running')", ())
+
+    async def _snapshots(self, where: str, params: tuple[Any, ...]) -> list[TableSnapshot]:
+        sub = f"SELECT id FROM game_tables {where}"
+
+        tables, seats, deals, results, moves = await self._snapshot(
+            [
+                (f"SELECT {TABLE_COLS} FROM game_tables {where} ORDER BY id", params),
+                (
+                    f"SELECT {SEAT_COLS} FROM seats WHERE table_id IN ({sub}) "
+                    "ORDER BY table_id, seat_no",
+                    params,
+                ),
+                (
+                    f"SELECT {DEAL_COLS} FROM deals WHERE table_id IN ({sub}) "
+                    "ORDER BY table_id, deal_no",
+                    params,
+                ),
+                (f"SELECT {RESULT_COLS} FROM deal_results WHERE table_id IN ({sub})", params),
+                (
+                    f"SELECT {MOVE_COLS} FROM moves WHERE table_id IN ({sub}) "
+                    "ORDER BY table_id, move_no",
+                    params,
+                ),
+            ]
+        )
+        by_result = {(r[0], r[1]): result_record(r) for r in results}
+        seat_map: dict[int, list[SeatRecord]] = {}
+        for r in seats:
+            seat_map.setdefault(r[0], []).append(seat_record(r))
+        deal_map: dict[int, list[DealRecord]] = {}
+        for r in deals:
+            deal_map.setdefault(r[0], []).append(deal_record(r, by_result.get((r[0], r[1]))))
+        move_map: dict[int, list[MoveRecord]] = {}
+        for r in moves:
+            move_map.setdefault(r[0], []).append(move_record(r))
+        out = []
+        for r in tables:
+            t = table_record(r)
+            out.append(
+                TableSnapshot(
+                    t,
+                    tuple(seat_map.get(t.id, ())),
+                    tuple(deal_map.get(t.id, ())),
+                    tuple(move_map.get(t.id, ())),
+                )
+            )
+        return out
+
+    # ---------------------------------------------------------------- seats
+
+    async def add_seat(
+        self,
+        table_id: int,
+        seat_no: int,
+        user_id: int | None,
+        display_name: str,
+        computer_level: str | None = None,
+    ) -> SeatRecord:
+        """Seat a person (``user_id``) or a computer (``user_id=None`` + level) in the lobby.
+
+        Names are stripped and truncated to 100 characters. :class:`ConflictError` if the seat
+        is taken or the person already sits at this table.
+        """
+        check_id("table_id", table_id)
+        seat = check_seat(seat_no, user_id, display_name, computer_level)
+
+        def tx(db: sqlite3.Connection) -> None:
+            require_status(db, table_id, ("lobby",), "add a seat")
+            insert_seat(db, table_id, seat)
+            touch(db, table_id, now_text())
+
+        await self._write(tx)
+        return SeatRecord(table_id, seat_no, user_id, seat[2], seat[3], False, False, 0)
+
+    async def remove_seat(self, table_id: int, seat_no: int) -> None:
+        """Free a seat in the lobby (someone leaves, or the host removes a computer)."""
+        check_id("table_id", table_id)
+        check_int("seat_no", seat_no, 0, 15)
+
+        def tx(db: sqlite3.Connection) -> None:
+            require_status(db, table_id, ("lobby",), "remove a seat")
+            cur = db.execute(
+                "DELETE FROM seats WHERE table_id = ? AND seat_no = ?", (table_id, seat_no)
+            )
+            if cur.rowcount != 1:
+                raise UnknownSeat(f"table {table_id} has no seat {seat_no}")
+            touch(db, table_id, now_text())
+
+        await self._write(tx)
+
+    async def replace_with_computer(
+        self, table_id: int, seat_no: int, computer_level: str, display_name: str
+    ) -> SeatRecord:
+        """A person leaves a running game: the computer takes their seat for good."""
+        check_id("table_id", table_id)
+        check_int("seat_no", seat_no, 0, 15)
+        level, name = check_level(computer_level), check_name(display_name)
+
+        def tx(db: sqlite3.Connection) -> None:
+            require_status(db, table_id, ("running",), "hand a seat over")
+            cur = db.execute(
+                "UPDATE seats SET user_id = NULL, computer_level = ?, display_name = ?, "
+                "away = 0, computer_control = 0, timeouts = 0 "
+                "WHERE table_id = ? AND seat_no = ?",
+                (level, name, table_id, seat_no),
+            )
+            if cur.rowcount != 1:
+                raise UnknownSeat(f"table {table_id} has no seat {seat_no}")
+            touch(db, table_id, now_text())
+
+        await self._write(tx)
+        return SeatRecord(table_id, seat_no, None, name, level, False, False, 0)
+
+    async def update_seat(
+        self,
+        table_id: int,
+        seat_no: int,
+        *,
+        away: bool | None = None,
+        computer_control: bool | None = None,
+        timeouts: int | None = None,
+    ) -> SeatRecord:
+        """Set the away / under-computer-control flags or the consecutive timeout count.
+
+        Arguments left as None are unchanged. Allowed while the table is in the lobby or running.
+        """
+        check_id("table_id", table_id)
+        check_int("seat_no", seat_no, 0, 15)
+        sets: list[str] = []
+        params: list[Any] = []
+        if away is not None:
+            sets.append("away = ?")
+            params.append(check_bool("away", away))
+        if computer_control is not None:
+            sets.append("computer_control = ?")
+            params.append(check_bool("computer_control", computer_control))
+        if timeouts is not None:
+            sets.append("timeouts = ?")
+            params.append(check_int("timeouts", timeouts, 0, 1_000_000))
+
+        def tx(db: sqlite3.Connection) -> Rows:
+            require_status(db, table_id, ("lobby", "running"), "update a seat")
+            if sets:
+                db.execute(
+                    f"UPDATE seats SET {', '.join(sets)} WHERE table_id = ? AND seat_no = ?",
+                    (*params, table_id, seat_no),
+                )
+            rows = fetch_on(
+                db,
+                f"SELECT {SEAT_COLS} FROM seats WHERE table_id = ? AND seat_no = ?",
+                (table_id, seat_no),
+            )
+            if not rows:
+                raise UnknownSeat(f"table {table_id} has no seat {seat_no}")
+            return rows
+
+        return seat_record((await self._write(tx))[0])
+
+    async def seats(self, table_id: int) -> list[SeatRecord]:
+        """The table's seats by seat number (empty list for an unknown table)."""
+        rows = await self._fetch(
+            f"SELECT {SEAT_COLS} FROM seats WHERE table_id = ? ORDER BY seat_no",
+            (check_id("table_id", table_id),),
+        )
+        return [seat_record(r) for r in rows]
+
+    # ---------------------------------------------------------------- deals and moves
+
+    async def begin_deal(
+        self,
+        table_id: int,
+        deal_no: int,
+        dealer_seat: int,
+        seed: int,
+        deck: Sequence[str] | None = None,
+    ) -> DealRecord:
+        """Record the next deal (``deal_no`` = last + 1, after the last deal's result)."""
+        check_id("table_id", table_id)
+        check_int("deal_no", deal_no, 1, 1_000_000)
+        check_int("dealer_seat", dealer_seat, 0, 15)
+        db_seed, deck_text = seed_to_db(seed), deck_to_db(deck)
+        now = now_text()
+
+        def tx(db: sqlite3.Connection) -> None:
+            require_status(db, table_id, ("running",), "deal")
+            rows = fetch_on(
+                db,
+                "SELECT d.deal_no, r.deal_no FROM deals d LEFT JOIN deal_results r "
+                "USING (table_id, deal_no) WHERE d.table_id = ? "
+                "ORDER BY d.deal_no DESC LIMIT 1",
+                (table_id,),
+            )
+            last = rows[0][0] if rows else 0
+            if deal_no <= last:
+                raise ConflictError(f"table {table_id} already has deal {deal_no}")
+            if deal_no != last + 1:
+                raise ConflictError(f"table {table_id}: the next deal is {last + 1}")
+            if rows and rows[0][1] is None:
+                raise ConflictError(f"deal {last} of table {table_id} has no result yet")
+            db.execute(
+                f"INSERT INTO deals ({DEAL_COLS}) VALUES (?, ?, ?, ?, ?, ?)",
+                (table_id, deal_no, dealer_seat, db_seed, deck_text, now),
+            )
+
+        try:
+            await self._write(tx)
+        except sqlite3.IntegrityError:  # the dealer seat does not exist (foreign key)
+            raise UnknownSeat(f"table {table_id} has no seat {dealer_seat} to deal") from None
+        return DealRecord(
+            table_id, deal_no, dealer_seat, seed, tuple(deck) if deck else None, parse_ts(now)
+        )
+
+    async def record_deal_result(
+        self,
+        table_id: int,
+        deal_no: int,
+        card_points: Sequence[int],
+        winner_team: int | None,
+        vp: int,
+    ) -> DealResultRecord:
+        """Store a finished deal: card points per team, winner (None on a tie), VP (0 on a tie)."""
+        check_id("table_id", table_id)
+        check_int("deal_no", deal_no, 1, 1_000_000)
+        points = check_deal_result(card_points, winner_team, vp)
+        now = now_text()
+
+        def tx(db: sqlite3.Connection) -> None:
+            require_status(db, table_id, ("running",), "score a deal")
+            if not fetch_on(
+                db,
+                "SELECT 1 FROM deals WHERE table_id = ? AND deal_no = ?",
+                (table_id, deal_no),
+            ):
+                raise ConflictError(f"table {table_id} has no deal {deal_no}")
+            if fetch_on(
+                db,
+                "SELECT 1 FROM deal_results WHERE table_id = ? AND deal_no = ?",
+                (table_id, deal_no),
+            ):
+                raise ConflictError(f"deal {deal_no} of table {table_id} is already scored")
+            db.execute(
+                f"INSERT INTO deal_results ({RESULT_COLS}) VALUES (?, ?, ?, ?, ?, ?)",
+                (table_id, deal_no, json.dumps(list(points)), winner_team, vp, now),
+            )
+
+        await self._write(tx)
+        return DealResultRecord(table_id, deal_no, points, winner_team, vp, parse_ts(now))
+
+    async def append_move(
+        self,
+        table_id: int,
+        move_no: int,
+        deal_no: int,
+        seat_no: int,
+        action: str,
+        *,
+        user_id: int | None,
+        by_computer: bool,
+    ) -> MoveRecord:
+        """Append one action to the table's log; committed (durable) when this returns.
+
+        ``move_no`` must be the last move number + 1 (1 for the first move): a number already
+        used raises :class:`StaleMove`, one further ahead :class:`MoveGap`. The table must be
+        running and ``deal_no`` its current, unscored deal. A computer's move has
+        ``user_id=None`` and ``by_computer=True``. On any error nothing is written.
+
+        Moves arriving while a commit is in flight are committed together (group commit).
+        If the caller is cancelled after the move was handed to a commit, it may still be
+        stored; reload the log to know.
+        """
+        params = (
+            check_id("table_id", table_id),
+            check_int("move_no", move_no, 1, INT64_MAX),
+            check_int("deal_no", deal_no, 1, 1_000_000),
+            check_int("seat_no", seat_no, 0, 15),
+            check_opt_id("user_id", user_id),
+            check_action(action),
+            check_bool("by_computer", by_computer),
+            now_text(),
+        )
+        if (user_id is None) != by_computer:
+            raise InvalidValue("a computer's move has user_id=None; a person's move has a user_id")
+        await self._commit_move(params)
+        return MoveRecord(
+            table_id, move_no, deal_no, seat_no, user_id, action, by_computer, parse_ts(params[-1])
+        )
+
+    def _insert_batch(
+        self,
+        db: sqlite3.Connection,
+        batch: list[tuple[Any, ...]],
+        before_commit: Callable[[], None],
+    ) -> dict[int, StoreError]:
+        return insert_moves(db, batch, before_commit)
+
+    async def moves(self, table_id: int, after: int = 0) -> list[MoveRecord]:
+        """The table's moves with number > ``after``, in order."""
+        rows = await self._fetch(
+            f"SELECT {MOVE_COLS} FROM moves WHERE table_id = ? AND move_no > ? ORDER BY move_no",
+            (check_id("table_id", table_id), check_int("after", after, 0, INT64_MAX)),
+        )
+        return [move_record(r) for r in rows]
+
+    # ---------------------------------------------------------------- settings
+
+    async def guild_settings(self, guild_id: int) -> GuildSettings:
+        """The guild's settings, or the defaults (60 s, 5 VP, English) if never set."""
+        rows = await self._fetch(
+            "SELECT turn_time, target_vp, language FROM guild_settings WHERE guild_id = ?",
+            (check_id("guild_id", guild_id),),
+        )
+        if not rows:
+            return GuildSettings(guild_id)
+        return GuildSettings(guild_id, rows[0][0], rows[0][1], rows[0][2])
+
+    async def set_guild_settings(
+        self,
+        guild_id: int,
+        *,
+        turn_time: int | None = None,
+        target_vp: int | None = None,
+        language: str | None = None,
+    ) -> GuildSettings:
+        """Change some of a guild's settings (None = keep); returns the settings now in force.
+
+        Turn time 15-600 s, target 1-21 VP, language 'en' or 'sw'; others raise
+        :class:`InvalidValue` and change nothing.
+        """
+        check_id("guild_id", guild_id)
+        if turn_time is not None:
+            check_int("turn time (seconds)", turn_time, *TURN_TIME_RANGE)
+        if target_vp is not None:
+            check_int("target VP", target_vp, *TARGET_VP_RANGE)
+        if language is not None:
+            check_language(language)
+
+        def tx(db: sqlite3.Connection) -> GuildSettings:
+            rows = fetch_on(
+                db,
+                "SELECT turn_time, target_vp, language FROM guild_settings WHERE guild_id = ?",
+                (guild_id,),
+            )
+            old = GuildSettings(guild_id, *rows[0]) if rows else GuildSettings(guild_id)
+            new = GuildSettings(
+                guild_id,
+                old.turn_time if turn_time is None else turn_time,
+                old.target_vp if target_vp is None else target_vp,
+                old.language if language is None else check_language(language),
+            )
+            db.execute(
+                "INSERT INTO guild_settings (guild_id, turn_time, target_vp, language, "
+                "language_chosen, updated_at) VALUES (?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT (guild_id) DO UPDATE SET "
+                "turn_time = excluded.turn_time, target_vp = excluded.target_vp, "
+                "language = excluded.language, "
+                "language_chosen = MAX(language_chosen, excluded.language_chosen), "
+                "updated_at = excluded.updated_at",
+                (
+                    guild_id,
+                    new.turn_time,
+                    new.target_vp,
+                    new.language,
+                    int(language is not None),
+                    now_text(),
+                ),
+            )
+            return new
+
+        return await self._write(tx)
+
+    async def guild_language_chosen(self, guild_id: int) -> bool:
+        """Whether the guild ever set its language (False: the bot's default applies)."""
+        rows = await self._fetch(
+            "SELECT language_chosen FROM guild_settings WHERE guild_id = ?",
+            (check_id("guild_id", guild_id),),
+        )
+        return bool(rows and rows[0][0])
+
+    async def user_language(self, user_id: int) -> Language | None:
+        """The user's preferred language, or None to follow the guild's."""
+        rows = await self._fetch(
+            "SELECT language FROM user_preferences WHERE user_id = ?",
+            (check_id("user_id", user_id),),
+        )
+        return cast(Language | None, rows[0][0]) if rows else None
+
+    async def set_user_language(self, user_id: int, language: str | None) -> None:
+        """Set ('en' or 'sw') or clear (None) the user's preferred language."""
+        check_id("user_id", user_id)
+        lang = None if language is None else check_language(language)
+
+        def tx(db: sqlite3.Connection) -> None:
+            db.execute(
+                "INSERT INTO user_preferences (user_id, language, updated_at) "
+                "VALUES (?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET "
+                "language = excluded.language, updated_at = excluded.updated_at",
+                (user_id, lang, now_text()),
+            )
+
+        await self._write(tx)
+
+    # ---------------------------------------------------------------- statistics
+
+    async def leaderboard(
+        self, guild_id: int, limit: int = 10, offset: int = 0, *, game: str = "albastini"
+    ) -> LeaderboardPage:
+        """A page of the guild's players ranked by matches won, then VP, then user id.
+
+        Reads ``player_totals``, the per-player sums of ``match_results`` that triggers keep in
+        the same transaction as each result (see migration 0002); ``rank`` starts at offset + 1.
+        """
+        check_id("guild_id", guild_id)
+        check_int("limit", limit, 1, 100)
+        check_int("offset", offset, 0, 10_000_000)
+
+        rows, total = await self._snapshot(
+            [
+                (
+                    "SELECT user_id, matches_played, matches_won, vp, deals_played, deals_won, "
+                    "deals_won_2vp, card_points FROM player_totals "
+                    "WHERE guild_id = ? AND game = ? "
+                    "ORDER BY matches_won DESC, vp DESC, user_id LIMIT ? OFFSET ?",
+                    (guild_id, game, limit, offset),
+                ),
+                (
+                    "SELECT count(*) FROM player_totals WHERE guild_id = ? AND game = ?",
+                    (guild_id, game),
+                ),
+            ]
+        )
+        entries = tuple(stats_record(r, offset + i + 1) for i, r in enumerate(rows))
+        return LeaderboardPage(entries, int(total[0][0]), offset, limit)
+
+    async def user_stats(
+        self, guild_id: int, user_id: int, *, game: str = "albastini"
+    ) -> PlayerStats:
+        """A player's totals in the guild (zeros if they never finished a match there)."""
+        check_id("guild_id", guild_id)
+        check_id("user_id", user_id)
+        rows = await self._fetch(
+            f"SELECT {STATS_COLS} FROM match_results "
+            "WHERE guild_id = ? AND game = ? AND user_id = ?",
+            (guild_id, game, user_id),
+        )
+        r = rows[0]
+        if r[1] == 0:
+            return PlayerStats(user_id, 0, 0, 0, 0, 0, 0, 0)
+        return stats_record(r)
+
+
+def _conforms(store: SQLiteStore) -> Store:
+    return store  # mypy checks here that SQLiteStore implements the Store interface
