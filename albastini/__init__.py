@@ -1,18 +1,37 @@
-"""Albastini, the Tanzanian point-trick card game: a pure rules engine.
+"""The table service, the store and the games of the Albastini bot.
 
-The public API::
+The games live in :mod:`albastini.games` (``GAMES``: one package each, one interface). The first
+of them keeps its public API here too, as it always was::
 
     from albastini import Card, Bid, Pass, Play, IllegalMove, new_deal, Match
 
-No I/O, no Discord, no asyncio: the engine can be simulated, replayed and tested on its own.
-``albastini.fast`` plays the same rules on card ints for simulation and search, and
 ``python -m albastini`` plays a deal or a match in the terminal.
 """
 
-from .actions import Action, Bid, Pass, Play, parse_action
-from .cards import PACK, POINTS, RANKS, SUITS, Card, beats, shuffled_pack
-from .deal import MODES, Deal, DealResult, IllegalMove, Trick, mode_name, new_deal, score
-from .match import Match, next_dealer
+from .games.albastini import (
+    MODES,
+    PACK,
+    POINTS,
+    RANKS,
+    SUITS,
+    Action,
+    Bid,
+    Card,
+    Deal,
+    DealResult,
+    IllegalMove,
+    Match,
+    Pass,
+    Play,
+    Trick,
+    beats,
+    mode_name,
+    new_deal,
+    next_dealer,
+    parse_action,
+    score,
+    shuffled_pack,
+)
 
 __all__ = [
     "MODES",

@@ -19,10 +19,10 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
-from .actions import Action, Bid, Pass, Play, parse_action
-from .cards import SUIT_NAMES, Card
-from .deal import MODES, Deal, IllegalMove
-from .match import Match
+from .games.albastini.actions import Action, Bid, Pass, Play, parse_action
+from .games.albastini.cards import SUIT_NAMES, Card
+from .games.albastini.deal import MODES, Deal, IllegalMove
+from .games.albastini.match import Match
 
 Chooser = Callable[[dict[str, Any]], Action]
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from .deal import DealResult
+from .games.albastini.deal import DealResult
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,8 +24,6 @@ import random
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from typing import Any
 
-from .ai import decide as ai_decide
-from .deal import IllegalMove
 from .events import (
     Acted,
     CloseReason,
@@ -43,11 +41,12 @@ from .events import (
     TurnStarted,
     TurnWarning,
 )
+from .games.albastini.ai import decide as ai_decide
+from .games.albastini.deal import IllegalMove
 from .store import (
     ChannelBusy,
     DealRecord,
     NewSeat,
-    PlayerResult,
     Store,
     StoreError,
     StoreUnavailable,
@@ -711,19 +710,7 @@ class TableService:
         for seat, info in enumerate(table.seats):
             if info is None or info.user_id is None:
                 continue
-            t = self._rules.totals(match, seat)
-            results.append(
-                PlayerResult(
-                    info.user_id,
-                    t.team,
-                    t.team_vp,
-                    t.won,
-                    t.deals_played,
-                    t.deals_won,
-                    t.deals_won_2vp,
-                    t.card_points,
-                )
-            )
+            results.append(self._rules.totals(match, seat, info.user_id))
         await self._store.finish_table(table.id, results)
         events.append(MatchOver(table.id, match.winner, tuple(match.scores)))
         self._mark_closed(table, "finished")

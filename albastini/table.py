@@ -9,15 +9,14 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from typing import Any, Protocol
 
-from .actions import parse_action
-from .ai import DIFFICULTIES, LEVELS
-from .cards import shuffled_pack
-from .deal import DealResult, IllegalMove, mode_name
-from .match import Match
-
-TableStatus = Literal["lobby", "running", "finished", "cancelled"]
+from .games.albastini.actions import parse_action
+from .games.albastini.ai import DIFFICULTIES, LEVELS
+from .games.albastini.cards import shuffled_pack
+from .games.albastini.deal import DealResult, IllegalMove, mode_name
+from .games.albastini.match import Match
+from .store import PlayerResult, TableStatus
 
 #: Computer levels the service accepts: the difficulty names and the player kinds.
 COMPUTER_LEVELS: tuple[str, ...] = (*DIFFICULTIES, *LEVELS)
@@ -177,19 +176,6 @@ class RoundInfo:
     plays: tuple[tuple[int, str], ...]
 
 
-@dataclass(frozen=True, slots=True)
-class SeatTotals:
-    """A seat's share of a finished match, for the statistics."""
-
-    team: int
-    team_vp: int
-    won: bool
-    deals_played: int
-    deals_won: int
-    deals_won_2vp: int
-    card_points: int
-
-
 class GameRules(Protocol):
     """What the table service needs from a card game's engine."""
 
@@ -208,7 +194,7 @@ class GameRules(Protocol):
     def apply(self, match: Match, code: str) -> RoundInfo | None: ...
     def deal_over(self, match: Match) -> bool: ...
     def deal_result(self, match: Match) -> DealResult: ...
-    def totals(self, match: Match, seat: int) -> SeatTotals: ...
+    def totals(self, match: Match, seat: int, user_id: int) -> PlayerResult: ...
 
 
 class AlbastiniRules:
@@ -271,15 +257,17 @@ class AlbastiniRules:
         """The current (finished) deal's score."""
         return match.deal.result()
 
-    def totals(self, match: Match, seat: int) -> SeatTotals:
-        """The statistics of ``seat``'s side over the whole (finished) match."""
+    def totals(self, match: Match, seat: int, user_id: int) -> PlayerResult:
+        """The statistics of ``seat``'s side over the whole (finished) match, as the result of
+        ``user_id``, the person in that seat."""
         teams = match.teams
         team = seat % teams
         results = [r for _, r in match.history]
         if match.deal.phase == "finished":
             results.append(match.deal.result())
         scores = match.scores
-        return SeatTotals(
+        return PlayerResult(
+            user_id=user_id,
             team=team,
             team_vp=scores[team],
             won=match.winner == team,
@@ -298,7 +286,6 @@ __all__ = [
     "Refusal",
     "RoundInfo",
     "SeatInfo",
-    "SeatTotals",
     "Table",
     "TableStatus",
 ]

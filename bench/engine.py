@@ -2,8 +2,8 @@
 
 Each deal is fully simulated: a uniformly shuffled pack, a random dealer, random bidding among
 the legal bids and the pass, and uniformly random play of every card, through the lean fast path
-(``albastini.fast.random_deal_points``). For scale, the clean path (``Deal``, with its checks and
-objects) is measured once for 4 pairs.
+(``albastini.games.albastini.fast.random_deal_points``). For scale, the clean path (``Deal``,
+with its checks and objects) is measured once for 4 pairs.
 
 Time is the process's CPU time (``time.process_time``), so other work on a shared machine does
 not slow the figure down much; each mode reports the median (and the best) of its timed
@@ -24,7 +24,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from albastini import MODES, new_deal
-from albastini.fast import random_deal_points
+from albastini.games.albastini.fast import random_deal_points
 
 
 def fast_rate(

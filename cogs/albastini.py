@@ -18,7 +18,6 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from albastini.deal import MODES
 from albastini.events import (
     Acted,
     DealOver,
@@ -27,6 +26,7 @@ from albastini.events import (
     TableClosed,
     TurnStarted,
 )
+from albastini.games.albastini.deal import MODES
 from albastini.store import StoreUnavailable
 from albastini.table import Refusal
 from cogs import ids, texts, views

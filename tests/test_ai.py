@@ -281,7 +281,7 @@ def test_heuristic_bids_a_low_card_of_its_best_suit() -> None:
 # --------------------------------------------------------------------------- endgames
 def minimax(deal: Deal, team: int) -> float:
     """Brute force over the real engine: the best final utility ``team`` can force."""
-    from albastini.ai.core import utility
+    from albastini.games.albastini.ai.core import utility
 
     if deal.phase == "finished":
         return utility(deal.points(), team, deal.team_size)
@@ -335,9 +335,9 @@ def test_endgame_is_played_exactly(level: str) -> None:
 
 @pytest.mark.parametrize("mode", ["2", "3", "4 pairs", "5", "6 trios"])
 def test_solver_agrees_with_brute_force(mode: str) -> None:
-    from albastini.ai.core import read_view
-    from albastini.ai.sim import solve
-    from albastini.fast import FastDeal
+    from albastini.games.albastini.ai.core import read_view
+    from albastini.games.albastini.ai.sim import solve
+    from albastini.games.albastini.fast import FastDeal
 
     players, team_size = MODES[mode]
     limit = {2: 8, 3: 9, 4: 8, 5: 10, 6: 12}[players]
@@ -364,8 +364,8 @@ def test_solver_agrees_with_brute_force(mode: str) -> None:
 
 @pytest.mark.parametrize("mode", list(MODES))
 def test_greedy_rollout_matches_the_greedy_player(mode: str) -> None:
-    from albastini.ai.sim import greedy_rollout
-    from albastini.fast import FastDeal
+    from albastini.games.albastini.ai.sim import greedy_rollout
+    from albastini.games.albastini.fast import FastDeal
 
     players, team_size = MODES[mode]
     for seed in range(5):
@@ -382,8 +382,8 @@ def test_greedy_rollout_matches_the_greedy_player(mode: str) -> None:
 
 @pytest.mark.parametrize("mode", list(MODES))
 def test_sampled_deals_agree_with_everything_public(mode: str) -> None:
-    from albastini.ai.core import read_view
-    from albastini.ai.heuristic import sample_sim
+    from albastini.games.albastini.ai.core import read_view
+    from albastini.games.albastini.ai.heuristic import sample_sim
 
     players, team_size = MODES[mode]
     rng = random.Random(mode)
@@ -415,3 +415,54 @@ def test_sampled_deals_agree_with_everything_public(mode: str) -> None:
         assert everything == set().union(*truth, {c.index for c in deal._stock})
         for s in range(players):
             assert set(k.known[s]) <= set(sim.hands[s])
+
+
+# --------------------------------------------------------------------------- same decisions
+#: Whole deals played by seeded computer players, recorded before the rules moved into one
+#: integer-card kernel (issue 12): a change meant to be a pure refactor of the engine or the
+#: players must leave every decision, and so every action of these deals, as it was.
+RECORDED_DEALS = [
+    (
+        "4 pairs", ("search", "heuristic"), 3,
+        "pass pass 7C 3H JH 4D QD 4C AD 5S JD KD 5C KC QS KH 6S 7S 7H 4S 3D AH 4H JC JS 3S AC"
+        " AS QH 5D QC 6D KS 3C 5H 6H 7D 6C",
+    ),
+    (
+        "2", ("heuristic", "search"), 5,
+        "bid:3H 3S AS JS JH QC 6D 5C AC 3C KC 4H 6H 7S 7H 5D KD 4S QS 6C JC 3D AD 6S KH 5S KS"
+        " 4D JD 4C 7D QD 5H QH 7C AH 3H",
+    ),
+    (
+        "5", ("greedy", "heuristic"), 11,
+        "bid:4S bid:3C pass bid:3D 4S 3C 6D 3D JS 4C 5C 4D QD 6C JC 5S 6H QS JH 7C 3H 6S QH KS"
+        " 3S 5H 7S JD 7D AS 4H KD KH 5D KC QC AD AH AC",
+    ),
+    (
+        "6 trios", ("search", "easy"), 2,
+        "pass pass bid:3D 5D 3C QH KD 3D JD 7D 4D 4H 6D 5S 6S AH QS 5H QC KC KH 7C AC 5C 6C 3H"
+        " AD 6H 3S QD 4C JS 7S AS JH 4S 7H JC KS",
+    ),
+    (
+        "3", ("heuristic", "greedy"), 4,
+        "bid:5H bid:4S 3S 4S QS JC 6D 3H 3C 6S 4D 4C 7S 6C 3D 5S 7C QD JD QH QC 4H 5C KS 5D 5H"
+        " JS 7H KD 7D KC JH AC AH 6H AD AS KH",
+    ),
+]
+
+
+@pytest.mark.parametrize(("mode", "levels", "seed", "recorded"), RECORDED_DEALS)
+def test_seeded_players_make_the_recorded_decisions(
+    mode: str, levels: tuple[str, str], seed: int, recorded: str
+) -> None:
+    players, team_size = MODES[mode]
+    teams = players // team_size
+    bots = [
+        make_player(levels[s % teams % 2], seed=seed * 10 + s, iterations=6)
+        for s in range(players)
+    ]
+    deal = new_deal(players, team_size, seed % players, seed=seed)
+    while deal.phase != "finished":
+        seat = deal.to_act
+        assert seat is not None
+        deal.apply(bots[seat].choose(deal.view(seat, history=True)))
+    assert " ".join(a.code.removeprefix("play:") for a in deal.actions) == recorded

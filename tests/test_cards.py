@@ -8,7 +8,7 @@ import pickle
 import pytest
 
 from albastini import PACK, Bid, Card, Pass, Play, beats, parse_action, shuffled_pack
-from albastini.cards import TOTAL_POINTS
+from albastini.games.albastini.cards import TOTAL_POINTS
 
 
 def test_public_card_api() -> None:

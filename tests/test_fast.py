@@ -11,7 +11,7 @@ from dataclasses import replace
 import pytest
 
 from albastini import MODES, PACK, Card, Deal, Play, beats, new_deal, score
-from albastini.fast import (
+from albastini.games.albastini.fast import (
     CODES,
     POINTS,
     SUIT,

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from albastini import MODES, PACK, Match, next_dealer, score
-from albastini.deal import DealResult
+from albastini.games.albastini.deal import DealResult
 
 
 def finish(match: Match, rng: random.Random) -> None:

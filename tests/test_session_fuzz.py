@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from albastini.cards import PACK
+from albastini.games.albastini.cards import PACK
 from albastini.session import Refusal, TableService
 from albastini.table import Table
 from albastini.timers import ManualClock

@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from albastini import Match
-from albastini.cards import shuffled_pack
 from albastini.events import DealOver, DealStarted, MatchOver, TableClosed, TurnStarted
+from albastini.games.albastini.cards import shuffled_pack
 from albastini.session import TableService
 from albastini.store import SQLiteStore, TableSnapshot
 from albastini.table import Table

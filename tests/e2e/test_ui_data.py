@@ -141,7 +141,7 @@ def test_hand_buttons_while_playing() -> None:
 
 def _running_table() -> Table:
     """Four people playing the first deal of a 4-pairs match."""
-    from albastini.match import Match
+    from albastini.games.albastini.match import Match
 
     table = _table("running", seats=4)
     table.match = Match(4, 2, 5, 0, seed=1)

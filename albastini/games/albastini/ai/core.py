@@ -1,8 +1,7 @@
-"""Shared pieces of the computer players: integer cards, reading a view, the greedy rule.
+"""Shared pieces of the computer players: reading a view, the greedy rule, the utility.
 
-Cards are ints 0..35 (``Card.index``): suit ``i // 9`` (0..3 = C D H S) and rank ``i % 9``
-with 0 = Ace, the strongest, down to 8 = the 3. So within one suit a *lower* int is a
-*stronger* card.
+Cards are the ints of :mod:`..kernel`, which also holds every rule of play the players use
+(``beats``, ``winner_of``, the card tables); nothing of the rules is restated here.
 """
 
 from __future__ import annotations
@@ -12,39 +11,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..actions import Action, Bid, Pass, Play
-from ..cards import PACK, SUITS, Card
+from ..cards import PACK, Card
+from ..kernel import CARDS, NO_TRUMP, POINTS, STRENGTH, SUIT, beats, card_int, suit_int, winner_of
 
-#: Card points by card int.
-PTS: tuple[int, ...] = tuple(c.points for c in PACK)
-#: Strength by card int: 8 for an Ace down to 0 for a 3.
-STR: tuple[int, ...] = tuple(c.strength for c in PACK)
-ALL_CARDS = range(36)
-
-
-def cid(code: str) -> int:
-    """The int of a card code such as ``"7H"``."""
-    return Card.parse(code).index
-
-
-def code_of(card: int) -> str:
-    """The code of a card int."""
-    return PACK[card].code
-
-
-def beats(card: int, best: int, trump: int) -> bool:
-    """Whether ``card`` takes the round from ``best`` (the card winning it so far)."""
-    if card // 9 == best // 9:
-        return card < best
-    return card // 9 == trump
-
-
-def winner_of(current: Sequence[tuple[int, int]], trump: int) -> tuple[int, int]:
-    """(seat, card) winning a non-empty round in progress."""
-    best_seat, best = current[0]
-    for seat, card in current[1:]:
-        if beats(card, best, trump):
-            best_seat, best = seat, card
-    return best_seat, best
+ALL_CARDS = range(CARDS)
 
 
 def play_action(card: int) -> Action:
@@ -63,12 +33,12 @@ def action_of(code: str) -> Action:
 # --------------------------------------------------------------------------- greedy
 def cheap_key(card: int, trump: int) -> tuple[int, int, int]:
     """Order for leading and throwing: not a trump, fewest points, lowest rank first."""
-    return (card // 9 == trump, PTS[card], STR[card])
+    return (SUIT[card] == trump, POINTS[card], STRENGTH[card])
 
 
 def win_key(card: int, trump: int) -> tuple[int, int, int]:
     """Order among winning cards: fewest points, then not a trump, then lowest rank."""
-    return (PTS[card], card // 9 == trump, STR[card])
+    return (POINTS[card], SUIT[card] == trump, STRENGTH[card])
 
 
 def greedy_card(
@@ -79,7 +49,7 @@ def greedy_card(
     cheapest card."""
     if current:
         best_seat, best = winner_of(current, trump)
-        if best_seat % teams != seat % teams and any(PTS[c] for _, c in current):
+        if best_seat % teams != seat % teams and any(POINTS[c] for _, c in current):
             winners = [c for c in hand if beats(c, best, trump)]
             if winners:
                 return min(winners, key=lambda c: win_key(c, trump))
@@ -89,10 +59,10 @@ def greedy_card(
 def greedy_bid(hand: Sequence[int], taken: set[int]) -> int | None:
     """Greedy bidding: bid the lowest 3 or 4 held in a suit nobody has bid (any indicator of
     that suit is worth at least as much), else pass (None)."""
-    options = [c for c in hand if STR[c] <= 1 and c // 9 not in taken]
+    options = [c for c in hand if STRENGTH[c] <= 1 and SUIT[c] not in taken]
     if not options:
         return None
-    return min(options, key=lambda c: (STR[c], c))
+    return min(options, key=lambda c: (STRENGTH[c], c))
 
 
 # --------------------------------------------------------------------------- knowledge
@@ -144,37 +114,37 @@ def read_view(view: dict[str, Any]) -> Knowledge:
     teams = int(view["teams"])
     seat = int(view["seat"])
     trump_code = view.get("trump")
-    trump = SUITS.index(trump_code) if trump_code else -1
-    hand = [cid(c) for c in view["hand"]]
-    current = [(int(s), cid(c)) for s, c in view.get("current", [])]
+    trump = suit_int(trump_code) if trump_code else NO_TRUMP
+    hand = [card_int(c) for c in view["hand"]]
+    current = [(int(s), card_int(c)) for s, c in view.get("current", [])]
     played: set[int] = {c for _, c in current}
     eaten = [0] * teams
     for trick in view.get("tricks") or ([view["last_trick"]] if view.get("last_trick") else []):
         for _, c in trick["plays"]:
-            played.add(cid(c))
+            played.add(card_int(c))
         eaten[int(trick["winner"]) % teams] += int(trick["points"])
     known: list[list[int]] = [[] for _ in range(players)]
-    face_up = cid(view["face_up"]) if view.get("face_up") else None
+    face_up = card_int(view["face_up"]) if view.get("face_up") else None
     located: set[int] = set(hand)
     bids = view.get("bids") or []
-    taken_suits = {cid(b["card"]) // 9 for b in bids if b.get("card")}
+    taken_suits = {SUIT[card_int(b["card"])] for b in bids if b.get("card")}
     if view["phase"] == "bidding":
         # Bid cards lie on the table for now: out of every hand, known to all.
         for b in bids:
             if b.get("card"):
-                located.add(cid(b["card"]))
+                located.add(card_int(b["card"]))
     else:
         exchange = view.get("exchange")
         for b in bids:
             if b.get("card"):
-                card = cid(b["card"])
-                if card // 9 != trump:
+                card = card_int(b["card"])
+                if SUIT[card] != trump:
                     known[int(b["seat"])].append(card)
         if exchange:
-            known[int(exchange["seat"])].append(cid(exchange["took"]))
+            known[int(exchange["seat"])].append(card_int(exchange["took"]))
         drawn_by = view.get("face_up_drawn_by")
         if drawn_by is not None and face_up is None:
-            gave = cid(exchange["gave"]) if exchange else cid(view["indicator"])
+            gave = card_int(exchange["gave"]) if exchange else card_int(view["indicator"])
             known[int(drawn_by)].append(gave)
         if face_up is not None:
             located.add(face_up)

@@ -1,10 +1,9 @@
 """A lean fast path of the same rules, for simulation and search.
 
-Cards are ints 0..35 (``Card.index``: suit-major, suit = ``card // 9`` in the order C D H S,
-rank = ``card % 9`` from the Ace down to the 3). Everything the hot loops need is a list lookup:
-``POINTS[card]``, ``SUIT[card]``, and ``WIN_KEY[trump][led card][card]``, a number that is highest
-for the card that eats the round (trumps above cards of the suit led above everything else, which
-never wins).
+Cards are the ints of :mod:`.kernel`, which also holds every rule this module runs: the card
+tables (``POINTS[card]``, ``SUIT[card]``, ``WIN_KEY[trump][led card][card]``, highest for the
+card that eats the round), the order of play and of drawing, when everyone draws, who bids.
+This module adds no rule of its own: it is the machinery that runs the kernel's fast.
 
 Two entry points:
 
@@ -37,7 +36,29 @@ import random
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, cast
 
-from .cards import PACK, Card
+# The card tables and the rules come from the kernel, the one copy both this module and the
+# computer players use; the tables and card_int/card_code are re-exported for this module's
+# readers.
+from .kernel import (
+    CARDS,
+    CODES,
+    HAND,
+    KEY_POINTS,
+    POINTS,
+    SUIT,
+    SUIT_BIT,
+    WIN_KEY,
+    bidders,
+    card_code,
+    card_int,
+    draw,
+    draw_order,
+    draws,
+    play_order,
+    schedule,
+    suit_int,
+    winner_of,
+)
 
 if TYPE_CHECKING:
     from .deal import Deal
@@ -56,53 +77,6 @@ __all__ = [
     "shuffled_ints",
 ]
 
-HAND = 5
-#: Card codes by int: ``CODES[card]``.
-CODES: tuple[str, ...] = tuple(c.code for c in PACK)
-#: Card points by int.
-POINTS: tuple[int, ...] = tuple(c.points for c in PACK)
-#: Suit 0..3 (C D H S) by int.
-SUIT: tuple[int, ...] = tuple(c.index // 9 for c in PACK)
-_STRENGTH: tuple[int, ...] = tuple(c.strength for c in PACK)
-_SUIT_LETTERS = "CDHS"
-_SUIT_BIT: tuple[int, ...] = tuple(1 << s for s in SUIT)
-
-
-def _win_keys() -> list[list[list[int]]]:
-    table: list[list[list[int]]] = []
-    for trump in range(4):
-        by_lead: list[list[int]] = []
-        for led in range(36):
-            led_suit = SUIT[led]
-            by_lead.append(
-                [
-                    20 + _STRENGTH[c]
-                    if SUIT[c] == trump
-                    else (10 + _STRENGTH[c] if SUIT[c] == led_suit else 0)
-                    for c in range(36)
-                ]
-            )
-        table.append(by_lead)
-    return table
-
-
-#: ``WIN_KEY[trump][led][card]``: the card of a round with the highest key eats it
-#: (trump 20.., suit led 10.., anything else 0 and never wins).
-WIN_KEY: list[list[list[int]]] = _win_keys()
-
-
-def card_int(card: Card | str) -> int:
-    """The int of a :class:`~albastini.cards.Card` or a card code such as ``"7H"``."""
-    return Card.parse(card).index
-
-
-def card_code(card: int) -> str:
-    """The code (``"7H"``) of a card int."""
-    return CODES[card]
-
-
-def _trump_int(trump: str | int) -> int:
-    return _SUIT_LETTERS.index(trump) if isinstance(trump, str) else int(trump)
 
 
 class FastDeal:
@@ -179,14 +153,14 @@ class FastDeal:
 
     @classmethod
     def from_deal(cls, deal: Deal) -> FastDeal:
-        """The state of a :class:`~albastini.deal.Deal` in its playing phase, hidden cards
+        """The state of a :class:`.deal.Deal` in its playing phase, hidden cards
         included (hands and stock order are read from the deal itself)."""
         if deal.phase == "bidding" or deal.trump is None:
             raise ValueError("FastDeal starts after bidding: the deal is still being bid")
         self = cls.from_parts(
             deal.players,
             deal.team_size,
-            _trump_int(deal.trump),
+            suit_int(deal.trump),
             [[c.index for c in deal.hand(s)] for s in range(deal.players)],
             [c.index for c in deal._stock],
             deal.leader,
@@ -231,16 +205,9 @@ class FastDeal:
 
     def winning(self) -> int:
         """The seat winning the round in progress (-1 when no card is down)."""
-        cur = self.current
-        if not cur:
+        if not self.current:
             return -1
-        keys = WIN_KEY[self.trump][cur[0][1]]
-        best_seat, best = cur[0][0], -1
-        for seat, card in cur:
-            k = keys[card]
-            if k > best:
-                best, best_seat = k, seat
-        return best_seat
+        return winner_of(self.current, self.trump)[0]
 
     def play(self, card: int) -> None:
         """The seat to act plays ``card``; at the end of a round the winner eats it, everyone
@@ -257,7 +224,7 @@ class FastDeal:
             seat += 1
             self.to_act = seat if seat < n else 0
             return
-        keys = _KEY_POINTS[self.trump][cur[0][1]]
+        keys = KEY_POINTS[self.trump][cur[0][1]]
         best = total = 0
         winner = seat
         for s, c in cur:
@@ -268,12 +235,7 @@ class FastDeal:
                 winner = s
         self.eaten[winner % self.teams] += total & 255
         self.current = []
-        stock = self.stock
-        pos = self.pos
-        if len(stock) - pos >= n:
-            for k in range(n):
-                hands[(winner + k) % n].append(stock[pos + k])
-            self.pos = pos + n
+        self.pos = draw(hands, self.stock, self.pos, winner)
         self.leader = winner
         if hands[winner]:
             self.to_act = winner
@@ -293,20 +255,16 @@ class FastDeal:
         left = len(self.stock) - self.pos
         total = 1
         if self.current:
-            for k in range(n - len(self.current)):
-                total *= len(hands[(self.to_act + k) % n])
+            for seat in play_order(self.to_act, n)[: n - len(self.current)]:
+                total *= len(hands[seat])
             size = len(hands[self.to_act]) - 1  # every hand, once this round is over
-            if left >= n:
+            if draws(left, n):
                 left -= n
                 size += 1
         else:
             size = len(hands[self.leader])
-        while size > 0:
-            total *= size**n
-            size -= 1
-            if left >= n:
-                left -= n
-                size += 1
+        for held, _ in schedule(n, size, left):
+            total *= held**n
         return total
 
     def playout(self, rng: random.Random) -> list[int]:
@@ -333,8 +291,8 @@ class FastDeal:
         n = self.players
         hands = self.hands
         total = 1
-        for k in range(n - len(self.current)):
-            total *= len(hands[(self.to_act + k) % n])
+        for seat in play_order(self.to_act, n)[: n - len(self.current)]:
+            total *= len(hands[seat])
         r = rng.randrange(total)
         while self.current:
             hand = hands[self.to_act]
@@ -357,7 +315,7 @@ class FastDeal:
         stock = self.stock
         pos = self.pos
         gained = mode.play_from(start)(
-            r, self.hands, stock[pos:], self.leader, _KEY_POINTS[self.trump]
+            r, self.hands, stock[pos:], self.leader, KEY_POINTS[self.trump]
         )
         eaten = self.eaten
         for team, points in enumerate(gained):
@@ -376,7 +334,6 @@ class FastDeal:
         hands = self.hands
         stock = self.stock
         pos = self.pos
-        slen = len(stock)
         eaten = self.eaten
         by_lead = WIN_KEY[self.trump]
         pts_of = POINTS
@@ -385,13 +342,9 @@ class FastDeal:
         lead = self.leader
         if cur:
             keys = by_lead[cur[0][1]]
-            best = -1
-            ws = pts = 0
-            for s, c in cur:
-                pts += pts_of[c]
-                k = keys[c]
-                if k > best:
-                    best, ws = k, s
+            ws, c = winner_of(cur, self.trump)
+            best = keys[c]
+            pts = sum(pts_of[c] for _, c in cur)
             todo = n - len(cur)
             seat = cur[-1][0]  # the loop below starts with the seat after it
         else:
@@ -417,11 +370,8 @@ class FastDeal:
                     best, ws = k, seat
             eaten[ws % teams] += pts
             lead = ws
-            if slen - pos >= n:
-                for k in range(n):
-                    hands[(ws + k) % n].append(stock[pos + k])
-                pos += n
-            elif not hands[ws]:
+            pos = draw(hands, stock, pos, ws)
+            if not hands[ws]:
                 break
             seat = ws
             h = hands[seat]
@@ -450,51 +400,45 @@ class FastDeal:
 _F36 = math.factorial(36)
 PlayFn = Callable[[int, list[list[int]], list[int], int, list[list[int]]], list[int]]
 
-#: ``_KEY_POINTS[trump][led][card]``: ``WIN_KEY * 256 + POINTS``; the highest value of a round
-#: eats it, and the low byte of the sum of a round's values is its card points (at most 64).
-_KEY_POINTS: list[list[list[int]]] = [
-    [[k * 256 + POINTS[c] for c, k in enumerate(row)] for row in by_lead] for by_lead in WIN_KEY
-]
-
-
-def _schedule(players: int) -> list[tuple[int, bool]]:
-    """(hand size, everyone draws afterwards) for each round of the mode."""
-    out: list[tuple[int, bool]] = []
-    size, left = HAND, 36 - HAND * players
-    while size:
-        draw = left >= players
-        out.append((size, draw))
-        size -= 1
-        if draw:
-            left -= players
-            size += 1
-    return out
-
-
 def _play_source(players: int, teams: int, start: int = 0) -> str:
     """Source of ``play(r, hands, stock, lead, by_lead) -> eaten per team``: the playing phase
     from round ``start`` (0 = the first) with every choice read from ``r`` (per round: one digit
     in base size**players, split by a table into each player's index, the leader's the lowest,
-    as successive divmods would). ``stock`` holds exactly the cards left at that round."""
+    as successive divmods would). ``stock`` holds exactly the cards left at that round.
+
+    Nothing of the rules is restated here: the rounds and when everyone draws come from
+    :func:`.kernel.schedule`, the order of play and of drawing from :func:`.kernel.play_order`
+    and :func:`.kernel.draw_order` (as tuples of hands, ``R`` and ``RD``), the winner from the
+    ``by_lead`` rows of :data:`.kernel.KEY_POINTS`, and its seat from ``NX[lead]``, the play
+    order of the round."""
     n = players
-    schedule = _schedule(n)
-    left = 36 - HAND * n - n * sum(draw for _, draw in schedule[:start])
+    rounds = schedule(n)
+    left = CARDS - HAND * n - n * sum(after for _, after in rounds[:start])
     seats = [f"h{s}" for s in range(n)]
     order = [f"a{j}" for j in range(n)]
+
+    def hands_in(order_of: Callable[[int, int], tuple[int, ...]]) -> str:
+        return " ".join(
+            "(" + ", ".join(seats[s] for s in order_of(w, n)) + ",)," for w in range(n)
+        )
+
+    # The winner of a round leads the next one: when drawing goes in that round's play order
+    # (it does, winner first), the hands unpacked to draw are the next round's too.
+    draw_as_play = all(draw_order(w, n) == play_order(w, n) for w in range(n))
     out = [
         "def play(r, hands, stock, lead, by_lead, NX=NX, TM=TM, "
         + ", ".join(f"D{h}=D{h}" for h in range(2, HAND + 1))
         + "):",
         f"    {', '.join(seats)}, = hands",
         f"    {''.join(f's{i}, ' for i in range(left))}= stock" if left else "    del stock",
-        "    R = ("
-        + " ".join("(" + ", ".join(seats[(w + k) % n] for k in range(n)) + ",)," for w in range(n))
-        + ")",
+        f"    R = ({hands_in(play_order)})",
         f"    eaten = [0] * {teams}",
     ]
+    if not draw_as_play:
+        out.insert(-1, f"    RD = ({hands_in(draw_order)})")
     drawn = 0
     fresh = False  # a0.. already hold the hands in order from the leader
-    for size, draw in schedule[start:]:
+    for size, after in rounds[start:]:
         if not fresh:
             out.append(f"    {', '.join(order)}, = R[lead]")
         if size > 1:
@@ -513,10 +457,11 @@ def _play_source(players: int, teams: int, start: int = 0) -> str:
                 f"        off = {j}",
             ]
         out += ["    lead = NX[lead][off]", "    eaten[TM[lead]] += total & 255"]
-        fresh = draw
-        if draw:
-            out.append(f"    {', '.join(order)}, = R[lead]")
-            out += [f"    a{j}.append(s{drawn + j})" for j in range(n)]
+        fresh = after and draw_as_play
+        if after:
+            drawers = order if draw_as_play else [f"b{j}" for j in range(n)]
+            out.append(f"    {', '.join(drawers)}, = {'R' if draw_as_play else 'RD'}[lead]")
+            out += [f"    {h}.append(s{drawn + j})" for j, h in enumerate(drawers)]
             drawn += n
     out.append("    return eaten")
     return "\n".join(out) + "\n"
@@ -535,12 +480,12 @@ def _digit_tables(players: int) -> dict[str, list[tuple[int, ...]]]:
 def _compile_play(players: int, teams: int, start: int = 0) -> PlayFn:
     n = players
     namespace: dict[str, object] = {
-        "NX": [[(w + k) % n for k in range(n)] for w in range(n)],
+        "NX": [play_order(w, n) for w in range(n)],
         "TM": [s % teams for s in range(n)],
         **_digit_tables(n),
     }
     source = _play_source(n, teams, start)
-    name = f"<albastini.fast play, {n} players, {teams} sides, from round {start}>"
+    name = f"<albastini.games.albastini.fast play, {n} players, {teams} sides, from round {start}>"
     exec(compile(source, name, "exec"), namespace)
     return cast(PlayFn, namespace["play"])
 
@@ -574,7 +519,7 @@ def _lehmer_source() -> str:
 
 def _compile_shuffle() -> Callable[[int], list[int]]:
     namespace: dict[str, object] = {}
-    exec(compile(_lehmer_source(), "<albastini.fast shuffle>", "exec"), namespace)
+    exec(compile(_lehmer_source(), "<albastini.games.albastini.fast shuffle>", "exec"), namespace)
     return cast(Callable[[int], list[int]], namespace["shuffle"])
 
 
@@ -606,25 +551,25 @@ class _Mode:
         n = players
         self.players = n
         self.teams = teams = n // team_size
-        # firsts[dealer][seat]: where seat's first card lies in the deck
-        self.firsts = [[(s - d - 1) % n for s in range(n)] for d in range(n)]
-        self.bidders = [
-            [s for s in ((d + 1 + k) % n for k in range(n - 1)) if s % teams != d % teams]
-            for d in range(n)
+        # firsts[dealer][seat]: where seat's first card lies in the deck (dealt one at a time
+        # in the order of a round led by the dealer's left)
+        self.firsts = [
+            [play_order((d + 1) % n, n).index(s) for s in range(n)] for d in range(n)
         ]
+        self.bidders = [bidders(n, teams, d) for d in range(n)]
         self.dealt = HAND * n
         # How many different random deals there are once the pack is shuffled and the dealer
         # chosen: base-60 digits for the bidders, then the hand size at every turn of play.
-        schedule = _schedule(n)
+        rounds = schedule(n)
         # rounds[(hand size, stock left)]: which round of the deal starts in that shape
         self.rounds: dict[tuple[int, int], int] = {}
-        left = 36 - HAND * n
-        for start, (size, draw) in enumerate(schedule):
+        left = CARDS - HAND * n
+        for start, (size, after) in enumerate(rounds):
             self.rounds[(size, left)] = start
-            left -= n * draw
+            left -= n * after
         # suffix_choices[start]: how many different random plays from round ``start`` on
         self.suffix_choices = [
-            math.prod(size**n for size, _ in schedule[k:]) for k in range(len(schedule))
+            math.prod(size**n for size, _ in rounds[k:]) for k in range(len(rounds))
         ]
         self.choices = 60 ** len(self.bidders[0]) * self.suffix_choices[0]
         self.play = _compile_play(n, teams)
@@ -659,7 +604,7 @@ def deal_points(
     """Play one whole deal of ``deck`` (card ints, index 0 = top) with every choice read from
     ``r``: for each bidder in turn a base-60 digit modulo the number of options (the bids in
     hand order, then the pass), then for each play ``divmod(r, hand size)`` picks the index in
-    the hand. Hands keep the order :class:`~albastini.deal.Deal` keeps (dealt order, a returned
+    the hand. Hands keep the order :class:`.deal.Deal` keeps (dealt order, a returned
     bid card or the exchanged indicator appended, drawn cards appended), so the same ``r``
     chooses the same cards as in the clean path. Returns card points per team.
     """
@@ -671,7 +616,7 @@ def deal_points(
     indicator = deck[dealt]
     trump = SUIT[indicator]
     face_up = indicator
-    bit = _SUIT_BIT
+    bit = SUIT_BIT
     taken = 0
     returned: list[tuple[list[int], int]] = []
     for s in mode.bidders[dealer]:
@@ -692,7 +637,7 @@ def deal_points(
             h.append(c)
     stock = deck[dealt + 1 :]
     stock.append(face_up)
-    return mode.play(r, hands, stock, (dealer + 1) % n, _KEY_POINTS[trump])
+    return mode.play(r, hands, stock, (dealer + 1) % n, KEY_POINTS[trump])
 
 
 def random_deal_points(players: int, team_size: int, rng: random.Random) -> list[int]:

@@ -9,7 +9,8 @@ from typing import Any
 
 from ..actions import Action
 from ..fast import FastDeal
-from .core import PTS, STR, Knowledge, beats, cheap_key, play_action, read_view, winner_of
+from ..kernel import POINTS, STRENGTH, SUIT, beats, draws, winner_of
+from .core import Knowledge, cheap_key, play_action, read_view
 from .players import Player, bid_or_pass
 from .sim import Budget, solve, solve_size
 
@@ -67,8 +68,8 @@ def endgame_values(
 
 
 def stock_empty(k: Knowledge) -> bool:
-    """No card left to draw (5 players: only the never-drawn face-up card)."""
-    return k.stock == 0 or (k.players == 5 and k.stock == 1 and k.stock_hidden == 0)
+    """No card left to draw (5 players: only the never-drawn face-up card is left)."""
+    return not draws(k.stock, k.players)
 
 
 class HeuristicPlayer(Player):
@@ -109,11 +110,11 @@ def heuristic_bid(k: Knowledge) -> int | None:
     for suit in range(4):
         if suit in k.taken_suits:
             continue
-        cards = [c for c in k.hand if c // 9 == suit]
-        low = [c for c in cards if STR[c] <= 2]
+        cards = [c for c in k.hand if SUIT[c] == suit]
+        low = [c for c in cards if STRENGTH[c] <= 2]
         if not low:
             continue
-        strength = len(cards) * 3 + sum(STR[c] for c in cards) + (STR[max(low)] == 0) * 2
+        strength = len(cards) * 3 + sum(STRENGTH[c] for c in cards) + (STRENGTH[max(low)] == 0) * 2
         if best is None or strength > best[0]:
             best = (strength, max(low))  # max int = lowest rank
     return best[1] if best else None
@@ -148,17 +149,17 @@ def p_keep(k: Knowledge, card: int, after: Sequence[int]) -> float:
 
 def keep_value(k: Knowledge, card: int) -> float:
     """What holding ``card`` for later is worth, in card points (0 for non-trumps)."""
-    if card // 9 != k.trump:
+    if SUIT[card] != k.trump:
         return 0.0
-    trumps = sum(1 for c in k.hand if c // 9 == k.trump)
-    higher = sum(1 for c in k.unknown if c // 9 == k.trump and c < card)
-    higher += sum(1 for s in range(k.players) for c in k.known[s] if c // 9 == k.trump and c < card)
-    power = 3.0 + 0.6 * STR[card] + (3.0 if higher == 0 else 0.0)
+    trumps = sum(1 for c in k.hand if SUIT[c] == k.trump)
+    higher = sum(1 for c in k.unknown if SUIT[c] == k.trump and c < card)
+    higher += sum(1 for s in range(k.players) for c in k.known[s] if SUIT[c] == k.trump and c < card)
+    power = 3.0 + 0.6 * STRENGTH[card] + (3.0 if higher == 0 else 0.0)
     power /= 1.0 + 0.2 * (trumps - 1)
     rounds_left = len(k.hand) + k.stock // k.players
     if rounds_left <= 2:
         power *= 0.5
-    return PTS[card] + power
+    return POINTS[card] + power
 
 
 def heuristic_card(k: Knowledge) -> int:
@@ -166,15 +167,15 @@ def heuristic_card(k: Knowledge) -> int:
     n = k.players
     seat = k.seat
     after = [(seat + i) % n for i in range(1, n - len(k.current))]
-    pot = sum(PTS[c] for _, c in k.current)
+    pot = sum(POINTS[c] for _, c in k.current)
     best_seat, best = winner_of(k.current, k.trump) if k.current else (-1, -1)
     scored: list[tuple[float, tuple[int, int, int], int]] = []
     for c in k.hand:
-        stake = pot + PTS[c]
+        stake = pot + POINTS[c]
         if best < 0 or beats(c, best, k.trump):
             p = p_keep(k, c, after)
             ev = (2.0 * p - 1.0) * stake
-            if best < 0 and PTS[c] == 0:
+            if best < 0 and POINTS[c] == 0:
                 ev = 0.0
         elif best_seat % k.teams == k.team:
             p = p_keep(k, best, after)
@@ -182,7 +183,7 @@ def heuristic_card(k: Knowledge) -> int:
         else:
             ev = -float(stake)
         ev -= keep_value(k, c)
-        tie = (c // 9 == k.trump, PTS[c], STR[c])
+        tie = (SUIT[c] == k.trump, POINTS[c], STRENGTH[c])
         scored.append((ev, tie, c))
     scored.sort(key=lambda x: (-x[0], x[1]))
     return scored[0][2]

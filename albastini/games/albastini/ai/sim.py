@@ -1,4 +1,4 @@
-"""Search helpers on :class:`albastini.fast.FastDeal`: a fast greedy rollout and an exact
+"""Search helpers on :class:`..fast.FastDeal`: a fast greedy rollout and an exact
 alpha-beta solver for endgames with nothing left to draw.
 
 Both read the state's public details (``hands``, ``stock``, ``pos``, ``current``, ``eaten``),
@@ -7,20 +7,28 @@ which ``FastDeal`` documents for readers like these.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from time import perf_counter
 
-from ..fast import WIN_KEY, FastDeal
-from .core import PTS, STR, beats, cheap_key, utility
+from ..fast import FastDeal
+from ..kernel import CARDS, POINTS, SUIT, WIN_KEY, beats, draw, draws, winner_of
+from .core import cheap_key, utility, win_key
+
+def _ranks(key: Callable[[int, int], tuple[int, ...]]) -> tuple[tuple[int, ...], ...]:
+    """``table[trump][card]``: the place of ``key(card, trump)`` among the keys of the pack,
+    equal keys at the same place, so an int comparison orders cards as ``key`` does."""
+    table = []
+    for trump in range(4):
+        keys = [key(c, trump) for c in range(CARDS)]
+        place = {k: i for i, k in enumerate(sorted(set(keys)))}
+        table.append(tuple(place[k] for k in keys))
+    return tuple(table)
+
 
 #: ``CHEAP[trump][card]``: the greedy order for leading and throwing (``core.cheap_key``).
-CHEAP: tuple[tuple[int, ...], ...] = tuple(
-    tuple((c // 9 == t) * 1000 + PTS[c] * 10 + STR[c] for c in range(36)) for t in range(4)
-)
+CHEAP = _ranks(cheap_key)
 #: ``WINNER[trump][card]``: the greedy order among winning cards (``core.win_key``).
-WINNER: tuple[tuple[int, ...], ...] = tuple(
-    tuple(PTS[c] * 1000 + (c // 9 == t) * 10 + STR[c] for c in range(36)) for t in range(4)
-)
+WINNER = _ranks(win_key)
 
 
 def greedy_rollout(st: FastDeal) -> list[int]:
@@ -33,7 +41,6 @@ def greedy_rollout(st: FastDeal) -> list[int]:
     trump = st.trump
     hands = st.hands
     stock = st.stock
-    slen = len(stock)
     pos = st.pos
     eaten = st.eaten
     by_lead = WIN_KEY[trump]
@@ -46,11 +53,9 @@ def greedy_rollout(st: FastDeal) -> list[int]:
     best_seat = pts = bk = 0
     if count:
         keys = by_lead[cur[0][1]]
-        bk = -1
-        for s, c in cur:
-            pts += PTS[c]
-            if keys[c] > bk:
-                bk, best_seat = keys[c], s
+        best_seat, best = winner_of(cur, trump)
+        bk = keys[best]
+        pts = sum(POINTS[c] for _, c in cur)
     while True:
         hand = hands[seat]
         if count == 0:
@@ -58,7 +63,7 @@ def greedy_rollout(st: FastDeal) -> list[int]:
             keys = by_lead[card]
             bk = keys[card]
             best_seat = seat
-            pts = PTS[card]
+            pts = POINTS[card]
         else:
             card = -1
             if pts and best_seat % teams != seat % teams:
@@ -70,7 +75,7 @@ def greedy_rollout(st: FastDeal) -> list[int]:
                 card = min(hand, key=cheap)
             if keys[card] > bk:
                 bk, best_seat = keys[card], seat
-            pts += PTS[card]
+            pts += POINTS[card]
         hand.remove(card)
         count += 1
         if count < n:
@@ -79,11 +84,8 @@ def greedy_rollout(st: FastDeal) -> list[int]:
         eaten[best_seat % teams] += pts
         count = 0
         seat = best_seat
-        if slen - pos >= n:
-            for k in range(n):
-                hands[(seat + k) % n].append(stock[pos + k])
-            pos += n
-        elif not hands[seat]:
+        pos = draw(hands, stock, pos, seat)
+        if not hands[seat]:
             break
     st.current = []
     st.pos = pos
@@ -98,11 +100,8 @@ def round_state(st: FastDeal) -> tuple[int, int, int]:
     cur = st.current
     if not cur:
         return -1, -1, 0
-    best_seat, best = cur[0]
-    for seat, card in cur[1:]:
-        if beats(card, best, st.trump):
-            best_seat, best = seat, card
-    return best, best_seat, sum(PTS[c] for _, c in cur)
+    best_seat, best = winner_of(cur, st.trump)
+    return best, best_seat, sum(POINTS[c] for _, c in cur)
 
 
 # --------------------------------------------------------------------------- exact search
@@ -126,7 +125,7 @@ def solve(
     ``deadline`` (a ``time.perf_counter()`` value), and ValueError if cards remain to draw.
     """
     n = sim.players
-    if len(sim.stock) - sim.pos >= n:
+    if draws(len(sim.stock) - sim.pos, n):
         raise ValueError("solve() needs a deal with nothing left to draw")
     teams = sim.teams
     team_size = sim.team_size
@@ -136,7 +135,7 @@ def solve(
     table: dict[tuple[object, ...], tuple[float, int]] = {}
     nodes = 0
 
-    owner = [-1] * 36
+    owner = [-1] * CARDS
     for seat_, h in enumerate(hands):
         for c in h:
             owner[c] = seat_
@@ -145,9 +144,9 @@ def solve(
         """Moves with interchangeable low cards dropped, a likely good one first."""
         moves: list[int] = []
         for c in sorted(hand, reverse=True):  # lowest rank first within a suit
-            if PTS[c] == 0 and moves:
+            if POINTS[c] == 0 and moves:
                 prev = moves[-1]
-                if prev // 9 == c // 9 and PTS[prev] == 0:
+                if SUIT[prev] == SUIT[c] and POINTS[prev] == 0:
                     for x in range(c + 1, prev):
                         if owner[x] >= 0 and owner[x] != seat:
                             break
@@ -155,7 +154,7 @@ def solve(
                         continue
             moves.append(c)
         if best >= 0:
-            moves.sort(key=lambda c: (not beats(c, best, trump), PTS[c]))
+            moves.sort(key=lambda c: (not beats(c, best, trump), POINTS[c]))
         else:
             moves.sort(key=lambda c: cheap_key(c, trump))
         return moves
@@ -195,7 +194,7 @@ def solve(
                 nb, ns = m, seat
             else:
                 nb, ns = best, best_seat
-            np = pot + PTS[m]
+            np = pot + POINTS[m]
             if cur + 1 == n:
                 t = ns % teams
                 eaten[t] += np
@@ -240,7 +239,7 @@ def solve(
             nb, ns = m, seat
         else:
             nb, ns = best, best_seat
-        np = pot + PTS[m]
+        np = pot + POINTS[m]
         lo = bound if (maxing and not need_all) else -9.0
         if cur + 1 == n:
             t = ns % teams
