@@ -138,7 +138,9 @@ class TableSnapshot:
 
 @dataclass(frozen=True, slots=True)
 class PlayerResult:
-    """What the table service reports for one person at the end of a match (input record)."""
+    """One person's share of a finished match, for the statistics: their side (``team``), its
+    VP, whether it won, and its deals and card points. The game's rules report it
+    (``GameRules.totals``) and the store keeps it (``Store.finish_table``)."""
 
     user_id: int
     team: int
