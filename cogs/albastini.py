@@ -151,6 +151,7 @@ class AlbastiniCog(
 
     async def cog_load(self) -> None:
         self.bot.publisher.followed = self.hands.covers
+        self.hands.courier = lambda: self.bot.publisher.courier
         # a hand change that offers no move keeps the table message's pace
         self.hands.lazy = self.bot.settings.edit_interval
 

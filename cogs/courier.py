@@ -14,7 +14,10 @@ handled the usual way) and answers with an :class:`Outcome`. It runs at a lower 
 pipe (never in its command line or environment: bot.py takes it out of the environment before
 any process starts). If it dies, the next job starts a new one; if the bot dies, it ends too.
 
-Only public views ever reach the courier: no hand crosses the pipe.
+It also sends the edits of private hands that follow the game (:mod:`cogs.hands`), already
+rendered (text and button specs), through the interaction webhook, which needs no bot token.
+A hand's text crosses the pipe to be sent and nothing else: the courier never logs what it
+sends, only the status of a refused request.
 """
 
 from __future__ import annotations
@@ -66,6 +69,18 @@ class Paint:
     names: list[str]
 
 
+@dataclass(frozen=True, slots=True)
+class HandEdit:
+    """One edit of a private hand message through an interaction's webhook: ``target`` None
+    for the interaction's original response, else a follow-up message's id."""
+
+    application_id: int
+    token: str
+    target: int | None
+    content: str
+    buttons: tuple[Any, ...]
+
+
 class CourierGone(RuntimeError):
     """The courier process stopped before answering."""
 
@@ -106,12 +121,17 @@ class Courier:
         result: tuple[Outcome, bool] = await self._call(job)
         return result
 
+    async def edit_hand(self, job: HandEdit) -> Outcome:
+        """Edit a private hand message ("not_found" also when its token ran out)."""
+        result: Outcome = await self._call(job)
+        return result
+
     async def paint(self, view: dict[str, Any], names: list[str]) -> bytes:
         """The table picture for a public view (see :func:`cogs.render.table_picture`)."""
         result: bytes = await self._call(Paint(view, names))
         return result
 
-    async def _call(self, job: Edit | Paint) -> Any:
+    async def _call(self, job: Edit | Paint | HandEdit) -> Any:
         if self._closed:
             raise CourierGone("the courier is stopped")
         if self._conn is None:
@@ -287,10 +307,12 @@ async def _serve(conn: multiprocessing.connection.Connection, token: str, api_ba
         with contextlib.suppress(OSError, ValueError):
             conn.send((job_id, ok, value))
 
-    async def run(job_id: int, job: Edit | Paint) -> None:
+    async def run(job_id: int, job: Edit | Paint | HandEdit) -> None:
         try:
             if isinstance(job, Paint):
                 answer(job_id, True, _draw(job.view, job.names))
+            elif isinstance(job, HandEdit):
+                answer(job_id, True, await _edit_hand(http, job))
             else:
                 answer(job_id, True, await _edit(http, job))
         except Exception as exc:
@@ -367,3 +389,41 @@ async def _edit(http: Any, job: Edit) -> tuple[Outcome, bool]:
         return "failed", False
     return "ok", painted
 
+
+async def _edit_hand(http: Any, job: HandEdit) -> Outcome:
+    import discord
+    import discord.http
+    from discord.webhook.async_ import async_context
+
+    from cogs import views
+
+    view = views.build_view(job.buttons) if job.buttons else None
+    try:
+        with discord.http.handle_message_parameters(
+            content=job.content, view=view, allowed_mentions=discord.AllowedMentions.none()
+        ) as params:
+            common: dict[str, Any] = {
+                "session": http._HTTPClient__session,
+                "proxy": http.proxy,
+                "proxy_auth": http.proxy_auth,
+                "payload": params.payload,
+                "multipart": params.multipart,
+                "files": params.files,
+            }
+            adapter = async_context.get()
+            if job.target is None:
+                await adapter.edit_original_interaction_response(
+                    job.application_id, job.token, **common
+                )
+            else:
+                await adapter.edit_webhook_message(
+                    job.application_id, job.token, job.target, **common
+                )
+    except (discord.NotFound, discord.Forbidden):
+        return "not_found"
+    except discord.HTTPException as exc:
+        if exc.status == 401:  # the token ran out
+            return "not_found"
+        log.warning("could not edit a private hand: %s %s", exc.status, exc.code)
+        return "failed"
+    return "ok"

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from cogs import ids
+from cogs.courier import Courier, CourierGone
 from cogs.runner import AlbastiniBot
 from tests.e2e.conftest import (
     assert_clean,
@@ -75,16 +76,28 @@ async def open_hands(
     return hands
 
 
+@pytest.mark.parametrize("courier", [True, False], ids=["courier", "no-courier"])
 async def test_a_whole_four_pair_match_one_click_per_move(
-    fake: FakeDiscord, make_bot: Callable[..., AlbastiniBot]
+    fake: FakeDiscord,
+    make_bot: Callable[..., AlbastiniBot],
+    monkeypatch: pytest.MonkeyPatch,
+    courier: bool,
 ) -> None:
     """Each person opens their hand once; from then on they click only a card (or bid) on that
     same message when it shows their turn, and the match finishes. Whoever is not to play has
     no enabled move, and the person to play has only buttons of the current move. Nobody who
-    watches their hand is pinged."""
+    watches their hand is pinged. The hands are edited by the courier process, or by the bot
+    itself when it has none."""
+    if not courier:
+
+        async def no_courier(self: Courier) -> None:
+            raise CourierGone("no courier in this test")
+
+        monkeypatch.setattr(Courier, "start", no_courier)
     bot = make_bot(notice_delay=0.0)
     posted = record_posts(fake)
     async with fake.run_bot(bot):
+        assert (bot.publisher.courier is not None) == courier
         people = [fake.add_user(name) for name in ("Asha", "Baraka", "Chiku", "Dalila")]
         table_msg = await open_table(fake, people, teams="pairs", target=1)
         table = table_of(bot, fake)
@@ -115,6 +128,7 @@ async def test_a_whole_four_pair_match_one_click_per_move(
             moves += 1
         assert table.status == "finished"
         assert clicks == moves and moves > 20
+        assert bot.albastini.hands.edits > moves / 2 and bot.albastini.hands.failures == 0
         await settle(bot, fake)
         later = posted[opened:]
         assert any(m.content.startswith("Deal 1") for m in later)  # posts are recorded
