@@ -121,6 +121,7 @@ class HandFollower:
         self.lazy = lazy
         self._lanes = asyncio.Semaphore(lanes)
         self._hands: dict[Key, _Hand] = {}
+        self._at_table: dict[int, set[int]] = {}  # table -> the users whose hands are followed
         self._dirty: set[Key] = set()
         self._editors: dict[Key, asyncio.Task[None]] = {}
         self._last_edit: dict[Key, float] = {}
@@ -156,7 +157,6 @@ class HandFollower:
             return
         key = (table.id, interaction.user.id)
         loop = asyncio.get_running_loop()
-        # the token's age: a timer for the last edit before it ends, and a check before each use
         self._session = interaction._session
         self._http = interaction._state.http
         if followup is not None:
@@ -180,10 +180,12 @@ class HandFollower:
             elif old.sending is not None:
                 clicked = interaction.message
                 hand.raced = clicked is None or message_buttons(clicked) != old.sending
+        # the token's age: a timer for the last edit before it ends (and a check before each use)
         hand.retire = loop.call_later(
             max(0.0, self.lifetime - self.margin), self._retire, key, hand
         )
         self._hands[key] = hand
+        self._at_table.setdefault(table.id, set()).add(key[1])
 
     def answering(self, table: Table, user_id: int) -> None:
         """The person's click is about to be answered with their hand as it is now (in place,
@@ -206,7 +208,8 @@ class HandFollower:
         something else now)."""
         if self._closing:
             return
-        for key in [k for k in self._hands if k[0] == table.id]:
+        for user_id in self._at_table.get(table.id, ()):
+            key = (table.id, user_id)
             self._dirty.add(key)
             task = self._editors.get(key)
             if task is None or task.done():
@@ -221,10 +224,6 @@ class HandFollower:
         if hand is None:
             return False
         return self.clock() - hand.clicked < min(self.watching, self.lifetime - self.margin)
-
-    def follows(self, table_id: int, user_id: int) -> bool:
-        """Whether a hand message of this person follows the game now."""
-        return (table_id, user_id) in self._hands
 
     @property
     def settled(self) -> bool:
@@ -243,6 +242,7 @@ class HandFollower:
         for hand in self._hands.values():
             self._cancel_retire(hand)
         self._hands.clear()
+        self._at_table.clear()
         self._dirty.clear()
 
     # ------------------------------------------------------------------ edits
@@ -400,6 +400,11 @@ class HandFollower:
     def _drop(self, key: Key, hand: _Hand | None) -> None:
         if hand is not None and self._hands.get(key) is hand:
             del self._hands[key]
+            users = self._at_table.get(key[0])
+            if users is not None:
+                users.discard(key[1])
+                if not users:
+                    del self._at_table[key[0]]
             self._cancel_retire(hand)
             self._last_edit.pop(key, None)
 
