@@ -1,16 +1,379 @@
-"""Entry point: read the settings, set up logging, run the bot. `make run` starts this file."""
+"""Entry point and the bot: read the settings, set up logging, run the bot. `make run` starts
+this file.
+
+``run_bot(settings)`` opens the database first (a corrupt or unreadable file is one clear line and
+exit status 1, no traceback), then runs an :class:`AlbastiniBot` until SIGTERM/SIGINT, then shuts
+down in order: the table service (timers, computer moves, commits in flight), the public message
+updates, the Discord connection, the database (pending writes flushed) and the computer players'
+process pool.
+
+The bot holds what every feature shares (the table service, the store, the public messages, the
+languages); each feature is a discord.py extension in ``cogs/`` (``initial_extensions``), loaded in
+``setup_hook``.
+
+Slash commands are synced only when they changed: the hash of the command tree's JSON (with the
+application id) is kept in a file beside the database; ``ALBASTINI_SYNC=always|never`` overrides.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
+import contextlib
 import dataclasses
+import functools
+import gc
+import hashlib
+import importlib.machinery
+import json
 import logging
 import os
+import signal
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
+import discord
+import discord.gateway
+import discord.http
+import yarl
+from discord import app_commands
+from discord.ext import commands
 from dotenv import load_dotenv
 
-from albastini.config import ConfigError, load_settings
+from albastini.config import TOKEN_REFUSED_HELP, ConfigError, Settings, load_settings
+from albastini.session import TableService
+from albastini.store import SQLiteStore, StoreError
+from albastini.workers import HealingPool, process_pool
+from cogs.courier import Courier
+from cogs.lang import CatalogueTranslator, Languages
+from cogs.painter import stop_pool
+from cogs.publisher import Publisher
+
+if TYPE_CHECKING:
+    from cogs.albastini import AlbastiniCog
+
+log = logging.getLogger(__name__)
+
+DEFAULT_DEAL_PAUSE = 4.0
+
+
+def apply_endpoints(settings: Settings) -> None:
+    """Point discord.py at another Discord (the fake one in tests) when the settings say so."""
+    if settings.api_base:
+        discord.http.Route.BASE = settings.api_base.rstrip("/")
+    if settings.gateway_url:
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.gateway_url)
+
+
+def bot_intents() -> discord.Intents:
+    """Only what slash commands and buttons need: the guilds intent (servers and channels, for
+    ``interaction.guild`` and permissions), nothing else.
+
+    Interactions arrive whatever the intents; without the message intents Discord stops echoing
+    every message the bot itself creates, edits or deletes (~3 gateway events per move, each
+    parsed as JSON and as a ``discord.Message``), and the voice, reaction, typing, emoji...
+    events a card game never reads. No privileged intent."""
+    return discord.Intents(guilds=True)
+
+
+def command_hash_path(database: Path) -> Path:
+    """Where the hash of the last synced command tree is kept (beside the database)."""
+    return database.with_name(database.name + "-commands.sha256")
+
+
+class _NoVoiceWarnings(logging.Filter):
+    """discord.py warns at every start that voice libraries are missing; this bot has no voice."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "is not installed, voice will NOT be supported" not in record.getMessage()
+
+
+_VOICE_FILTER = _NoVoiceWarnings()
+
+
+class AlbastiniTree(app_commands.CommandTree["AlbastiniBot"]):
+    """A command tree whose errors become a private "Something went wrong"."""
+
+    async def on_error(
+        self, interaction: discord.Interaction[AlbastiniBot], error: app_commands.AppCommandError
+    ) -> None:
+        cog = self.client.albastini
+        if cog is not None:
+            await cog.answer_error(interaction, error, "command")
+            return
+        await super().on_error(interaction, error)
+
+
+#: The features, each a discord.py extension (a module with ``async def setup(bot)``): the
+#: tables and every click, then the server's records and settings. The /albastini group they
+#: share is made by the first (cogs/group.py).
+initial_extensions: tuple[str, ...] = ("cogs.albastini", "cogs.records")
+
+
+class AlbastiniBot(commands.AutoShardedBot):
+    """The bot: the table service, the store, the public messages and the languages, shared by
+    the extensions (``initial_extensions``) that hold the /albastini commands and the clicks.
+
+    ``store``: an already opened store (``run_bot`` opens it first); otherwise ``setup_hook``
+    opens ``settings.database``. ``service_options`` override :class:`TableService` arguments
+    (tests pass ``deal_pause=0``). ``service``, ``publisher`` and ``languages`` exist from
+    ``setup_hook`` on, as the extensions do.
+    """
+
+    tree: AlbastiniTree  # tree_cls=AlbastiniTree
+    store: SQLiteStore
+    service: TableService
+    publisher: Publisher
+    languages: Languages
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        store: SQLiteStore | None = None,
+        service_options: dict[str, Any] | None = None,
+        **options: Any,
+    ) -> None:
+        options.setdefault("intents", bot_intents())
+        options.setdefault("allowed_mentions", discord.AllowedMentions.none())
+        options.setdefault("tree_cls", AlbastiniTree)
+        options.setdefault("help_command", None)
+        # Tables are edited through partial messages by id: no need to keep a message cache.
+        options.setdefault("max_messages", None)
+        logging.getLogger("discord.client").addFilter(_VOICE_FILTER)  # a set: added once
+        super().__init__(command_prefix=commands.when_mentioned, **options)
+        self.settings = settings
+        if store is not None:
+            self.store = store
+        #: the table cog (cogs/albastini.py), set when its extension loads
+        self.albastini: AlbastiniCog | None = None
+        self.executor: concurrent.futures.Executor | None = None
+        self._service_options = dict(service_options or {})
+        self._shut_down = False
+
+    async def setup_hook(self) -> None:
+        settings = self.settings
+        if getattr(self, "store", None) is None:
+            self.store = await SQLiteStore.open(settings.database)
+        workers = settings.workers or os.cpu_count() or 1
+        # A worker that dies is replaced (one warning), not left failing every hard move.
+        self.executor = HealingPool(
+            functools.partial(process_pool, workers), name="computer player"
+        )
+        opts: dict[str, Any] = {
+            "computer_pause": settings.computer_pause,
+            "deal_pause": DEFAULT_DEAL_PAUSE,
+            "executor": self.executor,
+        }
+        opts.update(self._service_options)
+        self.service = TableService(self.store, **opts)
+        self.languages = Languages(self.store, settings.language)
+        self.publisher = Publisher(
+            self,
+            self.service,
+            deal_pause=self.service.deal_pause,
+            edit_interval=settings.edit_interval,
+            notice_delay=settings.notice_delay,
+            courier=await self._start_courier(),
+        )
+        for extension in initial_extensions:
+            await self.load_extension(extension)
+        await self.tree.set_translator(CatalogueTranslator())
+        self.publisher.restoring = True
+        try:
+            await self.service.start()
+        finally:
+            self.publisher.restoring = False
+        for table in self.service.tables():
+            self.publisher.sweep(table.id)  # old turn notices of the previous run
+            self.publisher.refresh(table.id)  # the table message shows the reloaded state
+        await self.sync_commands()
+        # Everything loaded so far (modules, commands, reloaded tables) lives as long as the bot:
+        # keep it out of the garbage collector's full passes, which otherwise walk it every few
+        # seconds under load and stall the event loop for ~80 ms each (bench/bot_load.py: p99).
+        # The full passes also come 3x less often (every ~20 s instead of ~6 s under load): a
+        # full pass still takes ~50 ms, a pause every click in flight waits through (p99).
+        # Rarer still lowered p99 a little more but let garbage pile up (+30 KB per table).
+        gc.collect()
+        gc.freeze()
+        gen0, gen1, _gen2 = gc.get_threshold()
+        gc.set_threshold(gen0, gen1, FULL_GC_EVERY)
+        log.info("ready to play: %d table(s) reloaded", len(self.service.tables()))
+
+    async def _start_courier(self) -> Courier | None:
+        """The process that edits the table messages (cogs/courier.py); None if it cannot
+        start, and the table messages are then edited from here."""
+        token = self.http.token
+        if not token:
+            return None
+        courier = Courier(
+            token,
+            discord.http.Route.BASE,
+            log_level=logging.getLogger().getEffectiveLevel(),
+            discord_log_level=logging.getLogger("discord").getEffectiveLevel(),
+        )
+        try:
+            await courier.start()
+        except Exception as exc:
+            log.warning("table messages are edited without the courier process: %s", exc)
+            return None
+        return courier
+
+    async def command_payload(self) -> list[dict[str, Any]]:
+        translator = self.tree.translator
+        payload: list[dict[str, Any]] = []
+        for command in self.tree.get_commands():
+            if translator is not None:
+                payload.append(await command.get_translated_payload(self.tree, translator))
+            else:
+                payload.append(command.to_dict(self.tree))
+        return payload
+
+    async def sync_commands(self) -> bool:
+        """Sync the slash commands if they changed since the last sync (or as the settings say).
+        Returns True when a sync was sent."""
+        mode = self.settings.sync_commands
+        if mode == "never":
+            return False
+        payload = await self.command_payload()
+        blob = json.dumps({"app": self.application_id, "commands": payload}, sort_keys=True)
+        digest = hashlib.sha256(blob.encode()).hexdigest()
+        path = command_hash_path(self.settings.database)
+        if mode == "auto":
+            with contextlib.suppress(OSError):
+                if path.read_text(encoding="utf-8").strip() == digest:
+                    log.info("slash commands unchanged; not syncing")
+                    return False
+        try:
+            await self.tree.sync()
+        except discord.HTTPException as exc:
+            log.error(
+                "could not sync the slash commands (HTTP %s); keeping the old ones", exc.status
+            )
+            return False
+        try:
+            path.write_text(digest + "\n", encoding="utf-8")
+        except OSError as exc:
+            log.warning("could not remember the synced commands in %s: %s", path, exc.strerror)
+        log.info("slash commands synced")
+        return True
+
+    async def close(self) -> None:
+        """Stop in order; safe to call twice and after a failed start."""
+        if self._shut_down:
+            await super().close()
+            return
+        self._shut_down = True
+        # a start that failed half-way has only some of these
+        service: TableService | None = getattr(self, "service", None)
+        if service is not None:
+            try:
+                await service.close()
+            except Exception:
+                log.exception("closing the table service failed")
+        publisher: Publisher | None = getattr(self, "publisher", None)
+        if publisher is not None:
+            await publisher.close()
+        # AutoShardedClient.close before login has nothing to close and raises AttributeError
+        with contextlib.suppress(AttributeError):
+            await super().close()
+        store: SQLiteStore | None = getattr(self, "store", None)
+        if store is not None:
+            try:
+                await store.close()
+            except Exception:
+                log.exception("closing the database failed")
+        if self.executor is not None:
+            executor, self.executor = self.executor, None
+            await stop_pool(executor)
+
+
+def _one_line(text: object) -> str:
+    return " ".join(str(text).split())
+
+
+async def _main(settings: Settings) -> int:
+    apply_endpoints(settings)
+    try:
+        store = await SQLiteStore.open(settings.database)
+    except StoreError as exc:
+        print(f"Cannot use the database: {_one_line(exc)}", file=sys.stderr)
+        return 1
+    except OSError as exc:
+        print(
+            f"Cannot use the database {settings.database}: {_one_line(exc.strerror or exc)}",
+            file=sys.stderr,
+        )
+        return 1
+    bot = AlbastiniBot(settings, store=store)
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(sig, stop.set)
+    runner = asyncio.create_task(bot.start(settings.token))
+    stopper = asyncio.create_task(stop.wait())
+    status = 0
+    try:
+        done, _ = await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
+        if runner in done:
+            error = runner.exception()
+            if isinstance(error, discord.LoginFailure) or (
+                # 4004 "Authentication failed": the token passed the login, then was reset
+                isinstance(error, discord.ConnectionClosed) and error.code == 4004
+            ):
+                print(TOKEN_REFUSED_HELP, file=sys.stderr)
+                status = 1
+            elif isinstance(error, StoreError):
+                print(f"Cannot use the database: {_one_line(error)}", file=sys.stderr)
+                status = 1
+            elif isinstance(error, discord.PrivilegedIntentsRequired):
+                print("Discord refused the connection: privileged intents.", file=sys.stderr)
+                status = 1
+            elif error is not None:
+                log.error("the bot stopped: %s", type(error).__name__, exc_info=error)
+                status = 1
+        else:
+            log.info("stopping (signal received)")
+    finally:
+        stopper.cancel()
+        await bot.close()
+        if not runner.done():
+            runner.cancel()
+        with contextlib.suppress(BaseException):
+            await runner
+    return status
+
+
+#: Second-generation collections between two full garbage-collector passes (Python's is 10).
+FULL_GC_EVERY = 30
+#: Seconds between the GIL's hand-overs between threads (Python's default is 0.005).
+SWITCH_INTERVAL = 0.0005
+
+
+def run_bot(settings: Settings) -> int:
+    """Run until stopped; the process exit status (0 after a clean stop)."""
+    # The event loop thread hands the GIL to the database and process-pool threads at most
+    # every switch interval: at Python's 5 ms, a commit finishing on its thread waited for that
+    # under load (moves answered ~20% slower in bench/bot_load.py).
+    sys.setswitchinterval(SWITCH_INTERVAL)
+    try:
+        with asyncio.Runner(loop_factory=event_loop_factory()) as runner:
+            return runner.run(_main(settings))
+    except KeyboardInterrupt:
+        return 0
+
+
+def event_loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
+    """uvloop's event loop where it is installed (Linux and macOS): the bot's work is mostly
+    network I/O, and uvloop roughly halves the CPU each request costs; else asyncio's own."""
+    try:
+        import uvloop
+    except ImportError:
+        return None
+    return uvloop.new_event_loop
 
 
 def main() -> int:
@@ -35,10 +398,20 @@ def main() -> int:
     )
     # discord.py at DEBUG logs every payload: private hands, interaction tokens (see config.py)
     logging.getLogger("discord").setLevel(settings.discord_log_level)
-    from cogs.runner import run_bot  # imported late: discord.py is heavy
-
     return run_bot(settings)
 
 
+def keep_spawned_processes_light() -> None:
+    """The processes the bot spawns (computer players, the picture painter, the courier) would
+    run this file again (multiprocessing's spawn re-imports the main script in each), importing
+    discord.py and every cog they never use: ~0.3 s and ~30 MB each. A main module that names
+    itself ``__main__`` is not re-imported (as for ``python -m package``); what they run is
+    imported from its own module (albastini.workers, cogs.painter, cogs.courier)."""
+    main_module = sys.modules["__main__"]
+    if getattr(main_module, "__spec__", None) is None:
+        main_module.__spec__ = importlib.machinery.ModuleSpec("__main__", None)
+
+
 if __name__ == "__main__":
+    keep_spawned_processes_light()
     sys.exit(main())

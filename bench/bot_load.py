@@ -406,7 +406,7 @@ WHAT_IF = {
     ),
     # no guild message events (the bot's own messages echoed back) and no message cache
     "no-message-events": (
-        "import cogs.runner as cr\n"
+        "import bot as cr\n"
         "_intents = cr.bot_intents\n"
         "def _no_messages():\n"
         "    i = _intents(); i.guild_messages = False; i.dm_messages = False; return i\n"
@@ -425,11 +425,12 @@ def bot_command(args: argparse.Namespace, workdir: Path) -> list[str]:
         launcher = workdir / "launch_bot.py"
         patches = "".join(WHAT_IF[name] for name in args.what_if)
         launcher.write_text(
-            # the patches also apply in the bot's spawned worker processes, which import this
-            # script as __mp_main__: only the real start runs the bot
-            f"import runpy, sys\nsys.path.insert(0, {str(ROOT)!r})\n{patches}"
+            # bot.py is imported as the module ``bot`` (patched here) and started as
+            # ``python bot.py`` would be; the bot's spawned processes do not run this script
+            f"import sys\nsys.path.insert(0, {str(ROOT)!r})\n{patches}"
             f"if __name__ == '__main__':\n"
-            f"    sys.argv = [{script!r}]\n    runpy.run_path({script!r}, run_name='__main__')\n",
+            f"    import bot\n    sys.argv = [{script!r}]\n"
+            f"    bot.keep_spawned_processes_light()\n    sys.exit(bot.main())\n",
             encoding="utf-8",
         )
         script = str(launcher)

@@ -37,7 +37,7 @@ import aiosqlite
 
 from albastini.store import SQLiteStore, StoreClosed, Synchronous
 from albastini.store.sqlite.connections import Writer
-from cogs.runner import SWITCH_INTERVAL, event_loop_factory
+from bot import SWITCH_INTERVAL, event_loop_factory
 
 TABLES = 50
 SECONDS = 2.0
@@ -330,7 +330,7 @@ def parse_args() -> argparse.Namespace:
         "--loop",
         choices=("bot", "asyncio"),
         default="bot",
-        help="bot: the bot's event loop (uvloop) and GIL switch interval (cogs/runner.py)",
+        help="bot: the bot's event loop (uvloop) and GIL switch interval (bot.py)",
     )
     args = parser.parse_args()
     args.writers = [w.strip() for w in args.writer.split(",") if w.strip()]
@@ -360,7 +360,7 @@ if __name__ == "__main__":
     ARGS = parse_args()
     if ARGS.loop == "asyncio":
         asyncio.run(main(ARGS))
-    else:  # as the bot runs (cogs/runner.py)
+    else:  # as the bot runs (bot.py)
         sys.setswitchinterval(SWITCH_INTERVAL)
         with asyncio.Runner(loop_factory=event_loop_factory()) as runner:
             runner.run(main(ARGS))

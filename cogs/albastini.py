@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import traceback
 from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -27,30 +26,28 @@ from albastini.events import (
     TurnStarted,
 )
 from albastini.games.albastini.deal import MODES
-from albastini.store import StoreUnavailable
 from albastini.table import Refusal
 from cogs import ids, texts, views
+from cogs.feature import FeatureCog
+from cogs.group import add_subcommand_cog
 from cogs.hands import HandFollower
-from cogs.i18n import LANGUAGES, join_list, t
+from cogs.i18n import join_list, t
 from cogs.lang import key_str, name_str
+from cogs.records import leaderboard_payload
 from cogs.replies import Reply
 
 if TYPE_CHECKING:
     from albastini.table import Table
-    from cogs.runner import AlbastiniBot
+    from bot import AlbastiniBot
 
 log = logging.getLogger(__name__)
 
-LEADERBOARD_PAGE = 10
 RULES_PAGES = 6
 TEAM_SIZES = {"solo": 1, "pairs": 2, "trios": 3}
 MODE_CHOICES = [app_commands.Choice(name=key_str(f"choice.mode.{m}"), value=m) for m in TEAM_SIZES]
 LEVEL_CHOICES = [
     app_commands.Choice(name=key_str(f"choice.level.{lv}"), value=lv)
     for lv in ("easy", "normal", "hard")
-]
-LANGUAGE_CHOICES = [
-    app_commands.Choice(name=key_str(f"language.{lang}"), value=lang) for lang in LANGUAGES
 ]
 
 
@@ -76,13 +73,6 @@ def missing_permission(interaction: discord.Interaction[Any]) -> str | None:
         if not getattr(perms, attr, False):
             return key
     return None
-
-
-def log_exception(where: str, exc: BaseException) -> None:
-    """Log where an error happened and its stack, but not its message: an exception's text may
-    name a card, and no hidden card may reach a log line."""
-    frames = "".join(traceback.format_tb(exc.__traceback__))
-    log.error("%s failed: %s\n%s", where, type(exc).__name__, frames.rstrip())
 
 
 def message_custom_ids(message: discord.Message | None) -> set[str]:
@@ -125,16 +115,12 @@ class Click(NamedTuple):
     user: Any
 
 
-@app_commands.guild_only()
-class AlbastiniCog(
-    commands.GroupCog,
-    group_name=name_str("albastini"),
-    group_description=key_str("cmd.albastini.description"),
-):
-    """Slash commands under /albastini and the handler of every button."""
+class AlbastiniCog(FeatureCog):
+    """The tables: /albastini start, hand, leave, cancel, rules and help, and the handler of
+    every button (a leaderboard page too, drawn by cogs/records.py)."""
 
     def __init__(self, bot: AlbastiniBot) -> None:
-        self.bot = bot
+        super().__init__(bot)
         # (table, user) -> the action code of a move that counted but whose answer never
         # reached the person (the click had expired): their next hand says it counted.
         self._unseen: dict[tuple[int, int], str] = {}
@@ -147,7 +133,6 @@ class AlbastiniCog(
             moved=lambda lang: t(lang, "hand.moved"),
             on_lost=self._hand_lost,
         )
-        super().__init__()
 
     async def cog_load(self) -> None:
         self.bot.publisher.followed = self.hands.covers
@@ -156,21 +141,10 @@ class AlbastiniCog(
         self.hands.lazy = self.bot.settings.edit_interval
 
     async def cog_unload(self) -> None:
+        await super().cog_unload()
         await self.hands.close()
 
-    @property
-    def service(self) -> Any:
-        return self.bot.service
-
-    @property
-    def store(self) -> Any:
-        return self.bot.store
-
     # ------------------------------------------------------------------ helpers
-    async def _lang(self, interaction: discord.Interaction[Any]) -> str:
-        lang: str = await self.bot.languages.user(interaction.user.id, interaction.guild_id)
-        return lang
-
     def _link(self, table: Table) -> str:
         return message_link(table.guild_id, table.channel_id, table.message_id)
 
@@ -179,7 +153,8 @@ class AlbastiniCog(
     ) -> str:
         link = ""
         if exc.reason == "table_exists":
-            other = self.service.get(exc.details.get("table_id")) if exc.details else None
+            other_id = exc.details.get("table_id") if exc.details else None
+            other = self.service.get(other_id) if isinstance(other_id, int) else None
             other = other or (table and self.service.table_in_channel(table.channel_id))
             link = self._link(other) if other is not None else ""
         details = dict(exc.details)
@@ -216,9 +191,6 @@ class AlbastiniCog(
         specs = views.hand_buttons(view, table.id, lang)
         return {"content": content, "view": views.build_view(specs)}
 
-    async def _private(self, reply: Reply, text: str) -> None:
-        await reply.send(content=text, ephemeral=True)
-
     # ------------------------------------------------------------------ hands that follow
     @staticmethod
     def _hand_state(table: Table, user_id: int) -> Any:
@@ -253,11 +225,9 @@ class AlbastiniCog(
     def _hand_lost(self, table: Table, user_id: int) -> None:
         """A hand that could not be updated while its person is to act: ping them instead."""
         seat = table.to_act
-        if (
-            table.status == "running"
-            and seat is not None
-            and table.seats[seat] is not None
-            and table.seats[seat].user_id == user_id
+        info = table.seats[seat] if seat is not None else None
+        if table.status == "running" and seat is not None and info is not None and (
+            info.user_id == user_id
         ):
             self.bot.publisher.turn_started(table.id, seat, table.move_no)
 
@@ -343,43 +313,6 @@ class AlbastiniCog(
         self.hands.changed(table)
         if closed:
             pub.forget(table.id)
-
-    # ------------------------------------------------------------------ errors
-    async def cog_app_command_error(
-        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
-    ) -> None:
-        await self.answer_error(interaction, error, "command")
-
-    async def answer_error(
-        self, interaction: discord.Interaction[Any], error: BaseException, where: str
-    ) -> None:
-        """Privately say "Something went wrong" instead of leaving the interaction unanswered;
-        "couldn't be saved, try again" when the database refused the write (locked by another
-        program, read-only, deleted: the store says which in the log)."""
-        original = getattr(error, "original", error)
-        storage = isinstance(original, StoreUnavailable)
-        if storage:  # the store's text names the cause and no card; no stack needed
-            log.warning("%s: not saved: %s", where, original)
-        else:
-            log_exception(where, original)
-        try:
-            lang = await self._lang(interaction)
-        except Exception:
-            lang = "en"
-        text = t(lang, "error.storage" if storage else "error.generic")
-        try:
-            if interaction.response.is_done():
-                await interaction.followup.send(text, ephemeral=True)
-            else:
-                await interaction.response.send_message(text, ephemeral=True)
-        except discord.HTTPException:
-            log.warning("could not tell a user about an error")
-
-    async def guild_only(self, interaction: discord.Interaction[Any], reply: Reply) -> bool:
-        if interaction.guild_id is None or interaction.channel_id is None:
-            await self._private(reply, t(await self._lang(interaction), "refuse.dm"))
-            return False
-        return True
 
     # ------------------------------------------------------------------ commands
     @app_commands.command(name=name_str("start"), description=key_str("cmd.start.description"))
@@ -518,6 +451,7 @@ class AlbastiniCog(
         explanation) outside a server or where no table is open."""
         if not await self.guild_only(interaction, reply):
             return None
+        assert interaction.channel_id is not None  # guild_only checked it
         lang = await self._lang(interaction)
         table = self.service.table_in_channel(interaction.channel_id)
         if table is None:
@@ -580,76 +514,6 @@ class AlbastiniCog(
         await self._private(reply, t(lang, "table.cancel_done"))
         return True
 
-    @app_commands.command(
-        name=name_str("leaderboard"), description=key_str("cmd.leaderboard.description")
-    )
-    async def leaderboard(self, interaction: discord.Interaction[Any]) -> None:
-        """The best players of this server."""
-        reply = Reply(interaction, ephemeral=False)
-        if not await self.guild_only(interaction, reply):
-            return
-        assert interaction.guild_id is not None
-        lang = await self.bot.languages.guild(interaction.guild_id)
-        payload = await self.leaderboard_payload(interaction.guild_id, 0, lang)
-        await reply.send(ephemeral=False, **payload)
-
-    async def leaderboard_payload(self, guild_id: int, offset: int, lang: str) -> dict[str, Any]:
-        page = await self.store.leaderboard(guild_id, LEADERBOARD_PAGE, offset)
-        embed = discord.Embed(
-            title=t(lang, "leaderboard.title", scope=t(lang, "leaderboard.scope.server")),
-            colour=discord.Colour.gold(),
-        )
-        if not page.entries:
-            embed.description = t(lang, "leaderboard.empty")
-            return {"embed": embed, "view": views.build_view([])}
-        rows = [
-            texts.leaderboard_row(
-                lang, entry, rank=entry.rank if entry.rank is not None else offset + i + 1
-            )
-            for i, entry in enumerate(page.entries)
-        ]
-        embed.description = "\n".join(rows)
-        pages = max(1, -(-page.total // LEADERBOARD_PAGE))
-        embed.set_footer(
-            text=t(lang, "leaderboard.footer")
-            + " "
-            + t(lang, "leaderboard.page", page=offset // LEADERBOARD_PAGE + 1, pages=pages)
-        )
-        specs = views.pager_buttons(
-            "leaderboard",
-            lang,
-            page=offset // LEADERBOARD_PAGE,
-            pages=pages,
-            guild_id=guild_id,
-            page_size=LEADERBOARD_PAGE,
-        )
-        if pages <= 1:
-            specs = []
-        return {"embed": embed, "view": views.build_view(specs)}
-
-    @app_commands.command(name=name_str("stats"), description=key_str("cmd.stats.description"))
-    @app_commands.describe(player=key_str("cmd.stats.opt.player.description"))
-    async def stats(
-        self, interaction: discord.Interaction[Any], player: discord.User | None = None
-    ) -> None:
-        """Your results, or another player's."""
-        reply = Reply(interaction, ephemeral=True)
-        if not await self.guild_only(interaction, reply):
-            return
-        assert interaction.guild_id is not None
-        lang = await self._lang(interaction)
-        who = player or interaction.user
-        st = await self.store.user_stats(interaction.guild_id, who.id)
-        name = texts.mention(who.id)
-        embed = discord.Embed(
-            title=t(lang, "stats.title", name=who.display_name), colour=discord.Colour.blurple()
-        )
-        if not st.matches_played:
-            embed.description = t(lang, "stats.empty", name=name)
-        else:
-            embed.description = "\n".join(texts.stats_lines(lang, st))
-        await reply.send(embed=embed, ephemeral=True)
-
     @app_commands.command(name=name_str("rules"), description=key_str("cmd.rules.description"))
     async def rules(self, interaction: discord.Interaction[Any]) -> None:
         """Read the rules, privately, in your language."""
@@ -666,67 +530,6 @@ class AlbastiniCog(
         )
         specs = views.pager_buttons("rules", lang, page=page, pages=RULES_PAGES)
         return {"embed": embed, "view": views.build_view(specs)}
-
-    @app_commands.command(
-        name=name_str("settings"), description=key_str("cmd.settings.description")
-    )
-    @app_commands.describe(
-        language=key_str("cmd.settings.opt.language.description"),
-        target=key_str("cmd.settings.opt.target.description"),
-        turn_time=key_str("cmd.settings.opt.turn_time.description"),
-    )
-    @app_commands.choices(language=LANGUAGE_CHOICES)
-    async def settings(
-        self,
-        interaction: discord.Interaction[Any],
-        language: str | None = None,
-        target: app_commands.Range[int, 1, 21] | None = None,
-        turn_time: app_commands.Range[int, 15, 600] | None = None,
-    ) -> None:
-        """Server settings (Manage Server)."""
-        reply = Reply(interaction, ephemeral=True)
-        if not await self.guild_only(interaction, reply):
-            return
-        assert interaction.guild_id is not None
-        lang = await self._lang(interaction)
-        gid = interaction.guild_id
-        changes = [v is not None for v in (language, target, turn_time)]
-        if any(changes):
-            if not interaction.permissions.manage_guild:
-                await self._private(reply, t(lang, "settings.not_allowed"))
-                return
-            await self.store.set_guild_settings(
-                gid, turn_time=turn_time, target_vp=target, language=language
-            )
-            self.bot.languages.forget_guild(gid)
-            if language is not None:
-                self.bot.languages.chose_guild(gid, language)
-            lang = await self._lang(interaction)
-        gs = await self.store.guild_settings(gid)
-        public = await self.bot.languages.guild(gid)
-        lines = [
-            t(lang, "settings.language", language=t(lang, f"language.{public}")),
-            texts.target_text(lang, gs.target_vp),
-            t(lang, "settings.turn_time", seconds=gs.turn_time),
-        ]
-        embed = discord.Embed(title=t(lang, "settings.title"), description="\n".join(lines))
-        content = t(lang, "settings.saved") if any(changes) else None
-        await reply.send(content=content, embed=embed, ephemeral=True)
-
-    @app_commands.command(
-        name=name_str("language"), description=key_str("cmd.language.description")
-    )
-    @app_commands.describe(language=key_str("cmd.language.opt.language.description"))
-    @app_commands.choices(language=LANGUAGE_CHOICES)
-    async def language(self, interaction: discord.Interaction[Any], language: str) -> None:
-        """Your own language for the bot's private messages."""
-        reply = Reply(interaction, ephemeral=True)
-        await self.store.set_user_language(interaction.user.id, language)
-        self.bot.languages.set_user(interaction.user.id, language)
-        await self._private(
-            reply,
-            t(language, "settings.language.user_set", language=t(language, f"language.{language}")),
-        )
 
     @app_commands.command(name=name_str("help"), description=key_str("cmd.help.description"))
     async def help(self, interaction: discord.Interaction[Any]) -> None:
@@ -761,7 +564,7 @@ class AlbastiniCog(
                 return
             public = await self.bot.languages.guild(interaction.guild_id)
             await reply.edit(
-                **await self.leaderboard_payload(button.guild, button.offset or 0, public)
+                **await leaderboard_payload(self.store, button.guild, button.offset or 0, public)
             )
             return
         table = self.service.get(button.table) if button.table is not None else None
@@ -939,3 +742,18 @@ class AlbastiniCog(
             await interaction.response.send_message(t(lang, "refuse.bad_button"), ephemeral=True)
         except discord.HTTPException:
             log.warning("could not answer an unknown button")
+
+
+async def setup(bot: AlbastiniBot) -> None:
+    """The extension's entry (``bot.load_extension("cogs.albastini")``): the table cog, which
+    makes the /albastini group, hears the table service's events and is ``bot.albastini``."""
+    cog = AlbastiniCog(bot)
+    await add_subcommand_cog(bot, cog)
+    bot.service.add_listener(cog.on_events)
+    bot.albastini = cog
+
+
+async def teardown(bot: AlbastiniBot) -> None:
+    if bot.albastini is not None:
+        bot.service.remove_listener(bot.albastini.on_events)
+    bot.albastini = None

@@ -527,7 +527,8 @@ class Publisher:
                 for row in msg.components
                 for child in getattr(row, "children", [])
             ):
-                return msg.id
+                found: int = msg.id
+                return found
         return None
 
     async def _deliver(

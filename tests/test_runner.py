@@ -13,7 +13,7 @@ import pytest
 
 from albastini.config import Settings
 from albastini.store import SQLiteStore
-from cogs.runner import AlbastiniBot, bot_intents, command_hash_path
+from bot import AlbastiniBot, bot_intents, command_hash_path
 from tests.fakediscord import FakeDiscord
 
 ROOT = Path(__file__).resolve().parent.parent

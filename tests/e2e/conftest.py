@@ -1,6 +1,6 @@
 """Fixtures and a small "people" toolkit for the end-to-end tests.
 
-The real bot (``cogs.runner.AlbastiniBot``) runs in this process against the wire-level fake
+The real bot (``bot.AlbastiniBot``) runs in this process against the wire-level fake
 Discord (``tests.fakediscord``) on 127.0.0.1, with a real SQLite database in ``tmp_path`` and
 computer players that do not pause.
 """
@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 from albastini.config import Settings
+from bot import AlbastiniBot
 from cogs import render
-from cogs.runner import AlbastiniBot
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
 
 

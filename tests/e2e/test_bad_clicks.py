@@ -6,7 +6,7 @@ import asyncio
 from collections.abc import Callable
 from typing import Any
 
-from cogs.runner import AlbastiniBot
+from bot import AlbastiniBot
 from tests.e2e.conftest import assert_clean, enabled_moves, press_start, settle, table_of
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from cogs.runner import AlbastiniBot
+from bot import AlbastiniBot
 from tests.e2e.conftest import (
     assert_clean,
     enabled_moves,
@@ -291,3 +291,28 @@ async def test_private_messages_leave_no_view_behind(make_bot: Callable[..., Alb
             ]
             assert not timers
         assert_clean(fake)
+
+
+async def test_one_albastini_group_across_the_feature_cogs(
+    make_bot: Callable[..., AlbastiniBot],
+) -> None:
+    """The features are separate extensions (cogs/albastini.py: tables; cogs/records.py:
+    leaderboard, stats, settings, language), yet Discord is given one /albastini command, only
+    usable in a server, with every subcommand; reloading one feature keeps it that way."""
+    everything = {"start", "hand", "leave", "cancel", "rules", "help",
+                  "leaderboard", "stats", "settings", "language"}
+    async with FakeDiscord() as fake:
+        neema = fake.add_user("Neema")
+        async with fake.run_bot(make_bot(sync_commands="always")) as bot:
+            await fake.wait_until(lambda: fake.commands(), timeout=10)
+            synced = fake.commands()
+            assert [c["name"] for c in synced] == ["albastini"]
+            assert synced[0].get("dm_permission") is False or synced[0].get("contexts") == [0]
+            assert {o["name"] for o in synced[0]["options"]} == everything
+            await bot.reload_extension("cogs.records")
+            group = bot.tree.get_commands()
+            assert [c.name for c in group] == ["albastini"]
+            assert {c.name for c in group[0].commands} == everything  # type: ignore[union-attr]
+            r = await fake.slash(neema, "albastini stats")
+            assert r.ephemeral and "Neema" in r.message.text
+            assert_clean(fake)

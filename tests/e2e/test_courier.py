@@ -9,9 +9,9 @@ from collections.abc import Callable
 
 import pytest
 
+from bot import AlbastiniBot
 from cogs import courier as courier_module
 from cogs import publisher as publisher_module
-from cogs.runner import AlbastiniBot
 from tests.e2e.conftest import (
     assert_clean,
     enabled_moves,

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from bot import AlbastiniBot
 from cogs import render
-from cogs.runner import AlbastiniBot
 from tests.e2e.conftest import (
     assert_clean,
     enabled_moves,

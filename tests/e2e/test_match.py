@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from cogs.runner import AlbastiniBot
+from bot import AlbastiniBot
 from tests.e2e.conftest import (
     assert_clean,
     assert_no_hidden_card_public,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from bot import AlbastiniBot
 from cogs.i18n import t
-from cogs.runner import AlbastiniBot
 from tests.e2e.conftest import assert_clean, settle, table_of
 from tests.fakediscord import FakeDiscord
 

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
+from bot import AlbastiniBot
 from cogs import ids
 from cogs.courier import Courier, CourierGone
-from cogs.runner import AlbastiniBot
 from tests.e2e.conftest import (
     assert_clean,
     enabled_moves,

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from cogs.runner import AlbastiniBot
+from bot import AlbastiniBot
 from tests.e2e.conftest import assert_clean, enabled_moves, match_with_computers, table_of
 from tests.e2e.test_courier import _my_move
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser

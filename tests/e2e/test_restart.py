@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from cogs.runner import AlbastiniBot
+from bot import AlbastiniBot
 from tests.e2e.conftest import (
     assert_clean,
     assert_no_hidden_card_public,

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from bot import AlbastiniBot
 from cogs.i18n import t
-from cogs.runner import AlbastiniBot
 from tests.dbfaults import write_lock_held_by_another_process
 from tests.e2e.conftest import assert_clean, enabled_moves, match_with_computers, settle, table_of
 from tests.fakediscord import FakeDiscord

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
-from cogs.runner import AlbastiniBot
+from bot import AlbastiniBot
 from tests.e2e.conftest import assert_clean, match_with_computers, settle
 from tests.e2e.test_match import play_match
 from tests.fakediscord import FakeDiscord

@@ -336,7 +336,7 @@ def test_missing_permission_is_named() -> None:
 
 async def test_leaderboard_pages() -> None:
     from albastini.store import LeaderboardPage, PlayerStats
-    from cogs.albastini import AlbastiniCog
+    from cogs.records import RecordsCog
 
     async def leaderboard(guild_id: int, limit: int, offset: int) -> LeaderboardPage:
         entries = tuple(
@@ -347,7 +347,7 @@ async def test_leaderboard_pages() -> None:
         return LeaderboardPage(entries, 25, offset, limit)
 
     bot = SimpleNamespace(store=SimpleNamespace(leaderboard=leaderboard))
-    cog = AlbastiniCog(bot)  # type: ignore[arg-type]
+    cog = RecordsCog(bot)  # type: ignore[arg-type]
     first = await cog.leaderboard_payload(9, 0, "en")
     assert first["embed"].description.splitlines()[0] == "1. <@100> — 1 win out of 4 (25%)"
     labels = {b.label: b for b in first["view"].children}

@@ -1,0 +1,96 @@
+"""What every feature's cog shares: the bot, the reader's language, private answers, and the
+private "Something went wrong" instead of an interaction left unanswered."""
+
+from __future__ import annotations
+
+import logging
+import traceback
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from albastini.store import StoreUnavailable
+from cogs.group import remove_subcommands
+from cogs.i18n import t
+from cogs.replies import Reply
+
+if TYPE_CHECKING:
+    from albastini.session import TableService
+    from albastini.store import SQLiteStore
+    from bot import AlbastiniBot
+
+log = logging.getLogger(__name__)
+
+
+def log_exception(where: str, exc: BaseException) -> None:
+    """Log where an error happened and its stack, but not its message: an exception's text may
+    name a card, and no hidden card may reach a log line."""
+    frames = "".join(traceback.format_tb(exc.__traceback__))
+    log.error("%s failed: %s\n%s", where, type(exc).__name__, frames.rstrip())
+
+
+class FeatureCog(commands.Cog):
+    """A cog of the bot whose answers go through :class:`~cogs.replies.Reply`."""
+
+    def __init__(self, bot: AlbastiniBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    async def cog_unload(self) -> None:
+        # its subcommands leave the shared /albastini group with it (an extension unloaded or
+        # reloaded); discord.py only removes a plain cog's top-level commands itself
+        remove_subcommands(self.bot, self)
+
+    @property
+    def service(self) -> TableService:
+        return self.bot.service
+
+    @property
+    def store(self) -> SQLiteStore:
+        return self.bot.store
+
+    async def _lang(self, interaction: discord.Interaction[Any]) -> str:
+        """The language of the person who interacts, for private answers."""
+        return await self.bot.languages.user(interaction.user.id, interaction.guild_id)
+
+    async def _private(self, reply: Reply, text: str) -> None:
+        await reply.send(content=text, ephemeral=True)
+
+    async def guild_only(self, interaction: discord.Interaction[Any], reply: Reply) -> bool:
+        if interaction.guild_id is None or interaction.channel_id is None:
+            await self._private(reply, t(await self._lang(interaction), "refuse.dm"))
+            return False
+        return True
+
+    # ------------------------------------------------------------------ errors
+    async def cog_app_command_error(
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+    ) -> None:
+        await self.answer_error(interaction, error, "command")
+
+    async def answer_error(
+        self, interaction: discord.Interaction[Any], error: BaseException, where: str
+    ) -> None:
+        """Privately say "Something went wrong" instead of leaving the interaction unanswered;
+        "couldn't be saved, try again" when the database refused the write (locked by another
+        program, read-only, deleted: the store says which in the log)."""
+        original = getattr(error, "original", error)
+        storage = isinstance(original, StoreUnavailable)
+        if storage:  # the store's text names the cause and no card; no stack needed
+            log.warning("%s: not saved: %s", where, original)
+        else:
+            log_exception(where, original)
+        try:
+            lang = await self._lang(interaction)
+        except Exception:
+            lang = "en"
+        text = t(lang, "error.storage" if storage else "error.generic")
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(text, ephemeral=True)
+            else:
+                await interaction.response.send_message(text, ephemeral=True)
+        except discord.HTTPException:
+            log.warning("could not tell a user about an error")
