@@ -11,7 +11,7 @@ import pytest
 
 from bot import AlbastiniBot
 from cogs import courier as courier_module
-from cogs import publisher as publisher_module
+from cogs import table_message
 from tests.e2e.conftest import (
     assert_clean,
     enabled_moves,
@@ -89,7 +89,7 @@ async def test_a_courier_that_cannot_start_again_is_given_up_for_the_bot_itself(
     monkeypatch: pytest.MonkeyPatch,
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    monkeypatch.setattr(publisher_module, "PICTURE_RETRY", 0.05)
+    monkeypatch.setattr(table_message, "PICTURE_RETRY", 0.05)
     async with FakeDiscord() as fake:
         neema = fake.add_user("Neema")
         async with fake.run_bot(make_bot()) as bot:
@@ -106,7 +106,7 @@ async def test_a_courier_that_cannot_start_again_is_given_up_for_the_bot_itself(
             await _my_move(fake, bot, neema, lobby)  # its edit fails, and is retried
             await fake.wait_until(lambda: bot.publisher.courier is None, timeout=30)
             await settle(bot, fake)
-            assert courier.failed_starts >= publisher_module.COURIER_STARTS
+            assert courier.failed_starts >= table_message.COURIER_STARTS
             # the bot edits the table message itself, picture included
             assert lobby.edits > edits and lobby.attachments
             assert table.move_no > 0 and courier.pid is None

@@ -30,7 +30,7 @@ async def test_a_swahili_table_names_its_computers_in_kiswahili(
             assert "Computer" not in table_msg.text
             assert table_msg.attachments  # the picture, drawn with the same names:
             table = table_of(bot, fake)
-            _view, names = bot.publisher._shown[table.id]
+            _view, names = bot.publisher.message._shown[table.id]
             assert sorted(n for n in names if n.startswith("Kompyuta")) == [
                 "Kompyuta 1", "Kompyuta 2"]
         assert_clean(fake)

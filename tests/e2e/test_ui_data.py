@@ -380,7 +380,7 @@ async def test_publisher_forgets_closed_tables() -> None:
     for _ in range(20):
         await asyncio.sleep(0)
     assert pub.settled
-    assert not pub._editors and not pub._queues and not pub.closed_reasons
+    assert not pub.message._editors and not pub.notices._queues and not pub.closed_reasons
 
 
 def test_deadline_is_a_discord_timestamp() -> None:
@@ -399,9 +399,9 @@ def test_deadline_is_a_discord_timestamp() -> None:
 async def test_busy_painter_sends_text_now_and_the_picture_later(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from cogs import publisher as publisher_module
+    from cogs import table_message as table_message_module
 
-    monkeypatch.setattr(publisher_module, "PICTURE_RETRY", 0.05)
+    monkeypatch.setattr(table_message_module, "PICTURE_RETRY", 0.05)
     edits: list[dict[str, Any]] = []
 
     class Message:
@@ -425,7 +425,7 @@ async def test_busy_painter_sends_text_now_and_the_picture_later(
     await wait()
     assert len(edits) == 1 and len(edits[0]["attachments"]) == 1  # the first picture
 
-    pub._painting = 5  # other tables keep the painter busy
+    pub.message._painting = 5  # other tables keep the painter busy
     table.match.deal.apply(table.match.deal.legal_actions()[0])
     pub.refresh(table.id)
     await asyncio.sleep(0.01)
@@ -435,7 +435,7 @@ async def test_busy_painter_sends_text_now_and_the_picture_later(
     await asyncio.sleep(0.01)
     assert len(edits) == 2
 
-    pub._painting = 0  # the painter is free again: the retry brings the picture
+    pub.message._painting = 0  # the painter is free again: the retry brings the picture
     await wait()
     assert len(edits) == 3 and len(edits[2]["attachments"]) == 1
     await pub.close()

@@ -1,0 +1,530 @@
+"""A table's one public message, edited as play goes on, and its picture.
+
+* The table message is edited with **coalescing**: at most one edit in flight per table, and at
+  most one per ``edit_interval`` seconds; changes that arrive meanwhile only mark the table dirty,
+  and the next edit renders the latest state.
+* Every edit takes one of the lanes shared with the notices (cogs/notices.py): when the bot is
+  busy, its answers to clicks are not queued behind a crowd of edits, and edits waiting for a
+  slot carry more changes each (a busy bot edits less often instead of falling behind).
+* The picture is the costly part: an identical one is never drawn or uploaded again, and when
+  pictures queue for other tables, a table's text goes out now and its picture a little later.
+* A message that was deleted, or whose id was never saved, is found or posted again, through
+  the table's ordered notices (retried until it goes out).
+* The edits themselves, and drawing their pictures, are the courier's work
+  (:mod:`cogs.courier`, a process of its own) when the bot has one; without it, a picture
+  process (:mod:`cogs.painter`) draws and the edits go from here.
+
+Only public views are rendered here (``table.public_view()``): no hand ever reaches a public
+message.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextlib
+import io
+import logging
+import math
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from cogs import courier, ids, painter, render, texts, views
+from cogs.courier import Courier, Outcome
+from cogs.i18n import t
+from cogs.notices import Notices, deadline_text
+
+if TYPE_CHECKING:
+    from albastini.table import Table
+
+log = logging.getLogger(__name__)
+
+EMBED_COLOUR = discord.Colour(0x1C6E48)
+PICTURE_URL = f"attachment://{render.PICTURE_FILE}"
+#: Pictures waiting to be drawn beyond which a table's new text goes out without waiting.
+PAINT_BACKLOG = 2
+#: Seconds before a table whose text went out without its picture tries the picture again.
+PICTURE_RETRY = 2.0
+#: Failed starts in a row of the courier process after which the bot edits its table messages
+#: itself.
+COURIER_STARTS = 3
+#: Seconds between two edits of one table message (Discord allows about 5 per 5 s per channel).
+EDIT_INTERVAL = 1.0
+#: Messages of the channel looked through for a table message whose id was never saved.
+ORPHAN_SEARCH = 50
+
+
+def _signature(payload: dict[str, Any]) -> tuple[Any, ...]:
+    """What a payload shows, to skip an edit that would change nothing."""
+    embed = payload.get("embed")
+    view = payload.get("view")
+    buttons = tuple(
+        (getattr(i, "custom_id", None), getattr(i, "label", None), getattr(i, "disabled", None))
+        for i in (view.children if view is not None else [])
+    )
+    if embed is None:
+        return (None, buttons)
+    return (embed.title, embed.description, embed.footer.text, buttons)
+
+
+class TableMessages:
+    """The table messages of every table of one bot.
+
+    ``notices``: the tables' ordered queues, through which a lost message is posted again."""
+
+    def __init__(
+        self,
+        bot: Any,
+        service: Any,
+        lanes: asyncio.Semaphore,
+        notices: Notices,
+        *,
+        edit_interval: float = EDIT_INTERVAL,
+        courier: Courier | None = None,
+    ) -> None:
+        self.bot = bot
+        self.service = service
+        self.notices = notices
+        self.edit_interval = edit_interval
+        self._lanes = lanes
+        self._closing = False
+        self._last_edit: dict[int, float] = {}  # table -> loop time of its last edit
+        self._dirty: set[int] = set()
+        self._editors: dict[int, asyncio.Task[None]] = {}
+        self.closed_reasons: dict[int, str] = {}  # table -> why it closed (cancelled, idle...)
+        # The courier (cogs/courier.py), when given, draws the pictures and sends the edits
+        # from a process of its own. Without it, one process draws the pictures
+        # (cogs/painter.py), off the event loop and off its GIL, and the edits go from here.
+        self.courier = courier
+        self._retired: list[Courier] = []  # couriers given up on, closed with the publisher
+        self._painter: concurrent.futures.Executor | None = (
+            painter.new_pool() if courier is None else None
+        )
+        self._painting = 0  # pictures waiting to be drawn or being drawn
+        self._pictured: set[int] = set()  # tables whose message carries a picture
+        # What the picture on each table's message shows (public view, names), and what the one
+        # being sent will show: an identical picture is never drawn or uploaded again.
+        self._shown: dict[int, tuple[dict[str, Any], tuple[str, ...]]] = {}
+        self._drawn: dict[int, tuple[dict[str, Any], tuple[str, ...]]] = {}
+        self._sent: dict[int, tuple[Any, ...]] = {}  # what the last edit showed, per table
+        self._retry: dict[int, asyncio.TimerHandle] = {}  # stale pictures to draw later
+        # Edits of each table message begun and finished: a summary waits for the edit that
+        # shows the state it follows (see :meth:`edit_out`).
+        self._edits_begun: dict[int, int] = {}
+        self._edits_done: dict[int, int] = {}
+        self._edit_finished = asyncio.Condition()
+        # Tables whose message never reached the channel, or whose id was not saved (the
+        # reply to /albastini start failed; the bot stopped in between): found or posted again.
+        self._lost: set[int] = set()
+        self._reposting: set[int] = set()  # tables whose message is being posted again
+
+    def refresh(self, table_id: int) -> None:
+        """Bring the table message up to date soon (coalesced with other pending changes)."""
+        if self._closing:
+            return
+        self._dirty.add(table_id)
+        task = self._editors.get(table_id)
+        if task is None or task.done():
+            self._editors[table_id] = asyncio.get_running_loop().create_task(
+                self._edit_loop(table_id), name=f"albastini-table-edit-{table_id}"
+            )
+
+    async def _edit_loop(self, table_id: int) -> None:
+        loop = asyncio.get_running_loop()
+        while table_id in self._dirty and not self._closing:
+            wait = self._last_edit.get(table_id, -math.inf) + self.edit_interval - loop.time()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            async with self._lanes:
+                if self._closing:
+                    return
+                # what changed while waiting goes out in this edit
+                self._dirty.discard(table_id)
+                self._last_edit[table_id] = loop.time()
+                self._edits_begun[table_id] = self._edits_begun.get(table_id, 0) + 1
+                try:
+                    await self._edit_once(table_id)
+                except Exception:
+                    log.exception("could not update the message of table %s", table_id)
+                finally:
+                    self._edits_done[table_id] = self._edits_done.get(table_id, 0) + 1
+                    async with self._edit_finished:
+                        self._edit_finished.notify_all()
+
+    async def edit_out(self, table_id: int, edit: int, timeout: float) -> None:
+        """Wait until edit number ``edit`` of the table message is done, and the picture it left
+        for later (or its retry after a failure) too; at most ``timeout`` seconds."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        async with self._edit_finished:
+            while not self._closing:
+                if self._edits_done.get(table_id, 0) >= edit:
+                    if table_id not in self._retry:
+                        return
+                    edit = self._edits_begun.get(table_id, 0) + 1  # the retry's edit
+                left = end - loop.time()
+                if left <= 0:
+                    log.info("table %s: posting before its message was brought up to date",
+                             table_id)
+                    return
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._edit_finished.wait(), left)
+
+    async def message_payload(self, table: Table) -> dict[str, Any]:
+        """embed, attachments and view of the table message for the table's current state."""
+        payload, _painted = await self._build(table, picture=True)
+        payload.setdefault("attachments", [])
+        return payload
+
+    async def _build(self, table: Table, *, picture: bool) -> tuple[dict[str, Any], bool]:
+        """The table message's payload and whether it carries a fresh picture.
+
+        ``picture=False`` leaves the message's current picture in place (no ``attachments``):
+        when pictures are queueing for other tables, the text goes out now and the picture
+        follows later (see :meth:`_edit_once`)."""
+        payload, draw = self._compose(table, picture=picture)
+        if draw is not None:
+            await self._attach(table, payload, draw)
+        return payload, picture or "attachments" in payload
+
+    def _compose(
+        self, table: Table, *, picture: bool
+    ) -> tuple[dict[str, Any], tuple[dict[str, Any], list[str]] | None]:
+        """The payload without a new picture, and what to draw one from (public view and
+        names) when the message needs a new one; ``attachments=[]`` for a lobby (none)."""
+        lang = table.language
+        embed = discord.Embed(colour=EMBED_COLOUR)
+        if table.status == "lobby" or table.match is None:
+            title, description = texts.lobby_text(table, lang)
+            embed.title = title
+            if table.status == "cancelled":
+                key = (
+                    "lobby.expired"
+                    if self.closed_reasons.get(table.id) == "idle"
+                    else "lobby.closed"
+                )
+                description += "\n" + t(lang, key)
+            embed.description = description
+            specs = views.lobby_buttons(table, lang) if table.status == "lobby" else []
+            return {"embed": embed, "attachments": [], "view": views.build_view(specs)}, None
+        view = table.public_view()
+        names = texts.seat_names(table, lang)
+        body = render.table_text(
+            view,
+            names,
+            lang,
+            deal_no=table.deal_no,
+            scores=list(table.scores()),
+            target=table.target,
+            side_names=texts.side_names(table, lang),
+        )
+        clock = deadline_text(table, self.service.clock)
+        if clock:
+            # beside "▶ X to play", the second line of the text table
+            lines = body.split("\n")
+            if len(lines) > 1:
+                lines[1] += " " + clock
+            else:
+                lines.append(clock)
+            body = "\n".join(lines)
+        embed.description = body + "\n\n" + texts.teams_text(table, lang)
+        if table.status == "cancelled":
+            embed.description += "\n" + t(lang, "lobby.closed")
+        specs = views.table_buttons(table, lang)
+        payload: dict[str, Any] = {"embed": embed, "view": views.build_view(specs)}
+        if not picture:
+            if table.id in self._pictured:
+                embed.set_image(url=PICTURE_URL)  # the one already there
+            return payload, None
+        names_now = texts.picture_names(table, lang)  # computers named in the table's language
+        picture_key = (view, tuple(names_now))
+        self._drawn.pop(table.id, None)
+        if table.id in self._pictured and self._shown.get(table.id) == picture_key:
+            embed.set_image(url=PICTURE_URL)  # the one there shows this already
+            return payload, None
+        self._drawn[table.id] = picture_key  # forgotten again if the drawing fails
+        return payload, (view, names_now)
+
+    async def _attach(
+        self, table: Table, payload: dict[str, Any], draw: tuple[dict[str, Any], list[str]]
+    ) -> None:
+        """Draw the picture here (in the painter) and attach it; on failure, say so."""
+        embed = payload["embed"]
+        self._painting += 1
+        try:
+            png = await self._paint(*draw)
+        except Exception:
+            log.exception("could not draw table %s", table.id)
+            self._drawn.pop(table.id, None)
+            embed.set_footer(text=t(table.language, "error.image_failed"))
+            payload["attachments"] = []
+        else:
+            file = discord.File(io.BytesIO(png), filename=render.PICTURE_FILE)
+            embed.set_image(url=PICTURE_URL)
+            payload["attachments"] = [file]
+        finally:
+            self._painting -= 1
+
+    async def _paint(self, view: dict[str, Any], names: list[str]) -> bytes:
+        """The picture's bytes, drawn by the painter process (its pool starts a new one if it
+        died: :class:`albastini.workers.HealingPool`)."""
+        if self.courier is not None:
+            return await self.courier.paint(view, names)
+        if self._painter is None:
+            raise RuntimeError("the picture process is stopped")
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._painter, painter.paint, view, names)
+
+    async def _edit_once(self, table_id: int) -> None:
+        table = self.service.get(table_id)
+        if table is None or table.message_id is None:
+            return
+        has_picture = table.status in ("running", "finished") or (
+            table.status == "cancelled" and table.match is not None
+        )
+        # Pictures are the costly part: when others are already waiting to be drawn, a table
+        # that has a picture gets its text now and a fresh picture a little later.
+        paint = not has_picture or self._painting < PAINT_BACKLOG or table.id not in self._pictured
+        payload, draw = self._compose(table, picture=paint)
+        signature = _signature(payload)
+        if not paint and signature == self._sent.get(table_id):
+            self._refresh_later(table_id)  # nothing new to say; the picture waits its turn
+            return
+        outcome = await self._send_edit(table, payload, draw)
+        if outcome == "not_found":
+            if table.status in ("lobby", "running"):
+                self._heal(table_id)  # deleted: posted again (retried, in the table's order)
+            return
+        if outcome == "forbidden":
+            log.warning("no permission to edit the message of table %s", table_id)
+            return
+        if outcome != "ok":
+            self._refresh_later(table_id)  # try again in a moment (or with the next change)
+            return
+        self._sent[table_id] = signature
+        if has_picture and paint and payload.get("attachments"):
+            self._pictured.add(table_id)
+            self._remember_picture(table_id)
+        elif paint and "attachments" in payload and not payload["attachments"]:
+            self._pictured.discard(table_id)  # no picture any more (lobby, failed drawing)
+            self._shown.pop(table_id, None)
+        elif has_picture and not paint:
+            self._refresh_later(table_id)
+
+    async def _send_edit(
+        self,
+        table: Table,
+        payload: dict[str, Any],
+        draw: tuple[dict[str, Any], list[str]] | None,
+    ) -> Outcome:
+        """Edit the table message (with a new picture drawn from ``draw`` if given); on return
+        ``payload["attachments"]`` says what went out: absent (kept), [] (none), or [picture]."""
+        assert table.message_id is not None
+        if self.courier is None:
+            if draw is not None:
+                await self._attach(table, payload, draw)
+            channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+            try:
+                # content=None also clears the one-off "the message was deleted" line of a repost
+                await channel.get_partial_message(table.message_id).edit(content=None, **payload)
+            except discord.NotFound:
+                return "not_found"
+            except discord.Forbidden:
+                return "forbidden"
+            return "ok"
+        job = courier.Edit(
+            table.channel_id,
+            table.message_id,
+            payload["embed"].to_dict(),
+            tuple(payload["view"].specs),
+            picture=draw,
+            clear_attachments=draw is None and payload.get("attachments") == [],
+            picture_failed=t(table.language, "error.image_failed"),
+        )
+        if draw is not None:
+            self._painting += 1
+        try:
+            outcome, painted = await self.courier.edit(job)
+        except courier.CourierGone as exc:
+            log.warning("table %s not updated: %s", table.id, exc)
+            if self.courier is not None and self.courier.failed_starts >= COURIER_STARTS:
+                self._without_courier()
+            return "failed"
+        finally:
+            if draw is not None:
+                self._painting -= 1
+        if draw is not None:
+            if painted:
+                payload["attachments"] = [render.PICTURE_FILE]
+            else:
+                self._drawn.pop(table.id, None)
+                payload["attachments"] = []
+        return outcome
+
+    def _without_courier(self) -> None:
+        """The courier cannot be started again: edit the table messages from here from now on."""
+        if self.courier is None:
+            return
+        log.warning("the courier process cannot start; table messages are now edited by the bot")
+        self._retired.append(self.courier)
+        self.courier = None
+        self._painter = painter.new_pool()
+
+    def _remember_picture(self, table_id: int) -> None:
+        drawn = self._drawn.pop(table_id, None)
+        if drawn is None:
+            self._shown.pop(table_id, None)
+        else:
+            self._shown[table_id] = drawn
+
+    def _refresh_later(self, table_id: int) -> None:
+        """Edit the table message again in a moment: a stale picture, or an edit that failed
+        (once; an edit in between may do it)."""
+        if table_id in self._retry or self._closing:
+            return
+
+        def fire() -> None:
+            self._retry.pop(table_id, None)
+            self.refresh(table_id)
+
+        self._retry[table_id] = asyncio.get_running_loop().call_later(PICTURE_RETRY, fire)
+
+    def lost(self, table_id: int) -> None:
+        """The table has no message in the channel that its id was saved for (the reply that
+        carried it failed, or the bot stopped before saving its id): find it or post it."""
+        if self._closing:
+            return
+        self._lost.add(table_id)
+        self._heal(table_id)
+
+    def is_lost(self, table_id: int) -> bool:
+        """Whether the table's message is known not to be in the channel (being posted again)."""
+        return table_id in self._lost
+
+    def found(self, table_id: int) -> None:
+        """The table's message is in the channel again (a new /albastini start showed it)."""
+        self._lost.discard(table_id)
+
+    def _heal(self, table_id: int) -> None:
+        """Post the table message again (once at a time; retried until it goes out)."""
+        table = self.service.get(table_id)
+        if table is None or table_id in self._reposting or self._closing:
+            return
+        self._reposting.add(table_id)
+        gone = table.message_id  # None: never saved
+
+        async def job() -> None:
+            try:
+                await self.notices.deliver(
+                    table_id, "the table message", lambda tb: self._repost(tb, gone)
+                )
+            finally:
+                self._reposting.discard(table_id)
+
+        self.notices.enqueue(table_id, job, lane=False)  # deliver: a lane per attempt
+
+    async def _repost(self, table: Table, gone: int | None) -> None:
+        """The table message ``gone`` was deleted, or was never saved (None): adopt the one whose
+        id was not saved if the channel still shows it, else post a fresh one; remember it."""
+        if table.status not in ("lobby", "running") or table.message_id != gone:
+            return  # closed meanwhile, or another message shows it already
+        lost = gone is None
+        if lost:
+            found = await self._orphan(table)
+            if found is not None:
+                await _maybe(self.service.set_message(table.id, found))
+                self._lost.discard(table.id)
+                self._pictured.discard(table.id)  # what it shows is unknown: draw it again
+                self._shown.pop(table.id, None)
+                self.refresh(table.id)
+                return
+        self._pictured.discard(table.id)  # the new message starts without a picture
+        self._shown.pop(table.id, None)
+        payload = await self.message_payload(table)
+        shown = _signature(payload)
+        channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+        files = payload.pop("attachments", [])
+        # a message nobody saw needs no excuse; a deleted one gets a line saying why it is back
+        content = None if lost else t(table.language, "error.message_gone")
+        msg = await channel.send(content=content, files=files, **payload)
+        if files:
+            self._pictured.add(table.id)
+            self._remember_picture(table.id)
+        await _maybe(self.service.set_message(table.id, msg.id))
+        self._lost.discard(table.id)
+        if _signature(self._compose(table, picture=False)[0]) != shown:
+            # what changed while it was being sent (an edit also clears the line saying why
+            # it is back, so only then)
+            self.refresh(table.id)
+
+    async def _orphan(self, table: Table) -> int | None:
+        """The id of a recent message of the bot that carries this table's buttons (lobby or
+        table), if the channel shows one: sent, but its id never saved."""
+        me = getattr(self.bot, "user", None)
+        if me is None:
+            return None
+        wanted = {ids.table_button(kind, table.id) for kind in ("join", "hand", "start")}
+        channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+        async for msg in channel.history(limit=ORPHAN_SEARCH):
+            if msg.author.id != me.id or not msg.embeds:
+                continue
+            if any(
+                getattr(child, "custom_id", None) in wanted
+                for row in msg.components
+                for child in getattr(row, "children", [])
+            ):
+                found: int = msg.id
+                return found
+        return None
+
+    def next_edit(self, table_id: int) -> int:
+        """The number of the table message's next edit (which shows the state as it is now)."""
+        return self._edits_begun.get(table_id, 0) + 1
+
+    async def forget(self, table_id: int) -> None:
+        """A closed table: once its last edit is out, drop what was kept for it."""
+        editor = self._editors.get(table_id)
+        if editor is not None and not editor.done() and editor is not asyncio.current_task():
+            await asyncio.wait({editor}, timeout=30)
+        if table_id not in self._dirty:
+            self._editors.pop(table_id, None)
+        self._last_edit.pop(table_id, None)
+        self.closed_reasons.pop(table_id, None)
+        self._lost.discard(table_id)
+        if table_id not in self._retry:
+            self._pictured.discard(table_id)
+            self._sent.pop(table_id, None)
+            self._shown.pop(table_id, None)
+            self._drawn.pop(table_id, None)
+            self._edits_begun.pop(table_id, None)
+            self._edits_done.pop(table_id, None)
+
+    def tasks(self) -> list[asyncio.Task[None]]:
+        return list(self._editors.values())
+
+    @property
+    def settled(self) -> bool:
+        """True when no edit is pending, waiting for a picture, or in flight."""
+        return (
+            not self._dirty
+            and not self._retry
+            and all(task.done() for task in self._editors.values())
+        )
+
+    async def close(self) -> None:
+        """Stop editing; end the picture process and the courier."""
+        self._closing = True
+        for handle in self._retry.values():
+            handle.cancel()
+        self._retry.clear()
+        if self._painter is not None:
+            await painter.stop_pool(self._painter)
+        for gone in [*self._retired, *([self.courier] if self.courier is not None else [])]:
+            await gone.close()
+
+
+async def _maybe(value: Any) -> Any:
+    if asyncio.iscoroutine(value) or isinstance(value, asyncio.Future):
+        return await value
+    return value
