@@ -288,3 +288,57 @@ def test_odd_shapes_fall_back_to_the_generic_loop() -> None:
     seen = {tuple(fast.copy().playout(rng)) for _ in range(100)}
     # one round, won by the Ace of diamonds (trump); then seat 1 holds nothing and it ends
     assert seen == {(0, 11 + POINTS[c]) for c in (0, 1, 2)}
+
+
+# --------------------------------------------------------------------------- the kernel
+# The fast path and the computer players take every rule from ``kernel``; the clean path
+# (``cards``/``deal``) is the reference it must agree with.
+
+
+def test_kernel_beats_and_winner_agree_with_the_clean_rule() -> None:
+    from albastini.games.albastini import kernel
+
+    for trump in (*"CDHS", None):
+        t = kernel.NO_TRUMP if trump is None else "CDHS".index(trump)
+        for best in PACK:
+            for card in PACK:
+                if card is not best:
+                    assert kernel.beats(card.index, best.index, t) == beats(card, best, trump)
+    rng = random.Random(12)
+    for _ in range(2000):
+        players = rng.randrange(2, 7)
+        cards = rng.sample(PACK, players)
+        trump = rng.choice("CDHS")
+        leader = rng.randrange(players)
+        current = [((leader + k) % players, c) for k, c in enumerate(cards)]
+        deal_winner = current[0]
+        for seat, card in current[1:]:
+            if beats(card, deal_winner[1], trump):
+                deal_winner = (seat, card)
+        seat, card_int_ = kernel.winner_of([(s, c.index) for s, c in current], "CDHS".index(trump))
+        assert (seat, PACK[card_int_]) == deal_winner
+
+
+@pytest.mark.parametrize(
+    ("players", "rounds", "draw_rounds"), [(2, 18, 13), (3, 12, 7), (4, 9, 4), (5, 7, 2), (6, 6, 1)]
+)
+def test_kernel_schedule_is_the_rules_table(players: int, rounds: int, draw_rounds: int) -> None:
+    """rules/albastini.md, "Seats, teams, modes": tricks and draw rounds per table size."""
+    from albastini.games.albastini import kernel
+
+    plan = kernel.schedule(players)
+    assert len(plan) == rounds
+    assert sum(after for _, after in plan) == draw_rounds
+    assert [after for _, after in plan] == [True] * draw_rounds + [False] * (rounds - draw_rounds)
+
+
+def test_kernel_draw_gives_the_winner_the_first_card() -> None:
+    from albastini.games.albastini import kernel
+
+    hands: list[list[int]] = [[], [], [], []]
+    stock = [10, 11, 12, 13, 14, 15]
+    assert kernel.draw(hands, stock, 0, 2) == 4
+    assert hands == [[12], [13], [10], [11]]  # seat 2 first, then clockwise
+    assert kernel.draw(hands, stock, 4, 0) == 4  # two cards left for four players: no draw
+    assert hands == [[12], [13], [10], [11]]
+

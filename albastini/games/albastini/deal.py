@@ -13,8 +13,9 @@ from typing import Any, Literal
 
 from .actions import Action, Bid, Pass, Play, parse_action
 from .cards import PACK, SUIT_NAMES, Card, beats, shuffled_pack
+from .kernel import HAND, bidders
 
-HAND_SIZE = 5
+HAND_SIZE = HAND
 Phase = Literal["bidding", "playing", "finished"]
 
 #: (players, team_size) of the eight table modes.
@@ -145,10 +146,8 @@ class Deal:
         self.indicator_card: Card = deck[HAND_SIZE * n]
         # Cards still to draw, in drawing order; the face-up card joins the end after bidding.
         self._stock: list[Card] = list(deck[HAND_SIZE * n + 1 :])
-        self.bidders: tuple[int, ...] = tuple(
-            s for s in ((dealer + 1 + k) % n for k in range(n - 1))
-            if s % self.teams != dealer % self.teams
-        )
+        # the dealer's opponents, clockwise from the dealer's left
+        self.bidders: tuple[int, ...] = bidders(n, self.teams, dealer)
         self.bids: list[tuple[int, Card | None]] = []
         self.trump: str | None = None
         self.indicator: Card | None = None

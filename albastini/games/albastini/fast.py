@@ -243,6 +243,17 @@ class FastDeal:
             self.finished = True
             self.to_act = -1
 
+    def ended(self, pos: int, leader: int) -> list[int]:
+        """Record the end of the deal, reached by a loop that played it out on its own copies
+        of the state: every hand empty, ``pos`` cards drawn, ``leader`` the last round's
+        winner. Returns the card points per team."""
+        self.current = []
+        self.pos = pos
+        self.leader = leader
+        self.finished = True
+        self.to_act = -1
+        return self.eaten[:]
+
     def points(self) -> list[int]:
         """Card points eaten so far, per team."""
         return self.eaten[:]
@@ -321,10 +332,7 @@ class FastDeal:
         for team, points in enumerate(gained):
             eaten[team] += points
         left = len(stock) - pos
-        self.pos = pos + left - left % self.players
-        self.finished = True
-        self.to_act = -1
-        return eaten[:]
+        return self.ended(pos + left - left % self.players, self.leader)
 
     def _play_digits(self, r: int) -> list[int]:
         """Play to the end with a generic loop, every choice read from ``r`` (``divmod`` by the
@@ -381,12 +389,7 @@ class FastDeal:
             best = keys[c]
             pts = pts_of[c]
             todo = n - 1
-        self.current = []
-        self.pos = pos
-        self.leader = lead
-        self.finished = True
-        self.to_act = -1
-        return eaten[:]
+        return self.ended(pos, lead)
 
 
 # --------------------------------------------------------------------- whole random deals

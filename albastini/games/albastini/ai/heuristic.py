@@ -152,8 +152,9 @@ def keep_value(k: Knowledge, card: int) -> float:
     if SUIT[card] != k.trump:
         return 0.0
     trumps = sum(1 for c in k.hand if SUIT[c] == k.trump)
-    higher = sum(1 for c in k.unknown if SUIT[c] == k.trump and c < card)
-    higher += sum(1 for s in range(k.players) for c in k.known[s] if SUIT[c] == k.trump and c < card)
+    # ``card`` is a trump here, so the cards that beat it are the higher trumps
+    higher = sum(1 for c in k.unknown if beats(c, card, k.trump))
+    higher += sum(1 for s in range(k.players) for c in k.known[s] if beats(c, card, k.trump))
     power = 3.0 + 0.6 * STRENGTH[card] + (3.0 if higher == 0 else 0.0)
     power /= 1.0 + 0.2 * (trumps - 1)
     rounds_left = len(k.hand) + k.stock // k.players

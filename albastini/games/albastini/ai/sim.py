@@ -14,6 +14,7 @@ from ..fast import FastDeal
 from ..kernel import CARDS, POINTS, SUIT, WIN_KEY, beats, draw, draws, winner_of
 from .core import cheap_key, utility, win_key
 
+
 def _ranks(key: Callable[[int, int], tuple[int, ...]]) -> tuple[tuple[int, ...], ...]:
     """``table[trump][card]``: the place of ``key(card, trump)`` among the keys of the pack,
     equal keys at the same place, so an int comparison orders cards as ``key`` does."""
@@ -87,12 +88,7 @@ def greedy_rollout(st: FastDeal) -> list[int]:
         pos = draw(hands, stock, pos, seat)
         if not hands[seat]:
             break
-    st.current = []
-    st.pos = pos
-    st.leader = seat
-    st.finished = True
-    st.to_act = -1
-    return eaten[:]
+    return st.ended(pos, seat)
 
 
 def round_state(st: FastDeal) -> tuple[int, int, int]:
@@ -154,7 +150,11 @@ def solve(
                         continue
             moves.append(c)
         if best >= 0:
-            moves.sort(key=lambda c: (not beats(c, best, trump), POINTS[c]))
+            # the cards that beat ``best`` first (``kernel.beats``, read from its table here:
+            # this sort runs at every node of the search)
+            keys = WIN_KEY[trump][best]
+            top = keys[best]
+            moves.sort(key=lambda c: (keys[c] <= top, POINTS[c]))
         else:
             moves.sort(key=lambda c: cheap_key(c, trump))
         return moves
@@ -186,24 +186,8 @@ def solve(
                     return v
         maxing = seat % teams == team
         v = -9.0 if maxing else 9.0
-        nxt = (seat + 1) % n
         for m in ordered(hand, seat, best):
-            hand.remove(m)
-            owner[m] = -1
-            if cur == 0 or beats(m, best, trump):
-                nb, ns = m, seat
-            else:
-                nb, ns = best, best_seat
-            np = pot + POINTS[m]
-            if cur + 1 == n:
-                t = ns % teams
-                eaten[t] += np
-                w = node(ns, 0, -1, -1, 0, a, b)
-                eaten[t] -= np
-            else:
-                w = node(nxt, cur + 1, nb, ns, np, a, b)
-            hand.append(m)
-            owner[m] = seat
+            w = after(seat, m, cur, best, best_seat, pot, a, b)
             if maxing:
                 if w > v:
                     v = w
@@ -225,6 +209,28 @@ def solve(
             table[key] = (v, flag)
         return v
 
+    def after(
+        seat: int, m: int, cur: int, best: int, best_seat: int, pot: int, a: float, b: float
+    ) -> float:
+        """The value once ``seat`` plays ``m`` into the round (``cur`` cards down, ``best``
+        of ``best_seat`` winning it, ``pot`` points in it); the state is restored after."""
+        hand = hands[seat]
+        hand.remove(m)
+        owner[m] = -1
+        if cur == 0 or beats(m, best, trump):
+            best, best_seat = m, seat
+        pot += POINTS[m]
+        if cur + 1 == n:  # the round's winner eats it and leads the next
+            t = best_seat % teams
+            eaten[t] += pot
+            w = node(best_seat, 0, -1, -1, 0, a, b)
+            eaten[t] -= pot
+        else:
+            w = node(seat + 1 if seat + 1 < n else 0, cur + 1, best, best_seat, pot, a, b)
+        hand.append(m)
+        owner[m] = seat
+        return w
+
     seat = sim.to_act
     cur = len(sim.current)
     best, best_seat, pot = round_state(sim)
@@ -232,24 +238,8 @@ def solve(
     maxing = seat % teams == team
     bound = -9.0
     for m in sorted(set(hands[seat]), key=lambda c: cheap_key(c, trump)):
-        hand = hands[seat]
-        hand.remove(m)
-        owner[m] = -1
-        if cur == 0 or beats(m, best, trump):
-            nb, ns = m, seat
-        else:
-            nb, ns = best, best_seat
-        np = pot + POINTS[m]
         lo = bound if (maxing and not need_all) else -9.0
-        if cur + 1 == n:
-            t = ns % teams
-            eaten[t] += np
-            values[m] = node(ns, 0, -1, -1, 0, lo, 9.0)
-            eaten[t] -= np
-        else:
-            values[m] = node((seat + 1) % n, cur + 1, nb, ns, np, lo, 9.0)
-        hand.append(m)
-        owner[m] = seat
+        values[m] = after(seat, m, cur, best, best_seat, pot, lo, 9.0)
         bound = max(bound, values[m])
     return values
 
