@@ -9,6 +9,11 @@ Time is the process's CPU time (``time.process_time``), so other work on a share
 not slow the figure down much; each mode reports the median (and the best) of its timed
 batches. The last line is ``deals/s: N`` (the median) for 4 pairs, for scripts to read.
 
+Before it, the computer players' two hot loops on the same kernel (``--ai``, on by default):
+greedy rollouts of a 4-pairs deal from its first round (``ai.sim.greedy_rollout``, the search
+player's unit of work) and exact endgame solves of 4-pairs deals with three cards in each hand
+(``ai.sim.solve``), each over a fixed set of positions drawn from ``--seed``.
+
     python bench/engine.py [--seconds 1.0]
 """
 
@@ -19,12 +24,14 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from albastini import MODES, new_deal
-from albastini.games.albastini.fast import random_deal_points
+from albastini.games.albastini.ai.sim import greedy_rollout, solve
+from albastini.games.albastini.fast import FastDeal, random_deal_points
 
 
 def fast_rate(
@@ -58,10 +65,59 @@ def clean_rate(seconds: float, rng: random.Random) -> float:
     return done / (time.process_time() - start)
 
 
+def positions(players: int, team_size: int, cards: int, count: int, seed: int) -> list[FastDeal]:
+    """``count`` states of random deals, played at random until the stock is empty (or, with
+    ``cards`` = 5, not at all) and the seat to act holds ``cards`` cards."""
+    rng = random.Random(seed)
+    out: list[FastDeal] = []
+    while len(out) < count:
+        deal = new_deal(players, team_size, rng.randrange(players), seed=rng.getrandbits(32))
+        while deal.phase == "bidding":
+            deal.apply(rng.choice(deal.legal_actions()))
+        endgame = cards < 5
+        while deal.phase != "finished" and (
+            (endgame and deal.stock_size >= players)
+            or len(deal.hand(deal.to_act)) > cards  # type: ignore[arg-type]
+        ):
+            deal.apply(rng.choice(deal.legal_actions()))
+        if deal.phase != "finished":
+            out.append(FastDeal.from_deal(deal))
+    return out
+
+
+def batches(work: list[FastDeal], run: Callable[[FastDeal], object], seconds: float) -> float:
+    """Median of states done per CPU second, over batches of all of ``work``."""
+    rates: list[float] = []
+    spent = 0.0
+    while spent < seconds or len(rates) < 3:
+        start = time.process_time()
+        for state in work:
+            run(state)
+        took = time.process_time() - start
+        spent += took
+        if took > 0:
+            rates.append(len(work) / took)
+    return statistics.median(rates)
+
+
+def ai_rates(seconds: float, seed: int) -> None:
+    """The computer players' hot loops on the kernel: greedy rollouts and endgame solves."""
+    starts = positions(4, 2, 5, 200, seed)
+    rate = batches(starts, lambda st: greedy_rollout(st.copy()), seconds)
+    print(f"greedy rollouts, 4 pairs from the first round: {rate:,.0f}/s")
+    ends = positions(4, 2, 3, 40, seed)
+    rate = batches(ends, lambda st: solve(st, 0, 10**7), seconds)
+    print(f"exact endgame solves, 4 pairs with 3 cards each: {rate:,.1f}/s")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=1.0, help="CPU seconds per mode")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--ai", action=argparse.BooleanOptionalAction, default=True,
+        help="also time the computer players' rollouts and endgame solves",
+    )
     args = parser.parse_args(argv)
     rng = random.Random(args.seed)
     print(f"CPU time of this process, {args.seconds:g} s per mode: median batch (best batch)")
@@ -70,6 +126,8 @@ def main(argv: list[str] | None = None) -> None:
     for name, (players, team_size) in MODES.items():
         rates[name], best = fast_rate(players, team_size, args.seconds, rng)
         print(f"fast path, {name:8}: {rates[name]:,.0f} deals/s ({best:,.0f})")
+    if args.ai:
+        ai_rates(args.seconds, args.seed)
     print(f"deals/s: {rates['4 pairs']:.0f}")
 
 
