@@ -54,6 +54,7 @@ from .kernel import (
     draw,
     draw_order,
     draws,
+    first_leader,
     play_order,
     schedule,
     suit_int,
@@ -557,7 +558,7 @@ class _Mode:
         # firsts[dealer][seat]: where seat's first card lies in the deck (dealt one at a time
         # in the order of a round led by the dealer's left)
         self.firsts = [
-            [play_order((d + 1) % n, n).index(s) for s in range(n)] for d in range(n)
+            [play_order(first_leader(d, n), n).index(s) for s in range(n)] for d in range(n)
         ]
         self.bidders = [bidders(n, teams, d) for d in range(n)]
         self.dealt = HAND * n
@@ -640,7 +641,7 @@ def deal_points(
             h.append(c)
     stock = deck[dealt + 1 :]
     stock.append(face_up)
-    return mode.play(r, hands, stock, (dealer + 1) % n, KEY_POINTS[trump])
+    return mode.play(r, hands, stock, first_leader(dealer, n), KEY_POINTS[trump])
 
 
 def random_deal_points(players: int, team_size: int, rng: random.Random) -> list[int]:

@@ -35,6 +35,7 @@ __all__ = [
     "draw",
     "draw_order",
     "draws",
+    "first_leader",
     "play_order",
     "schedule",
     "suit_int",
@@ -136,11 +137,18 @@ _PLAY_ORDER: dict[int, tuple[tuple[int, ...], ...]] = {
 }
 
 
+def first_leader(dealer: int, players: int) -> int:
+    """The seat on the dealer's left: it gets the first card, speaks first and leads first."""
+    return (dealer + 1) % players
+
+
 def bidders(players: int, teams: int, dealer: int) -> tuple[int, ...]:
     """The seats that bid, in speaking order: the dealer's opponents (every seat not on the
     dealer's side; individual play: everyone but the dealer), clockwise from the dealer's left."""
     return tuple(
-        s for s in play_order((dealer + 1) % players, players) if s % teams != dealer % teams
+        s
+        for s in play_order(first_leader(dealer, players), players)
+        if s % teams != dealer % teams
     )
 
 

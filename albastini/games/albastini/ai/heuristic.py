@@ -9,7 +9,7 @@ from typing import Any
 
 from ..actions import Action
 from ..fast import FastDeal
-from ..kernel import POINTS, STRENGTH, SUIT, beats, draws, winner_of
+from ..kernel import POINTS, STRENGTH, SUIT, beats, draws, play_order, winner_of
 from .core import Knowledge, cheap_key, play_action, read_view
 from .players import Player, bid_or_pass
 from .sim import Budget, solve, solve_size
@@ -167,7 +167,7 @@ def heuristic_card(k: Knowledge) -> int:
     """The card with the best estimated value for the round (see :class:`HeuristicPlayer`)."""
     n = k.players
     seat = k.seat
-    after = [(seat + i) % n for i in range(1, n - len(k.current))]
+    after = play_order(seat, n)[1 : n - len(k.current)]  # the seats still to play
     pot = sum(POINTS[c] for _, c in k.current)
     best_seat, best = winner_of(k.current, k.trump) if k.current else (-1, -1)
     scored: list[tuple[float, tuple[int, int, int], int]] = []
