@@ -99,6 +99,10 @@ class AlbastiniTree(app_commands.CommandTree["AlbastiniBot"]):
     async def on_error(
         self, interaction: discord.Interaction[AlbastiniBot], error: app_commands.AppCommandError
     ) -> None:
+        # discord.py calls the failed command's cog handler first, then this: a command of a
+        # cog has been answered (and logged) there, and must not be answered twice
+        if interaction.response.is_done():
+            return
         cog = self.client.albastini
         if cog is not None:
             await cog.answer_error(interaction, error, "command")

@@ -147,6 +147,28 @@ async def test_errors_and_slow_work_are_still_answered(
         assert_clean(fake)
 
 
+async def test_a_failing_command_is_answered_once(
+    make_bot: Callable[..., AlbastiniBot], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A slash command that fails gets one private "Something went wrong", not one from the
+    cog's error handler and another from the command tree's."""
+    async with FakeDiscord() as fake:
+        neema = fake.add_user("Neema")
+        async with fake.run_bot(make_bot()) as bot:
+            await match_with_computers(fake, neema)
+
+            def broken(*args: Any, **kwargs: Any) -> Any:
+                raise RuntimeError("boom")
+
+            assert bot.albastini is not None
+            monkeypatch.setattr(bot.albastini, "hand_payload", broken)
+            r = await fake.slash(neema, "albastini hand")
+            assert r.ephemeral and "Something went wrong" in r.message.text
+            await settle(bot, fake)
+            errors = [m for m in fake.ephemerals(neema) if "Something went wrong" in m.text]
+            assert len(errors) == 1, [m.text for m in errors]
+
+
 async def test_leave_and_come_back(make_bot: Callable[..., AlbastiniBot]) -> None:
     async with FakeDiscord() as fake:
         neema = fake.add_user("Neema")
