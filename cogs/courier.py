@@ -291,7 +291,7 @@ async def _serve(conn: multiprocessing.connection.Connection, token: str, api_ba
     import discord.http
 
     discord.http.Route.BASE = api_base
-    http = discord.http.HTTPClient(asyncio.get_running_loop())
+    http: Any = discord.http.HTTPClient(asyncio.get_running_loop())
     try:
         await http.static_login(token)
     except Exception as exc:
@@ -312,7 +312,7 @@ async def _serve(conn: multiprocessing.connection.Connection, token: str, api_ba
             if isinstance(job, Paint):
                 answer(job_id, True, _draw(job.view, job.names))
             elif isinstance(job, HandEdit):
-                answer(job_id, True, await _edit_hand(http, job))
+                answer(job_id, True, await edit_hand(http._HTTPClient__session, http, job))
             else:
                 answer(job_id, True, await _edit(http, job))
         except Exception as exc:
@@ -390,7 +390,10 @@ async def _edit(http: Any, job: Edit) -> tuple[Outcome, bool]:
     return "ok", painted
 
 
-async def _edit_hand(http: Any, job: HandEdit) -> Outcome:
+async def edit_hand(session: Any, http: Any, job: HandEdit) -> Outcome:
+    """Send a private hand's edit through the interaction webhook (no bot token needed) with
+    ``session`` (an aiohttp session) and the proxy settings of ``http`` (discord.py's HTTP
+    client); in the courier, or in the bot itself when it has none. Never logs the hand."""
     import discord
     import discord.http
     from discord.webhook.async_ import async_context
@@ -403,7 +406,7 @@ async def _edit_hand(http: Any, job: HandEdit) -> Outcome:
             content=job.content, view=view, allowed_mentions=discord.AllowedMentions.none()
         ) as params:
             common: dict[str, Any] = {
-                "session": http._HTTPClient__session,
+                "session": session,
                 "proxy": http.proxy,
                 "proxy_auth": http.proxy_auth,
                 "payload": params.payload,
@@ -419,11 +422,8 @@ async def _edit_hand(http: Any, job: HandEdit) -> Outcome:
                 await adapter.edit_webhook_message(
                     job.application_id, job.token, job.target, **common
                 )
-    except (discord.NotFound, discord.Forbidden):
-        return "not_found"
     except discord.HTTPException as exc:
-        if exc.status == 401:  # the token ran out
-            return "not_found"
-        log.warning("could not edit a private hand: %s %s", exc.status, exc.code)
-        return "failed"
+        # 404: the message was dismissed; 401: the token ran out
+        log.info("a private hand could not be updated (%s %s)", exc.status, exc.code)
+        return "not_found" if exc.status in (401, 403, 404) else "failed"
     return "ok"

@@ -30,6 +30,7 @@ sent only when it changes) and ``build`` renders the message. This module holds 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections.abc import Callable, Hashable
@@ -37,10 +38,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import discord
-import discord.http
-from discord.webhook.async_ import async_context
 
-from cogs.courier import CourierGone, HandEdit
+from cogs.courier import CourierGone, HandEdit, Outcome, edit_hand
 
 if TYPE_CHECKING:
     from albastini.table import Table
@@ -338,61 +337,31 @@ class HandFollower:
         return self.clock() - hand.clicked < self.lifetime - margin
 
     async def _send(self, hand: _Hand, payload: dict[str, Any], *, final: bool = False) -> bool:
-        """Edit the hand message; False if it cannot be edited any more."""
+        """Edit the hand message; False if it cannot be edited any more (dismissed: 404; token
+        refused: 401), and the person is then pinged on their turn as before."""
         if not self._usable(hand, final=final):
             return False
+        view = payload.get("view")
+        job = HandEdit(
+            hand.application_id,
+            hand.token,
+            hand.target,
+            payload.get("content") or "",
+            tuple(getattr(view, "specs", ())),
+        )
         courier = self.courier()
+        outcome: Outcome | None = None
         if courier is not None:
-            view = payload.get("view")
-            job = HandEdit(
-                hand.application_id,
-                hand.token,
-                hand.target,
-                payload.get("content") or "",
-                tuple(getattr(view, "specs", ())),
-            )
-            try:
+            with contextlib.suppress(CourierGone):  # else sent from here
                 outcome = await courier.edit_hand(job)
-            except CourierGone:
-                pass  # sent from here instead
-            else:
-                if outcome == "ok":
-                    self.edits += 1
-                    return True
-                self.failures += 1
-                return False
-        try:
-            with discord.http.handle_message_parameters(
-                content=payload.get("content"),
-                view=payload.get("view"),
-                allowed_mentions=discord.AllowedMentions.none(),
-            ) as params:
-                adapter = async_context.get()
-                common: dict[str, Any] = {
-                    "session": self._session,
-                    "proxy": self._http.proxy,
-                    "proxy_auth": self._http.proxy_auth,
-                    "payload": params.payload,
-                    "multipart": params.multipart,
-                    "files": params.files,
-                }
-                if hand.target is None:
-                    await adapter.edit_original_interaction_response(
-                        hand.application_id, hand.token, **common
-                    )
-                else:
-                    await adapter.edit_webhook_message(
-                        hand.application_id, hand.token, hand.target, **common
-                    )
-        except discord.HTTPException as exc:
-            # 404: the message was dismissed; 401: the token ran out. The hand stops following
-            # the game and the person is pinged on their turn as before.
+        if outcome is None:
+            try:
+                outcome = await edit_hand(self._session, self._http, job)
+            except Exception:
+                log.exception("a private hand could not be updated")
+                outcome = "failed"
+        if outcome != "ok":
             self.failures += 1
-            log.info("a private hand could not be updated (%s %s)", exc.status, exc.code)
-            return False
-        except Exception:
-            self.failures += 1
-            log.exception("a private hand could not be updated")
             return False
         self.edits += 1
         return True
