@@ -25,7 +25,7 @@ from albastini.events import (
     TableClosed,
     TurnStarted,
 )
-from albastini.games.albastini.deal import MODES
+from albastini.games import GAMES
 from albastini.table import Refusal
 from cogs import ids, texts, views
 from cogs.feature import FeatureCog
@@ -372,7 +372,8 @@ class AlbastiniCog(FeatureCog):
                 table = await self.service.fill_computers(table.id, interaction.user.id)
         except Refusal as exc:
             if exc.reason == "bad_value" and exc.details.get("field") == "team_size" and teams:
-                sizes = [size for (p, size) in MODES.values() if p == players]
+                modes: dict[str, tuple[int, int]] = GAMES["albastini"].MODES
+                sizes = [size for (p, size) in modes.values() if p == players]
                 choices = [
                     t(lang, f"choice.mode.{m}") for m, size in TEAM_SIZES.items() if size in sizes
                 ]

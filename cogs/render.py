@@ -37,7 +37,6 @@ __all__ = [
     "SUIT_SYMBOLS",
     "card_button_label",
     "card_label",
-    "card_points",
     "deal_summary_text",
     "default_side_names",
     "explain_result",
@@ -51,15 +50,16 @@ __all__ = [
 
 SUIT_SYMBOLS: dict[str, str] = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 RED_SUITS = frozenset("DH")
-# Card points, high rank to low; kept here so the presentation layer needs nothing but the view.
-POINTS: dict[str, int] = {"A": 11, "7": 10, "K": 4, "J": 3, "Q": 2, "6": 0, "5": 0, "4": 0, "3": 0}
+# The ranks a card code may start with: only to draw and name a card (what a card is worth,
+# what it beats, who may play it, all come with the view).
+RANKS = "A7KJQ6543"
 TEXT_LIMIT = 1500
 TEAM_LETTERS = "ABCDEF"
 
 
 # --------------------------------------------------------------------------- cards and suits
 def _split(code: str) -> tuple[str, str]:
-    if len(code) != 2 or code[0] not in POINTS or code[1] not in SUIT_SYMBOLS:
+    if len(code) != 2 or code[0] not in RANKS or code[1] not in SUIT_SYMBOLS:
         raise ValueError(f"Not a card code: {code!r} (expected rank then suit, like 'AS' or '7H')")
     return code[0], code[1]
 
@@ -70,14 +70,9 @@ def card_label(code: str) -> str:
     return rank + SUIT_SYMBOLS[suit]
 
 
-def card_points(code: str) -> int:
-    """Card points of a card: A 11, 7 10, K 4, J 3, Q 2, others 0."""
-    return POINTS[_split(code)[0]]
-
-
-def card_button_label(code: str) -> str:
-    """Label of a card button: ``"A♠ 11"`` with its points, or just ``"5♠"`` when worth nothing."""
-    points = card_points(code)
+def card_button_label(code: str, points: int) -> str:
+    """Label of a card button: ``"A♠ 11"`` with its points (the view's ``card_points``), or
+    just ``"5♠"`` when worth nothing."""
     return f"{card_label(code)} {points}" if points else card_label(code)
 
 
@@ -129,12 +124,6 @@ def _sides(view: dict[str, Any], names: Sequence[str], lang: str,
     if side_names:
         return [side_names[i] if i < len(side_names) else default[i] for i in range(len(default))]
     return default
-
-
-def _eligible_bidders(view: dict[str, Any]) -> list[int]:
-    teams = _side_count(view)
-    dealer = view["dealer"]
-    return [s for s in range(view["players"]) if s % teams != dealer % teams]
 
 
 # --------------------------------------------------------------------------- deal results
@@ -190,8 +179,9 @@ def deal_summary_text(
 ) -> str:
     """The end-of-deal line: "Deal 3 — Team A ate 96, Team B ate 24. Team A scores 1 VP (...)".
 
-    With 5 players it also names the face-up card left over (``result["leftover"]``, from the
-    rules core), which is why the points add up to less than 120."""
+    With 5 players it also names the face-up card left over (``result["leftover"]``, worth
+    ``result["leftover_points"]``, from the rules core), which is why the points add up to less
+    than 120."""
     eaten = t(lang, "list.separator").join(
         t(lang, "deal.summary.ate", side=side_names[i], points=p)
         for i, p in enumerate(result["points"]))
@@ -199,7 +189,7 @@ def deal_summary_text(
              explanation=explain_result(lang, result, side_names, team_size=team_size))
     leftover = result.get("leftover")
     if leftover:
-        points = tn(lang, "card.points", card_points(leftover))
+        points = tn(lang, "card.points", int(result.get("leftover_points") or 0))
         line += " " + t(lang, "deal.summary.left_over", card=card_label(leftover), points=points)
     return line
 
@@ -246,7 +236,7 @@ def _trump_text(lang: str, view: dict[str, Any]) -> str:
     face_up = view.get("face_up")
     if not face_up:
         return t(lang, "table.trump", suit=suit_label(lang, trump))
-    key = "table.face_up_never_drawn" if view["players"] == 5 else "table.face_up"
+    key = "table.face_up_never_drawn" if view["face_up_never_drawn"] else "table.face_up"
     return t(lang, "table.trump_with_face_up", suit=suit_label(lang, trump),
              face_up=t(lang, key, card=card_label(face_up)))
 
@@ -341,8 +331,9 @@ def table_text(
     if any(won):
         n_sides = len(sides)
         per_side = [0] * n_sides
+        team_of = view["team_of"]
         for seat, count in enumerate(won):
-            per_side[seat % n_sides] += count
+            per_side[team_of[seat]] += count
         optional.append(t(lang, "table.eaten", items=sep.join(
             t(lang, "table.eaten_item", side=sides[i], count=c) for i, c in enumerate(per_side))))
     lines = [line for line in essential if line]
@@ -376,7 +367,7 @@ def hand_text(view: dict[str, Any], lang: str, names: list[str]) -> str:
             lines.append(t(lang, "hand.title"))
         else:
             lines.append(t(lang, "hand.bid.waiting", name=_name(names, to_act, lang)))
-        if seat is not None and seat not in _eligible_bidders(view):
+        if seat is not None and seat not in view["bidders"]:
             lines.append(t(lang, "hand.bid.not_bidding"))
         taken = [b["card"][1] for b in view.get("bids") or [] if b.get("card")]
         if taken:
@@ -814,7 +805,6 @@ def table_picture(
     threads at once.
     """
     n = int(view["players"])
-    sides = _side_count(view)
     own = view.get("seat")
     bottom = own if isinstance(own, int) and 0 <= own < n else 0
     canvas = _background().copy()
@@ -859,7 +849,7 @@ def table_picture(
     for seat in range(n):
         px, py, _, _ = positions[seat]
         turn = seat == to_act
-        colour = _SIDE_COLOURS[(seat % sides) % len(_SIDE_COLOURS)]
+        colour = _SIDE_COLOURS[view["team_of"][seat] % len(_SIDE_COLOURS)]
         _paste_centre(canvas, _plate(colour, turn), px, py)
         name = _drawable_name(names[seat] if seat < len(names) else "", seat)
         label = _fit(f"{seat + 1}. {name}" if name else f"#{seat + 1}", 15, w - 24)

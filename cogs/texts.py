@@ -130,13 +130,19 @@ def teams_text(table: Table, lang: str) -> str:
 def since_events(view: Mapping[str, Any], names: Sequence[str], lang: str) -> list[str]:
     """What the others did in this deal since this seat's last own move (newest last).
 
-    Read from the public log of the seat's own view (bids and passes first, then the plays, a
-    round being complete every ``players`` plays, as the engine lists them).
+    Read from the public log of the seat's own view (bids and passes first, then the plays, as
+    the engine lists them); where each round ends, and who ate it, comes from the view's
+    finished rounds (``tricks``: a round is as many plays as its ``plays``).
     """
     seat = view.get("seat")
-    players = int(view.get("players") or 0)
     log: list[Any] = list(view.get("log") or [])
     tricks: list[Any] = list(view.get("tricks") or [])
+    # the number of plays after which each finished round ends
+    ends: dict[int, Any] = {}
+    played = 0
+    for trick in tricks:
+        played += len(trick.get("plays") or [])
+        ends[played] = trick
 
     def who(s: int | None) -> str:
         s = s if s is not None else -1
@@ -149,12 +155,11 @@ def since_events(view: Mapping[str, Any], names: Sequence[str], lang: str) -> li
         s, code = log[i]
         events.append((s, "pass", None) if code == "pass" else (s, "bid", code.split(":", 1)[1]))
         i += 1
-    for k, (s, code) in enumerate(log[i:]):
+    for k, (s, code) in enumerate(log[i:], start=1):
         events.append((s, "play", str(code).split(":", 1)[-1]))
-        if players and (k + 1) % players == 0 and k // players < len(tricks):
-            trick = tricks[k // players]
-            if trick.get("winner") is not None:
-                events.append((None, "ate", trick))
+        trick = ends.get(k)
+        if trick is not None and trick.get("winner") is not None:
+            events.append((None, "ate", trick))
     last = max((j for j, (s, _, _) in enumerate(events) if s == seat), default=-1)
     recent = [e for e in events[last + 1 :] if e[0] != seat][-SINCE_MAX:]
     out: list[str] = []

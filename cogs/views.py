@@ -2,7 +2,8 @@
 
 Builders (``hand_buttons``, ``lobby_buttons``...) are pure: they read the table service's views and
 return :class:`ButtonSpec` lists, so what a player can click is testable without Discord. Which
-cards are enabled comes only from ``view["legal"]``: the Discord layer holds no rules.
+cards are enabled, and the codes they send, come only from the view (``legal`` and ``moves``):
+the Discord layer holds no rules.
 
 The views sent with messages are never stored by discord.py (:class:`StaticView`): every click
 reaches ``AlbastiniCog.on_interaction``, which reads the custom id (:mod:`cogs.ids`, which carries
@@ -52,56 +53,52 @@ class ButtonSpec:
 def hand_buttons(view: dict[str, Any], table_id: int, lang: str) -> list[ButtonSpec]:
     """The buttons of a private hand: one per card, enabled only for legal moves.
 
-    While bidding, a seat that may act gets "Bid X" buttons (suits already bid are disabled) and
-    Pass; otherwise the cards are shown disabled. A Refresh button is always there.
+    Every enabled button is one of the view's ``moves`` (its code, kind and card, given by the
+    rules): a card of the hand is enabled when a legal move puts it down, and a move without a
+    card (a pass) gets a button of its own after the cards. While the seat may bid, the cards
+    are "Bid X" buttons (those the rules refuse are disabled) and Pass follows; otherwise they
+    are the cards with their points (``card_points``), disabled unless playable now, a trump
+    in green. A Refresh button is always there. ``view["legal"]`` has the last word: a move
+    not in it is disabled (a hand that no longer follows the game sets it empty).
     """
     move_no = int(view.get("move_no") or 0)
     legal: set[str] = set(view.get("legal") or [])
+    moves = [m for m in view.get("moves") or [] if m["code"] in legal]
+    by_card = {m["card"]: m for m in moves if m.get("card")}
+    points: dict[str, int] = view.get("card_points") or {}
     hand: list[str] = list(view.get("hand") or [])
-    trump = view.get("trump")
+    # The kind the cards' buttons stand for; a card no legal move puts down is shown disabled
+    # as that kind (its id is never clicked: Discord sends no click for a disabled button).
+    card_kind = "bid" if any(m["kind"] in ("bid", "pass") for m in moves) else "play"
     specs: list[ButtonSpec] = []
-    bidding = view.get("phase") == "bidding" and any(
-        code == "pass" or code.startswith("bid:") for code in legal
-    )
     for i, card in enumerate(hand[:20]):
-        row = i // 5
-        if bidding:
-            code = f"bid:{card}"
-            specs.append(
-                ButtonSpec(
-                    ids.move(table_id, move_no, code),
-                    t(lang, "button.bid", card=card_label(card)),
-                    "primary" if code in legal else "secondary",
-                    disabled=code not in legal,
-                    row=row,
-                )
-            )
+        move = by_card.get(card)
+        code = move["code"] if move is not None else f"{card_kind}:{card}"
+        style: Style = "secondary"
+        if card_kind == "bid":
+            label = t(lang, "button.bid", card=card_label(card))
+            if move is not None:
+                style = "primary"
         else:
-            code = f"play:{card}"
-            playable = code in legal
-            style: Style = "secondary"
-            if playable:
-                style = "success" if trump and card[-1] == trump else "primary"
-            specs.append(
-                ButtonSpec(
-                    ids.move(table_id, move_no, code),
-                    card_button_label(card),
-                    style,
-                    disabled=not playable,
-                    row=row,
-                )
-            )
-    last_row = min(4, (len(hand[:20]) + 4) // 5)
-    if bidding:
+            label = card_button_label(card, int(points.get(card, 0)))
+            if move is not None:
+                style = "success" if move.get("trump") else "primary"
         specs.append(
             ButtonSpec(
-                ids.move(table_id, move_no, "pass"),
-                t(lang, "button.pass"),
-                "danger",
-                disabled="pass" not in legal,
-                row=last_row,
+                ids.move(table_id, move_no, code), label, style, disabled=move is None, row=i // 5
             )
         )
+    last_row = min(4, (len(hand[:20]) + 4) // 5)
+    for move in moves:
+        if not move.get("card"):
+            specs.append(
+                ButtonSpec(
+                    ids.move(table_id, move_no, move["code"]),
+                    t(lang, f"button.{move['kind']}"),
+                    "danger",
+                    row=last_row,
+                )
+            )
     specs.append(
         ButtonSpec(ids.table_button("refresh", table_id), t(lang, "button.refresh"), row=last_row)
     )

@@ -555,10 +555,32 @@ def test_view_keys_are_stable() -> None:
         "players", "team_size", "teams", "seat", "dealer", "phase", "to_act", "hand",
         "hand_sizes", "stock", "trump", "indicator", "face_up", "bids", "exchange", "round",
         "rounds_total", "leader", "current", "winning", "last_trick", "tricks_won", "legal",
-        "result",
+        "result", "team_of", "bidders", "face_up_never_drawn", "moves", "card_points",
     }  # fmt: skip
     assert set(deal.view(0)) == keys
     assert set(deal.view(0, history=True)) == keys | {"tricks", "log", "face_up_drawn_by"}
+
+
+def test_view_carries_the_facts_a_table_shows() -> None:
+    """Who bids, the sides, whether the face-up card is ever drawn, the legal moves with their
+    cards, and the points of the cards shown: all in the view, so no reader recomputes them."""
+    deck = build_deck(4, 0, {1: ["5H", "AC", "7C", "KC", "JC"]}, indicator="3H")
+    deal = new_deal(4, 2, 0, deck=deck)
+    view = deal.view(1)
+    assert view["bidders"] == [1, 3] and view["team_of"] == [0, 1, 0, 1]
+    assert view["face_up_never_drawn"] is False
+    assert view["moves"][0] == {"code": "bid:5H", "kind": "bid", "card": "5H", "trump": False}
+    assert view["moves"][-1] == {"code": "pass", "kind": "pass", "card": None, "trump": False}
+    assert view["card_points"] == {"5H": 0, "AC": 11, "7C": 10, "KC": 4, "JC": 3}
+    assert deal.view(0)["moves"] == [] and deal.view(None)["card_points"] == {}
+    deal.apply(Bid("5H"))
+    deal.apply(Pass())
+    # seat 1 took the indicator 3H for the 5H bid: both public, so both have their points
+    assert deal.view(None)["card_points"] == {"5H": 0, "3H": 0}
+    moves = deal.view(1)["moves"]
+    assert [m["card"] for m in moves if m["trump"]] == ["3H"]
+    assert new_deal(5, 1, 2, seed=1).view(None)["face_up_never_drawn"] is True
+    assert new_deal(5, 1, 2, seed=1).view(None)["bidders"] == [3, 4, 0, 1]
 
 
 def test_view_history_is_the_public_log() -> None:

@@ -130,6 +130,50 @@ def test_no_view_ever_shows_a_hidden_card(game: tuple[str, int, int, int]) -> No
     check_views(deal, public)
 
 
+def check_view_facts(deal: Deal) -> None:
+    """The facts the view carries for the Discord layer leak nothing and say what the rules say:
+    ``card_points`` has exactly the cards the rest of the view shows (so never a hidden one) with
+    their real points, ``moves`` are the legal codes with the card each puts down, and the
+    finished rounds' ``plays`` split the log's plays where the rounds really ended."""
+    for seat in [None, *range(deal.players)]:
+        for history in (False, True):
+            view = deal.view(seat, history=history)
+            points = view.pop("card_points")
+            assert set(points) == set(CODE.findall(json.dumps(view))), (seat, history)
+            assert all(points[code] == Card.parse(code).points for code in points)
+            moves = view["moves"]
+            assert [m["code"] for m in moves] == view["legal"]
+            for move in moves:
+                assert move["card"] is None or move["card"] in view["hand"]
+                assert move["code"] == (f"{move['kind']}:{move['card']}" if move["card"]
+                                        else move["kind"])
+                assert move["trump"] == (move["card"] is not None
+                                         and move["card"][1] == view["trump"])
+            assert view["bidders"] == list(deal.bidders)
+            assert view["team_of"] == [deal.team_of(s) for s in range(deal.players)]
+            assert view["face_up_never_drawn"] == (deal.players == 5)
+            if history:
+                plays = [code for _, code in view["log"] if code.startswith("play:")]
+                at = 0
+                for trick in view["tricks"]:
+                    size = len(trick["plays"])
+                    assert plays[at : at + size] == [f"play:{c}" for _, c in trick["plays"]]
+                    at += size
+                assert plays[at:] == [f"play:{c}" for _, c in view["current"]]
+
+
+@VIEW_SETTINGS
+@given(games)
+def test_the_views_facts_for_the_discord_layer_leak_nothing(
+    game: tuple[str, int, int, int],
+) -> None:
+    deal, rng = start(game)
+    check_view_facts(deal)
+    while deal.phase != "finished":
+        deal.apply(rng.choice(deal.legal_actions()))
+        check_view_facts(deal)
+
+
 @SETTINGS
 @given(games, st.integers(0, 60))
 def test_replay_equals_original(game: tuple[str, int, int, int], steps: int) -> None:

@@ -15,7 +15,6 @@ from cogs.render import (
     PICTURE_FILE,
     card_button_label,
     card_label,
-    card_points,
     deal_summary_text,
     default_side_names,
     explain_result,
@@ -31,7 +30,10 @@ NAMES = ["@Neema", "@Baraka", "@Juma", "@Amina", "@Zawadi", "@Fatuma"]
 
 
 def make_view(players: int, team_size: int, **over: Any) -> dict[str, Any]:
-    """A hand-made public view of a deal in play; ``over`` replaces any field."""
+    """A hand-made public view of a deal in play; ``over`` replaces any field. The facts of the
+    rules the texts read (sides, bidders, whether the face-up card is drawn) come from a real
+    deal of the same mode."""
+    real = new_deal(players, team_size, 0, seed=0).view(None)
     view: dict[str, Any] = {
         "players": players, "team_size": team_size, "teams": players // team_size,
         "seat": None, "dealer": 0, "phase": "playing", "to_act": 2 % players, "hand": [],
@@ -44,6 +46,8 @@ def make_view(players: int, team_size: int, **over: Any) -> dict[str, Any]:
                                                                    "4S", "5D"], strict=False)],
                        "winner": 0, "points": 6},
         "tricks_won": [2, 1] + [0] * (players - 2), "legal": [], "result": None,
+        "team_of": real["team_of"], "bidders": real["bidders"],
+        "face_up_never_drawn": real["face_up_never_drawn"], "moves": [], "card_points": {},
     }
     view.update(over)
     return view
@@ -55,13 +59,21 @@ def test_card_labels() -> None:
     assert card_label("7H") == "7♥"
     assert card_label("QD") == "Q♦"
     assert card_label("3C") == "3♣"
-    assert card_button_label("AS") == "A♠ 11"
-    assert card_button_label("7C") == "7♣ 10"
-    assert card_button_label("QD") == "Q♦ 2"
-    assert card_button_label("5S") == "5♠"
-    assert sum(card_points(c.code) for c in PACK) == 120
     with pytest.raises(ValueError):
         card_label("2S")
+
+
+def test_card_buttons_show_the_points_the_view_gives() -> None:
+    # 2 players, dealer 0: seat 1 is dealt the 1st, 3rd, 5th... card of the pack
+    first = ["AS", "3H", "7C", "4H", "QD", "5H", "5S", "6H", "3D", "6D"]
+    deal = new_deal(2, 1, 0, deck=first + [c.code for c in PACK if c.code not in first])
+    view = deal.view(1)
+    labels = [card_button_label(c, view["card_points"][c]) for c in view["hand"]]
+    assert labels == ["A♠ 11", "7♣ 10", "Q♦ 2", "5♠", "3♦"]
+    rng = random.Random(1)
+    while deal.phase != "finished":
+        deal.apply(rng.choice(deal.legal_actions()))
+    assert sum(deal.view(None, history=True)["card_points"].values()) == 120
 
 
 def test_suit_names() -> None:

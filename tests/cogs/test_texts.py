@@ -107,9 +107,10 @@ def test_five_player_deal_summary_names_the_card_left_over() -> None:
     assert left == view["face_up"]  # the face-up card under the stock, never drawn
     sides = ["A", "B", "C", "D", "E"]
     text = render.deal_summary_text("en", result, sides, deal_no=2, team_size=1)
-    points = tn("en", "card.points", render.card_points(left))
+    assert result["leftover_points"] == view["card_points"][left]  # type: ignore[index]
+    points = tn("en", "card.points", result["leftover_points"])
     assert f"The {render.card_label(left)} ({points}) lay face up and counts for nobody." in text
-    assert sum(result["points"]) == 120 - render.card_points(left)
+    assert sum(result["points"]) == 120 - result["leftover_points"]
     sw = render.deal_summary_text("sw", result, sides, deal_no=2, team_size=1)
     assert render.card_label(left) in sw and t("sw", "deal.summary.left_over") not in sw
     # the table text, which carries the same summary at the end of the deal, says it too

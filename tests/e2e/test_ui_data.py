@@ -184,7 +184,8 @@ def test_since_events_after_own_last_move() -> None:
         "seat": 1, "players": 2,
         "log": [[1, "bid:4C"], [0, "pass"], [0, "play:AS"], [1, "play:7S"], [1, "play:KH"],
                 [0, "play:3D"], [1, "play:QH"]],
-        "tricks": [{"winner": 1, "points": 21}, {"winner": 1, "points": 4}],
+        "tricks": [{"plays": [[0, "AS"], [1, "7S"]], "winner": 1, "points": 21},
+                   {"plays": [[1, "KH"], [0, "3D"]], "winner": 1, "points": 4}],
     }
     assert texts.since_events(view, ["A", "B"], "en") == []  # seat 1 moved last
     view["seat"] = 0

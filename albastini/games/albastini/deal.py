@@ -84,7 +84,9 @@ class DealResult:
     points every side needed to hold the winner to 1 VP (10 per player in the side).
     ``lowest``: the team that ate the fewest points. ``leftover``: with 5 players, the face-up
     card that was never drawn and counts for nobody (why the points add up to less than 120);
-    None in every other mode. It is public: it lay face up under the stock all deal.
+    None in every other mode. It is public: it lay face up under the stock all deal. Its JSON
+    form adds ``leftover_points``, that card's points (0 without one), so a reader of the view
+    can say what was left over without knowing what a card is worth.
     """
 
     points: tuple[int, ...]
@@ -102,6 +104,7 @@ class DealResult:
             "threshold": self.threshold,
             "lowest": self.lowest,
             "leftover": self.leftover.code if self.leftover is not None else None,
+            "leftover_points": self.leftover.points if self.leftover is not None else 0,
         }
 
 
@@ -356,6 +359,35 @@ class Deal:
         Other hands and the order of the stock never appear. ``history=True`` adds every finished
         round (``tricks``), the action log (``log``: [seat, code] pairs) and who drew the face-up
         card, all of them public.
+
+        The view is the only thing the Discord layer reads: every fact a text or a picture
+        needs is here, so no other layer recomputes a rule. Besides the state of the deal
+        (``phase``, ``to_act``, ``hand``, ``bids``, ``current``, ``last_trick``...), it carries:
+
+        ``team_of``
+            the side of every seat, by seat: ``team_of[seat]`` (``teams`` is how many sides).
+        ``bidders``
+            the seats that bid in this deal, in speaking order (the dealer's opponents); the
+            others wait for the play.
+        ``face_up_never_drawn``
+            True when the face-up card under the stock is never drawn in this deal (5 players:
+            it lies there to the end and counts for nobody), False when the last drawer takes it.
+        ``moves``
+            the seat's legal moves, one dict per code of ``legal`` in the same order:
+            ``{"code": "play:7H", "kind": "play", "card": "7H", "trump": False}``; ``kind`` is
+            ``"bid"``, ``"pass"`` or ``"play"``, ``card`` the card the move puts down (None for
+            a pass), ``trump`` whether that card is of the trump suit. Empty when it is not the
+            seat's turn (and always for the public view).
+        ``card_points``
+            ``{code: card points}`` for every card this view shows (own hand, bids, the turned
+            indicator, the face-up card, the exchange, the round in progress, the last round,
+            with ``history`` every finished round) and for no other card: a hidden card never
+            appears, not even as a key here.
+
+        The ``log`` (with ``history``) lists the bids and passes first, then every play in
+        order; the finished rounds' ``plays`` say where each round ends (a round is as many
+        plays as its ``plays`` list, the ones after the last of them are the round in
+        progress). ``result.leftover_points`` are the card points of the card left over.
         """
         if seat is not None and not 0 <= seat < self.players:
             raise ValueError(f"No seat {seat} at a table of {self.players}")
@@ -363,11 +395,8 @@ class Deal:
         won = [0] * self.players
         for trick in self.tricks:
             won[trick.winner] += 1
-        legal = (
-            [a.code for a in self.legal_actions()]
-            if seat is not None and seat == self.to_act
-            else []
-        )
+        actions = self.legal_actions() if seat is not None and seat == self.to_act else []
+        legal = [a.code for a in actions]
         exchange = None
         if self.exchange is not None:
             ex_seat, gave, took = self.exchange
@@ -399,12 +428,47 @@ class Deal:
             "tricks_won": won,
             "legal": legal,
             "result": self.result().to_json() if self.phase == "finished" else None,
+            "team_of": [self.team_of(s) for s in range(self.players)],
+            "bidders": list(self.bidders),
+            "face_up_never_drawn": self.face_up_never_drawn,
+            "moves": [self._move_json(a) for a in actions],
         }
         if history:
             out["tricks"] = [t.to_json() for t in self.tricks]
             out["log"] = self._public_log()
             out["face_up_drawn_by"] = self.face_up_drawn_by
+        out["card_points"] = {c.code: c.points for c in self._shown(seat, history)}
         return out
+
+    @property
+    def face_up_never_drawn(self) -> bool:
+        """Whether the face-up card stays under the stock all deal: the stock (face-up card
+        included) is drawn a whole round of draws at a time, so with a remainder (5 players:
+        11 cards, two rounds of 5) the face-up card, drawn last, is never reached."""
+        return (len(PACK) - HAND_SIZE * self.players) % self.players != 0
+
+    def _move_json(self, action: Action) -> dict[str, Any]:
+        """One legal move for the view: its code, its kind and the card it puts down."""
+        if isinstance(action, Pass):
+            return {"code": action.code, "kind": "pass", "card": None, "trump": False}
+        kind = "bid" if isinstance(action, Bid) else "play"
+        card = action.card
+        return {"code": action.code, "kind": kind, "card": card.code,
+                "trump": card.suit == self.trump}
+
+    def _shown(self, seat: int | None, history: bool) -> list[Card]:
+        """Every card the view of ``seat`` shows (see :meth:`view`), in no particular order."""
+        shown: list[Card] = list(self._hands[seat]) if seat is not None else []
+        shown += [c for _, c in self.bids if c is not None]
+        shown += [c for c in (self.indicator, self.face_up) if c is not None]
+        if self.exchange is not None:
+            shown += self.exchange[1:]
+        shown += [c for _, c in self.current]
+        rounds = self.tricks if history else self.tricks[-1:]
+        shown += [c for trick in rounds for _, c in trick.plays]
+        if self.phase == "finished" and self.leftover is not None:
+            shown.append(self.leftover)
+        return shown
 
     def _public_log(self) -> list[list[Any]]:
         log: list[list[Any]] = []
