@@ -128,6 +128,27 @@ async def test_failed_migration_rolls_back_entirely(tmp_path: Path) -> None:
     assert "half_done" not in names and "game_tables" in names
 
 
+async def test_a_store_without_its_migrations_refuses_to_open(tmp_path: Path) -> None:
+    """An install that lost the migration files must not open an empty schema and fail on the
+    first command: it refuses at start, naming the folder."""
+    empty = tmp_path / "migrations"
+    empty.mkdir()
+    path = tmp_path / "a.db"
+    with pytest.raises(MigrationError, match="no migration"):
+        await SQLiteStore.open(path, migrations_dir=empty)
+
+
+def test_the_migrations_ship_inside_the_package() -> None:
+    """A non-editable install (``pip install .``) carries the package's data only: the
+    migrations must be package data, and the store must find them there."""
+    from importlib import resources
+
+    shipped = resources.files("albastini.store.sqlite").joinpath("schema")
+    names = sorted(p.name for p in shipped.iterdir() if p.name.endswith(".sql"))
+    assert names and names[0] == "0001_init.sql"
+    assert Path(str(shipped)).resolve() == MIGRATIONS_DIR.resolve()
+
+
 async def test_upgrade_from_version_1_backfills_leaderboard(tmp_path: Path) -> None:
     only_first = tmp_path / "migrations"
     only_first.mkdir()

@@ -7,7 +7,7 @@
   commit of moves, WAL checkpoints, a locked, deleted, replaced or read-only database;
 - ``connections.py``: the writer's :mod:`sqlite3` connection and aiosqlite's for reads and
   checkpoints; ``checks.py``: what opening checks (header, integrity, writable, and why not);
-- ``migrations.py``: the schema's migrations, ``data/migrations/*.sql``.
+- ``migrations.py``: the schema's migrations, ``schema/*.sql`` (package data).
 """
 
 from __future__ import annotations

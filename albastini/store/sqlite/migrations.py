@@ -1,5 +1,6 @@
-"""The SQLite schema's migrations: ``data/migrations/NNNN_name.sql``, applied in order, each in
-one transaction with its row in ``schema_version``; a database newer than the code is refused."""
+"""The SQLite schema's migrations: ``schema/NNNN_name.sql`` beside this module (package data, so
+every install carries them), applied in order, each in one transaction with its row in
+``schema_version``; a database newer than the code is refused."""
 
 from __future__ import annotations
 
@@ -14,8 +15,8 @@ from .connections import fetch_on
 
 __all__ = ["MIGRATIONS_DIR", "Migration", "load_migrations", "migrate"]
 
-#: The checkout's data/migrations (beside data/albastini.db, the default database).
-MIGRATIONS_DIR = Path(__file__).resolve().parents[3] / "data" / "migrations"
+#: The migrations shipped with the package.
+MIGRATIONS_DIR = Path(__file__).resolve().parent / "schema"
 _MIGRATION_RE = re.compile(r"(\d{4})_([a-z0-9_]+)\.sql")
 
 
@@ -33,6 +34,8 @@ def load_migrations(directory: Path) -> list[Migration]:
         if not m:
             raise MigrationError(f"migration file name {path.name!r} is not NNNN_name.sql")
         found.append(Migration(int(m[1]), m[2], path.read_text(encoding="utf-8")))
+    if not found:  # a broken install: an empty schema would fail every command later
+        raise MigrationError(f"no migration files (NNNN_name.sql) in {directory}")
     versions = [m.version for m in found]
     if versions != list(range(1, len(found) + 1)):
         raise MigrationError(f"migrations in {directory} must be numbered 1, 2, 3...: {versions}")
