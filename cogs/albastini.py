@@ -244,8 +244,13 @@ class AlbastiniCog(FeatureCog):
         """A private hand, in place of the clicked private message (``in_place``, when the click
         was on one) or as a new one; from then on it follows the game (cogs/hands.py)."""
         msg = interaction.message
-        self.hands.answering(table, interaction.user.id)  # this answer shows it
-        if in_place and msg is not None and msg.flags.ephemeral:
+        user_id = interaction.user.id
+        state = self._hand_state(table, user_id)  # what ``payload`` shows
+        in_place = in_place and msg is not None and msg.flags.ephemeral
+        if in_place:
+            await self.hands.quiet(table.id, user_id)
+        self.hands.answering(table, user_id, state)  # this answer shows it
+        if in_place and msg is not None:
             await reply.edit(**payload)
             self.hands.remember(table, interaction, lang, message_id=msg.id)
             return

@@ -59,6 +59,8 @@ MIN_INTERVAL = 0.25
 LANES = 8
 
 Key = tuple[int, int]  # (table id, user id)
+#: What a hand message shows: its text and its buttons (custom id, disabled).
+Shown = tuple[str, frozenset[tuple[str, bool]]]
 #: ``state(table, user_id)``: (a summary of what the person's hand shows, whether it offers them
 #: a move now); None if they do not sit at the table.
 State = Callable[["Table", int], tuple[Hashable, bool] | None]
@@ -83,8 +85,9 @@ class _Hand:
     shown: Hashable | None
     offers: bool  # what it shows offers a move (its buttons must not outlive the move)
     retire: asyncio.TimerHandle | None = field(default=None, repr=False)
-    #: the buttons of an edit on its way (None: none is)
-    sending: frozenset[tuple[str, bool]] | None = None
+    #: what an edit on its way shows (None: none is), and when it is done
+    sending: Shown | None = None
+    sent: asyncio.Future[None] | None = field(default=None, repr=False)
     #: a click was answered on this message while an edit of the older token was on its way,
     #: and the person had not seen that edit: it may land last, so the hand is shown again
     raced: bool = False
@@ -178,7 +181,7 @@ class HandFollower:
                 self._spawn(self._leave_old(old))
             elif old.sending is not None:
                 clicked = interaction.message
-                hand.raced = clicked is None or message_buttons(clicked) != old.sending
+                hand.raced = clicked is None or message_shown(clicked) != old.sending
         # the token's age: a timer for the last edit before it ends (and a check before each use)
         hand.retire = loop.call_later(
             max(0.0, self.lifetime - self.margin), self._retire, key, hand
@@ -186,12 +189,26 @@ class HandFollower:
         self._hands[key] = hand
         self._at_table.setdefault(table.id, set()).add(key[1])
 
-    def answering(self, table: Table, user_id: int) -> None:
+    async def quiet(self, table_id: int, user_id: int, timeout: float = 1.0) -> None:
+        """Wait (at most ``timeout``) until no edit of the person's followed hand is on its way:
+        a click about to be answered on that message must have the last word, not an edit
+        rendered before it that lands after it."""
+        hand = self._hands.get((table_id, user_id))
+        sent = hand.sent if hand is not None else None
+        if sent is not None and not sent.done():
+            await asyncio.wait({sent}, timeout=timeout)
+
+    def answering(
+        self, table: Table, user_id: int, state: tuple[Hashable, bool] | None = None
+    ) -> None:
         """The person's click is about to be answered with their hand as it is now (in place,
-        or as a new message): an edit of their followed hand for this change is not needed."""
+        or as a new message), or as ``state`` (what ``state()`` said when the answer was
+        rendered): an edit of their followed hand for this change is not needed."""
         hand = self._hands.get((table.id, user_id))
-        state = self._state(table, user_id) if hand is not None else None
-        if hand is not None and state is not None:
+        if hand is None:
+            return
+        state = state if state is not None else self._state(table, user_id)
+        if state is not None:
             hand.shown, hand.offers = state
 
     def missed(self, table: Table, user_id: int) -> None:
@@ -282,10 +299,14 @@ class HandFollower:
                     self._drop(key, hand)
                     return
                 self._last_edit[key] = loop.time()
-                hand.sending = payload_buttons(payload)
-                async with self._lanes:
-                    ok = await self._send(hand, payload)
-                hand.sending = None
+                hand.sending = payload_shown(payload)
+                hand.sent = loop.create_future()
+                try:
+                    async with self._lanes:
+                        ok = await self._send(hand, payload)
+                finally:
+                    hand.sending = None
+                    hand.sent.set_result(None)
                 newer = self._hands.get(key)
                 if newer is hand and ok:
                     hand.shown, hand.offers = shown, offers
@@ -389,21 +410,23 @@ class HandFollower:
         task.add_done_callback(self._tasks.discard)
 
 
-def payload_buttons(payload: dict[str, Any]) -> frozenset[tuple[str, bool]]:
-    """The buttons (custom id, disabled) of a hand payload's view."""
+def payload_shown(payload: dict[str, Any]) -> Shown:
+    """The text and buttons (custom id, disabled) of a hand payload."""
     view = payload.get("view")
     rows: list[dict[str, Any]] = view.to_components() if view is not None else []
-    return frozenset(
+    buttons = frozenset(
         (str(c.get("custom_id")), bool(c.get("disabled")))
         for row in rows
         for c in row.get("components", ())
     )
+    return str(payload.get("content") or ""), buttons
 
 
-def message_buttons(message: discord.Message) -> frozenset[tuple[str, bool]]:
-    """The buttons (custom id, disabled) of a message as the person saw it."""
-    return frozenset(
+def message_shown(message: discord.Message) -> Shown:
+    """The text and buttons (custom id, disabled) of a message as the person saw it."""
+    buttons = frozenset(
         (str(getattr(child, "custom_id", None)), bool(getattr(child, "disabled", False)))
         for row in message.components
         for child in getattr(row, "children", ())
     )
+    return message.content or "", buttons
