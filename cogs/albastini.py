@@ -252,15 +252,14 @@ class AlbastiniCog(FeatureCog):
         self.hands.answering(table, user_id, state)  # this answer shows it
         if in_place and msg is not None:
             await reply.edit(**payload)
-            self.hands.remember(table, interaction, lang, message_id=msg.id)
+            self.hands.remember(table, interaction, lang, message_id=msg.id, state=state)
             return
         sent = await reply.send(ephemeral=True, **payload)
         if reply.followed_up and sent is not None:
-            self.hands.remember(table, interaction, lang, followup=sent)
+            self.hands.remember(table, interaction, lang, followup=sent, state=state)
         else:
-            self.hands.remember(
-                table, interaction, lang, message_id=sent.id if sent is not None else None
-            )
+            message_id = sent.id if sent is not None else None
+            self.hands.remember(table, interaction, lang, message_id=message_id, state=state)
 
     # ------------------------------------------------------------------ service events
     def on_events(self, table: Table, events: list[Event]) -> None:

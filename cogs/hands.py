@@ -149,12 +149,14 @@ class HandFollower:
         *,
         followup: discord.Message | None = None,
         message_id: int | None = None,
+        state: tuple[Hashable, bool] | None = None,
     ) -> None:
         """``interaction`` has just shown its person their hand: follow the game in it.
 
         ``followup``: the hand went out as a follow-up message; otherwise it is the
         interaction's original response, or the clicked message updated in place.
-        ``message_id``: that message's id when known, to tell it from an older one."""
+        ``message_id``: that message's id when known, to tell it from an older one.
+        ``state``: what ``state()`` said when the hand was rendered (else asked now)."""
         if self._closing:
             return
         key = (table.id, interaction.user.id)
@@ -163,7 +165,8 @@ class HandFollower:
         self._http = interaction._state.http
         if followup is not None:
             message_id = followup.id
-        state = self._state(table, interaction.user.id)
+        if state is None:
+            state = self._state(table, interaction.user.id)
         hand = _Hand(
             application_id=interaction.application_id,
             token=interaction.token,
