@@ -9,7 +9,6 @@ of them keeps its public API here too, as it always was::
 """
 
 from .games.albastini import (
-    MODES,
     PACK,
     POINTS,
     RANKS,
@@ -32,6 +31,7 @@ from .games.albastini import (
     score,
     shuffled_pack,
 )
+from .games.albastini.deal import MODES
 
 __all__ = [
     "MODES",

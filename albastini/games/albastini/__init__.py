@@ -9,16 +9,60 @@ No I/O, no Discord, no asyncio: the engine can be simulated, replayed and tested
 computer players (``make_player``). The rules are in ``shared/rules/albastini.md``.
 """
 
+from typing import Any
+
 from .actions import Action, Bid, Pass, Play, parse_action
-from .ai import make_player
+from .ai import DIFFICULTIES, Player, decide
+from .ai import LEVELS as PLAYER_KINDS
+from .ai import make_player as make_action_player
 from .cards import PACK, POINTS, RANKS, SUITS, Card, beats, shuffled_pack
-from .deal import MODES, Deal, DealResult, IllegalMove, Trick, mode_name, new_deal, score
+from .deal import MODES as MODE_SIZES
+from .deal import Deal, DealResult, IllegalMove, Trick, mode_name, new_deal, score
 from .match import Match, next_dealer
 
 #: The game's key in :data:`albastini.games.GAMES`, in the store and in button ids.
 NAME = "albastini"
+#: Every mode: its label -> players and team size (``albastini.MODES`` has them as pairs).
+MODES: dict[str, dict[str, int]] = {
+    label: {"players": players, "team_size": team_size}
+    for label, (players, team_size) in MODE_SIZES.items()
+}
+#: The computer levels offered to players, then the player kinds behind them (for the arena).
+LEVELS: tuple[str, ...] = (*DIFFICULTIES, *PLAYER_KINDS)
+
+
+class CodePlayer:
+    """A computer player that answers with action codes, as every game's players do
+    (:func:`albastini.ai.make_player` keeps answering with :data:`Action` objects)."""
+
+    def __init__(self, player: Player) -> None:
+        self.player = player
+
+    def choose(self, view: dict[str, Any]) -> str:
+        """The code of the legal move this player makes in ``view``."""
+        return self.player.choose(view).code
+
+
+def make_player(level: str, seed: int | None = None, **options: Any) -> CodePlayer:
+    """A computer player of ``level`` (``easy``, ``normal``, ``hard`` or a kind of
+    :data:`LEVELS`) whose ``choose(view)`` returns an action code; ValueError for an unknown
+    level or option."""
+    return CodePlayer(make_action_player(level, seed=seed, **options))
+
+
+def default_team_size(players: int) -> int:
+    """A new table plays in pairs with 4 and 6 players, each for themselves otherwise."""
+    return 2 if players in (4, 6) else 1
+
+
+def table_view(deal: Deal, seat: int | None) -> dict[str, Any]:
+    """The view the table service shows ``seat`` and gives its computer player: a seat's view
+    carries the deal's public history (the "since your last move" lines and the players'
+    card counting read it), the public view (``seat`` None) only the table."""
+    return deal.view(seat, history=seat is not None)
 
 __all__ = [
+    "LEVELS",
     "MODES",
     "NAME",
     "PACK",
@@ -28,6 +72,7 @@ __all__ = [
     "Action",
     "Bid",
     "Card",
+    "CodePlayer",
     "Deal",
     "DealResult",
     "IllegalMove",
@@ -36,6 +81,8 @@ __all__ = [
     "Play",
     "Trick",
     "beats",
+    "decide",
+    "default_team_size",
     "make_player",
     "mode_name",
     "new_deal",
@@ -43,4 +90,5 @@ __all__ = [
     "parse_action",
     "score",
     "shuffled_pack",
+    "table_view",
 ]

@@ -1,4 +1,7 @@
-"""The three things a player can do: bid a card, pass, play a card."""
+"""The three things a player can do: bid a card, pass, play a card.
+
+``str(action)`` is its code, as for every game's actions (the platform reads codes).
+"""
 
 from __future__ import annotations
 
@@ -20,6 +23,9 @@ class Bid:
     def code(self) -> str:
         return f"bid:{self.card.code}"
 
+    def __str__(self) -> str:
+        return self.code
+
 
 @dataclass(frozen=True, slots=True)
 class Pass:
@@ -28,6 +34,9 @@ class Pass:
     @property
     def code(self) -> str:
         return "pass"
+
+    def __str__(self) -> str:
+        return self.code
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +51,9 @@ class Play:
     @property
     def code(self) -> str:
         return f"play:{self.card.code}"
+
+    def __str__(self) -> str:
+        return self.code
 
 
 Action = Bid | Pass | Play

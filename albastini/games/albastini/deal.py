@@ -96,10 +96,19 @@ class DealResult:
     lowest: int
     leftover: Card | None = None
 
+    @property
+    def game_points(self) -> tuple[int, ...]:
+        """What the deal scores for each team in the match: the winner's victory points, 0 for
+        every other team (the games' common name for a deal's score)."""
+        return tuple(
+            self.victory_points if team == self.winner else 0 for team in range(len(self.points))
+        )
+
     def to_json(self) -> dict[str, Any]:
         return {
             "points": list(self.points),
             "winner": self.winner,
+            "game_points": list(self.game_points),
             "victory_points": self.victory_points,
             "threshold": self.threshold,
             "lowest": self.lowest,

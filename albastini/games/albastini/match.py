@@ -28,7 +28,9 @@ class Match:
     ``deal`` is the deal in progress; ``scores`` the VP per team counting every finished deal
     (the current one too once it is over); ``next_deal()`` starts the next deal once the current
     one is finished and the match is not. Deal ``k`` is shuffled from a seed drawn from
-    ``random.Random(seed)``, so a match seed replays the whole match.
+    ``random.Random(seed)``, so a match seed replays the whole match; ``deal_seed`` (the first
+    deal's) and ``next_deal(seed=...)`` give each deal its own seed instead, which is how the
+    table service replays the seeds it stored (``deal_seeds``: the seed of every deal so far).
     """
 
     def __init__(
@@ -40,6 +42,7 @@ class Match:
         seed: int | None = None,
         *,
         deck: Iterable[Card | str] | None = None,
+        deal_seed: int | None = None,
     ) -> None:
         mode_name(players, team_size)
         if target < 1:
@@ -51,7 +54,9 @@ class Match:
         self.seed = seed if seed is not None else random.SystemRandom().getrandbits(63)
         self._seeds = random.Random(self.seed)
         self.history: list[tuple[Deal, DealResult]] = []
-        deal_seed = self._seeds.getrandbits(63)
+        drawn = self._seeds.getrandbits(63)
+        if deal_seed is None:
+            deal_seed = drawn
         self.deal_seeds: list[int] = [deal_seed]
         self.deal: Deal = new_deal(players, team_size, dealer, deck=deck, seed=deal_seed)
 
