@@ -195,11 +195,10 @@ class AlbastiniBot(commands.AutoShardedBot):
             self.publisher.refresh(table.id)  # the table message shows the reloaded state
         await self.sync_commands()
         # Everything loaded so far (modules, commands, reloaded tables) lives as long as the bot:
-        # keep it out of the garbage collector's full passes, which otherwise walk it every few
-        # seconds under load and stall the event loop for ~80 ms each (bench/bot_load.py: p99).
-        # The full passes also come 3x less often (every ~20 s instead of ~6 s under load): a
-        # full pass still takes ~50 ms, a pause every click in flight waits through (p99).
-        # Rarer still lowered p99 a little more but let garbage pile up (+30 KB per table).
+        # keep it out of the garbage collector's full passes, which would otherwise walk it
+        # again and again and stall the event loop each time, and make those passes rarer, since
+        # every click in flight waits through one; not so rare that garbage piles up (the
+        # measurements are in bench/README.md, "Garbage collection").
         gc.collect()
         gc.freeze()
         gen0, gen1, _gen2 = gc.get_threshold()

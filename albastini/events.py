@@ -8,9 +8,7 @@ the table, so a listener always sees a table that already shows the change.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
-
-from .games.albastini.deal import DealResult
+from typing import Any, Literal
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,10 +51,10 @@ class Acted(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class RoundWon(Event):
-    """``seat`` ate the round just finished, worth ``points`` card points.
+class TrickWon(Event):
+    """``seat`` won the trick just finished, worth ``points`` card points.
 
-    ``plays`` is the round's cards in play order as ``(seat, card_code)`` pairs.
+    ``plays`` is the trick's cards in play order as ``(seat, card_code)`` pairs.
     """
 
     seat: int
@@ -66,13 +64,15 @@ class RoundWon(Event):
 
 @dataclass(frozen=True, slots=True)
 class DealOver(Event):
-    """Deal ``deal_no`` is scored; ``scores`` are the match's VP per team after it.
+    """Deal ``deal_no`` is scored; ``result`` is its result as the views show it (the game's
+    JSON: ``points``, ``winner``, ``game_points`` and the game's own details); ``scores`` are
+    the match's scores per team after it.
 
     ``next_dealer`` deals the next deal, or is None when this deal ended the match.
     """
 
     deal_no: int
-    result: DealResult
+    result: dict[str, Any]
     scores: tuple[int, ...]
     next_dealer: int | None
 
@@ -150,11 +150,11 @@ __all__ = [
     "LobbyChanged",
     "MatchOver",
     "MatchStarted",
-    "RoundWon",
     "SeatAway",
     "SeatBack",
     "SeatLeft",
     "TableClosed",
+    "TrickWon",
     "TurnStarted",
     "TurnWarning",
 ]

@@ -1,28 +1,17 @@
 """The table model shared by the table service and the Discord layer: seats, tables, refusals.
 
-Also the small adapter that keeps the service's code free of Albastini's rules
-(:class:`AlbastiniRules`): the service asks it to start a match, check and apply an action code,
-and score; another card game would bring its own adapter with the same methods.
+A table knows its game by name (``game``) and reads its deal through that game's
+:class:`~albastini.games.interface.Game`; nothing here knows a game's rules.
 """
 
 from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
-from .games.albastini.actions import parse_action
-from .games.albastini.ai import DIFFICULTIES, LEVELS
-from .games.albastini.cards import shuffled_pack
-from .games.albastini.deal import DealResult, IllegalMove, mode_name
-from .games.albastini.match import Match
-from .store import PlayerResult, TableStatus
-
-#: Computer levels the service accepts: the difficulty names and the player kinds.
-COMPUTER_LEVELS: tuple[str, ...] = (*DIFFICULTIES, *LEVELS)
-#: Levels whose decisions may take longer than a few milliseconds: they run in the executor.
-#: (Measured: the heuristic player takes 2-3 ms on average but up to ~160 ms in some endgames.)
-SLOW_LEVELS: frozenset[str] = frozenset({"normal", "heuristic", "hard", "search"})
+from .games.interface import DealScore, Game, MatchLike, game
+from .store import TableStatus
 
 
 class Refusal(Exception):
@@ -79,7 +68,7 @@ class Table:
 
     Read-only for the Discord layer: every change goes through :class:`TableService`.
     ``seats``: in the lobby by lobby slot (a newcomer takes the first free slot, None = empty);
-    once running, by seat number (seats are numbered clockwise; team = seat % teams).
+    once running, by seat number (the game's order of play; its view says which side each is on).
     ``move_no`` is the number of the next move (1 for the first); buttons carry it.
     ``turn_deadline`` is the service clock's time when the current person's turn runs out.
     """
@@ -97,7 +86,7 @@ class Table:
     game: str = "albastini"
     status: TableStatus = "lobby"
     seats: list[SeatInfo | None] = field(default_factory=list)
-    match: Match | None = None
+    match: MatchLike | None = None
     deal_no: int = 0
     move_no: int = 1
     message_id: int | None = None
@@ -106,12 +95,24 @@ class Table:
     slots: list[int] = field(default_factory=list, repr=False)
     #: running: whether the current deal's result is in the store (False while it is played).
     result_recorded: bool = field(default=False, repr=False)
+    #: running: the score of every finished deal whose result is in the store, in order.
+    results: list[DealScore] = field(default_factory=list, repr=False)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
+
+    @property
+    def rules(self) -> Game:
+        """The table's game, through the common interface."""
+        return game(self.game)
 
     @property
     def teams(self) -> int:
         """Number of sides."""
         return self.players // self.team_size
+
+    def team_of(self, seat: int) -> int:
+        """The side ``seat`` plays on in the running match (the game's rule)."""
+        assert self.match is not None
+        return int(self.match.deal.team_of(seat))
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat (running) or lobby slot of a person, None if they do not sit here."""
@@ -125,7 +126,7 @@ class Table:
         return [s.name if s is not None else "" for s in self.seats]
 
     def scores(self) -> list[int]:
-        """Victory points per team (zeros before the match starts)."""
+        """The match score per team (zeros before the match starts)."""
         if self.match is None:
             return [0] * self.teams
         return self.match.scores
@@ -151,7 +152,7 @@ class Table:
         number, the next move number, the scores, the target and the names; {} in the lobby."""
         if self.match is None:
             return {}
-        return {**self.match.deal.view(None), **self._extras()}
+        return {**self.rules.view(self.match, None), **self._extras()}
 
     def view_for(self, user_id: int) -> dict[str, Any] | None:
         """What a seated person may see (their hand, legal moves, history); None if they do not
@@ -161,131 +162,7 @@ class Table:
             return None
         if self.match is None or self.status == "lobby":
             return {}
-        return {**self.match.deal.view(seat, history=True), **self._extras()}
+        return {**self.rules.view(self.match, seat), **self._extras()}
 
 
-# --------------------------------------------------------------------------- the game adapter
-
-
-@dataclass(frozen=True, slots=True)
-class RoundInfo:
-    """A round that an action just finished: who ate it, its points, its cards in play order."""
-
-    winner: int
-    points: int
-    plays: tuple[tuple[int, str], ...]
-
-
-class GameRules(Protocol):
-    """What the table service needs from a card game's engine."""
-
-    name: str
-    min_players: int
-    max_players: int
-
-    def default_team_size(self, players: int) -> int: ...
-    def check_mode(self, players: int, team_size: int) -> None: ...
-    def new_match(
-        self, players: int, team_size: int, target: int, dealer: int, seed: int
-    ) -> Match: ...
-    def next_dealer(self, match: Match) -> int: ...
-    def next_deal(self, match: Match, seed: int) -> None: ...
-    def check(self, match: Match, code: str) -> str: ...
-    def apply(self, match: Match, code: str) -> RoundInfo | None: ...
-    def deal_over(self, match: Match) -> bool: ...
-    def deal_result(self, match: Match) -> DealResult: ...
-    def totals(self, match: Match, seat: int, user_id: int) -> PlayerResult: ...
-
-
-class AlbastiniRules:
-    """:class:`GameRules` for Albastini, over :class:`Match` and :class:`Deal`."""
-
-    name: str = "albastini"
-    min_players: int = 2
-    max_players: int = 6
-    max_code: int = 16
-
-    def default_team_size(self, players: int) -> int:
-        """Pairs for 4 and 6 players, individual play otherwise."""
-        return 2 if players in (4, 6) else 1
-
-    def check_mode(self, players: int, team_size: int) -> None:
-        """ValueError unless (players, team_size) is one of the eight modes."""
-        mode_name(players, team_size)
-
-    def new_match(self, players: int, team_size: int, target: int, dealer: int, seed: int) -> Match:
-        """A match whose first deal is shuffled from ``seed`` and dealt by ``dealer``."""
-        match = Match(players, team_size, target, dealer, seed=seed, deck=shuffled_pack(seed))
-        match.deal_seeds[0] = seed  # deal k is always shuffled_pack(its stored seed)
-        return match
-
-    def next_dealer(self, match: Match) -> int:
-        """Who deals the next deal (the current one must be over)."""
-        return match.next_dealer()
-
-    def next_deal(self, match: Match, seed: int) -> None:
-        """Start the next deal, shuffled from ``seed``."""
-        match.next_deal(seed=seed)
-
-    def check(self, match: Match, code: str) -> str:
-        """The canonical code of ``code`` (``"play:7h"`` -> ``"play:7H"``) if it is a legal
-        action for the seat to act, else IllegalMove; changes nothing."""
-        if not isinstance(code, str) or len(code) > self.max_code:
-            raise IllegalMove("That is not a move.", "illegal")
-        try:
-            action = parse_action(code)
-        except ValueError as exc:
-            raise IllegalMove(str(exc), "illegal") from None
-        match.deal.check(action)
-        return action.code
-
-    def apply(self, match: Match, code: str) -> RoundInfo | None:
-        """Apply a checked action; return the round it finished, if any."""
-        deal = match.deal
-        tricks = len(deal.tricks)
-        deal.apply(code)
-        if len(deal.tricks) == tricks:
-            return None
-        trick = deal.tricks[-1]
-        return RoundInfo(trick.winner, trick.points, tuple((s, c.code) for s, c in trick.plays))
-
-    def deal_over(self, match: Match) -> bool:
-        """True once the current deal's hands are empty."""
-        return match.deal.phase == "finished"
-
-    def deal_result(self, match: Match) -> DealResult:
-        """The current (finished) deal's score."""
-        return match.deal.result()
-
-    def totals(self, match: Match, seat: int, user_id: int) -> PlayerResult:
-        """The statistics of ``seat``'s side over the whole (finished) match, as the result of
-        ``user_id``, the person in that seat."""
-        teams = match.teams
-        team = seat % teams
-        results = [r for _, r in match.history]
-        if match.deal.phase == "finished":
-            results.append(match.deal.result())
-        scores = match.scores
-        return PlayerResult(
-            user_id=user_id,
-            team=team,
-            team_vp=scores[team],
-            won=match.winner == team,
-            deals_played=len(results),
-            deals_won=sum(1 for r in results if r.winner == team),
-            deals_won_2vp=sum(1 for r in results if r.winner == team and r.victory_points == 2),
-            card_points=sum(r.points[team] for r in results),
-        )
-
-
-__all__ = [
-    "COMPUTER_LEVELS",
-    "SLOW_LEVELS",
-    "AlbastiniRules",
-    "GameRules",
-    "Refusal",
-    "RoundInfo",
-    "SeatInfo",
-    "Table",
-    "TableStatus",
-]
+__all__ = ["Refusal", "SeatInfo", "Table", "TableStatus"]

@@ -265,8 +265,8 @@ def seed_results(path: Path) -> None:
             tables,
         )
         db.executemany(
-            "INSERT INTO match_results (table_id, user_id, guild_id, game, team, team_vp, won, "
-            "deals_played, deals_won, deals_won_2vp, card_points, finished_at) "
+            "INSERT INTO match_results (table_id, user_id, guild_id, game, team, score, won, "
+            "deals_played, deals_won, deals_won_big, card_points, finished_at) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             rows,
         )

@@ -276,7 +276,7 @@ class AlbastiniCog(FeatureCog):
                     # their click is being answered with their hand: no edit of it needed
                     self.hands.answering(table, info.user_id)
             elif isinstance(ev, DealOver):
-                result = ev.result.to_json()
+                result = ev.result
                 pause = self.service.deal_pause
 
                 def build_deal(
@@ -376,8 +376,8 @@ class AlbastiniCog(FeatureCog):
                 table = await self.service.fill_computers(table.id, interaction.user.id)
         except Refusal as exc:
             if exc.reason == "bad_value" and exc.details.get("field") == "team_size" and teams:
-                modes: dict[str, tuple[int, int]] = GAMES["albastini"].MODES
-                sizes = [size for (p, size) in modes.values() if p == players]
+                modes: dict[str, dict[str, int]] = GAMES["albastini"].MODES
+                sizes = [m["team_size"] for m in modes.values() if m["players"] == players]
                 choices = [
                     t(lang, f"choice.mode.{m}") for m, size in TEAM_SIZES.items() if size in sizes
                 ]

@@ -315,7 +315,7 @@ def stats_lines(lang: str, st: PlayerStats) -> list[str]:
     lines = [
         t(lang, "stats.matches", played=st.matches_played, won=st.matches_won, rate=rate),
         t(lang, "stats.deals_won", played=st.deals_played, won=st.deals_won),
-        tn(lang, "stats.vp", st.deals_won_2vp, vp=st.vp, two_vp=st.deals_won_2vp),
+        tn(lang, "stats.vp", st.deals_won_big, vp=st.score, two_vp=st.deals_won_big),
         t(lang, "stats.points", average=f"{avg:.1f}" if avg is not None else "—"),
     ]
     if st.rank is not None:

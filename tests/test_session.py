@@ -17,9 +17,9 @@ from albastini.events import (
     LobbyChanged,
     MatchOver,
     MatchStarted,
-    RoundWon,
     SeatLeft,
     TableClosed,
+    TrickWon,
     TurnStarted,
 )
 from albastini.session import Refusal, TableService
@@ -426,7 +426,7 @@ async def test_a_whole_match_played_by_people_and_computers(db: Path) -> None:
         assert [d.deal_no for d in deal_overs] == list(range(1, table.deal_no + 1))
         assert deal_overs[-1].next_dealer is None
         assert all(d.next_dealer is not None for d in deal_overs[:-1])
-        rounds = rec.of(RoundWon)
+        rounds = rec.of(TrickWon)
         assert len(rounds) == 18 * table.deal_no
         assert sum(r.points for r in rounds) == 120 * table.deal_no
         snap = await store.load_table(table.id)
@@ -475,7 +475,7 @@ async def test_computers_play_whole_matches(db: Path, players: int, team_size: i
             seat = table.seat_of(entry.user_id)
             assert seat is not None
             assert entry.matches_won == int(over.winner_team == seat % table.teams)
-            assert entry.vp == over.scores[seat % table.teams]
+            assert entry.score == over.scores[seat % table.teams]
             assert entry.deals_played == table.deal_no
         moves = await store.moves(table.id)
         assert all(m.by_computer for m in moves)

@@ -156,14 +156,22 @@ async def test_upgrade_from_version_1_backfills_leaderboard(tmp_path: Path) -> N
     path = tmp_path / "old.db"
     old = await SQLiteStore.open(path, migrations_dir=only_first)
     table_id = await running_table(old)
-    await old.finish_table(table_id, [PlayerResult(ALICE, 0, 5, True, 4, 3, 1, 250)])
     await old.close()
+    with sqlite3.connect(path) as db:  # a result as version 1 wrote it (columns of 0001)
+        db.execute("UPDATE game_tables SET status = 'finished' WHERE id = ?", (table_id,))
+        db.execute(
+            "INSERT INTO match_results (table_id, user_id, guild_id, game, team, team_vp, won, "
+            "deals_played, deals_won, deals_won_2vp, card_points, finished_at) "
+            "VALUES (?, ?, ?, 'albastini', 0, 5, 1, 4, 3, 1, 250, '2026-01-01T00:00:00Z')",
+            (table_id, ALICE, GUILD),
+        )
+    db.close()
     assert schema_versions(path) == [1]
 
     new = await SQLiteStore.open(path)
     try:
         page = await new.leaderboard(GUILD)
-        assert [(e.user_id, e.matches_won, e.vp, e.card_points) for e in page.entries] == [
+        assert [(e.user_id, e.matches_won, e.score, e.card_points) for e in page.entries] == [
             (ALICE, 1, 5, 250)
         ]
     finally:
@@ -231,12 +239,12 @@ async def test_table_life_cycle_lobby_running_finished(store: SQLiteStore) -> No
     await store.append_move(table.id, 2, 1, 2, "pass", user_id=None, by_computer=True)
     with pytest.raises(ConflictError, match="no result"):
         await store.begin_deal(table.id, 2, 0, 7)
-    await store.record_deal_result(table.id, 1, [70, 50], 0, 1)
+    await store.record_deal_result(table.id, 1, [70, 50], 0, [1, 0])
     with pytest.raises(ConflictError, match="finished"):
         await store.append_move(table.id, 3, 1, 0, "pass", user_id=ALICE, by_computer=False)
     await store.begin_deal(table.id, 2, 0, 7)
     await store.append_move(table.id, 3, 2, 1, "pass", user_id=BOB, by_computer=False)
-    await store.record_deal_result(table.id, 2, [60, 60], None, 0)
+    await store.record_deal_result(table.id, 2, [60, 60], None, [0, 0])
 
     await store.finish_table(
         table.id,
@@ -435,7 +443,7 @@ async def test_unfinished_tables_returns_everything_needed_to_replay(store: SQLi
     running = await running_table(store, 2)
     await store.append_move(running, 1, 1, 1, "bid:4C", user_id=BOB, by_computer=False)
     await store.append_move(running, 2, 1, 2, "pass", user_id=None, by_computer=True)
-    await store.record_deal_result(running, 1, [64, 56], 0, 1)
+    await store.record_deal_result(running, 1, [64, 56], 0, [1, 0])
     await store.begin_deal(running, 2, 2, 12345, ["7H"] * 36)
     await store.append_move(running, 3, 2, 3, "pass", user_id=None, by_computer=True)
     cancelled = await running_table(store, 3)
@@ -468,18 +476,25 @@ async def test_deal_and_result_validation(store: SQLiteStore) -> None:
         {"card_points": [70, -1]},
         {"card_points": "70"},
         {"winner_team": 2},
-        {"winner_team": None, "vp": 1},
-        {"vp": 3},
-        {"vp": 0},
+        {"winner_team": -1},
+        {"game_points": [2]},
+        {"game_points": [2, 0, 0]},
+        {"game_points": 2},
+        {"game_points": [2, "0"]},
+        {"game_points": [2, -1001]},
     ):
-        args: dict[str, object] = {"card_points": [70, 50], "winner_team": 0, "vp": 2} | bad
+        args: dict[str, object] = {
+            "card_points": [70, 50],
+            "winner_team": 0,
+            "game_points": [2, 0],
+        } | bad
         with pytest.raises(InvalidValue):
             await store.record_deal_result(table_id, 1, **args)  # type: ignore[arg-type]
     with pytest.raises(ConflictError):
-        await store.record_deal_result(table_id, 2, [70, 50], 0, 1)
-    await store.record_deal_result(table_id, 1, [70, 50], 0, 1)
+        await store.record_deal_result(table_id, 2, [70, 50], 0, [1, 0])
+    await store.record_deal_result(table_id, 1, [70, 50], 0, [1, 0])
     with pytest.raises(ConflictError, match="already scored"):
-        await store.record_deal_result(table_id, 1, [70, 50], 0, 1)
+        await store.record_deal_result(table_id, 1, [70, 50], 0, [1, 0])
     with pytest.raises(ConflictError):
         await store.begin_deal(table_id, 3, 0, 1)  # gap
     with pytest.raises(UnknownSeat):
@@ -637,7 +652,7 @@ async def test_leaderboard_figures_paging_and_user_stats(store: SQLiteStore) -> 
 
     page = await store.leaderboard(GUILD)
     assert page.total == 5
-    rows = [(e.rank, e.user_id, e.matches_played, e.matches_won, e.vp) for e in page.entries]
+    rows = [(e.rank, e.user_id, e.matches_played, e.matches_won, e.score) for e in page.entries]
     # Ranked by wins, then VP, then user id: Alice 1 win 9 VP; Bob 1 win 8 VP; Carol 1 win 5 VP,
     # Erin 1 win 5 VP (Carol's id is lower); Dave no win.
     assert rows == [
@@ -648,7 +663,7 @@ async def test_leaderboard_figures_paging_and_user_stats(store: SQLiteStore) -> 
         (5, DAVE, 2, 0, 3),
     ]
     alice = page.entries[0]
-    assert (alice.deals_played, alice.deals_won, alice.deals_won_2vp, alice.card_points) == (
+    assert (alice.deals_played, alice.deals_won, alice.deals_won_big, alice.card_points) == (
         14,
         7,
         2,
@@ -681,8 +696,9 @@ async def test_results_validation_writes_nothing(store: SQLiteStore) -> None:
     table_id = await running_table(store)
     for bad in (
         [PlayerResult(ALICE, 0, 5, True, 3, 4, 0, 10)],  # more deals won than played
-        [PlayerResult(ALICE, 0, 5, True, 3, 2, 3, 10)],  # more 2-VP wins than wins
-        [PlayerResult(ALICE, 0, -1, True, 3, 2, 0, 10)],
+        [PlayerResult(ALICE, 0, 5, True, 3, 2, 3, 10)],  # more big wins than wins
+        [PlayerResult(ALICE, 0, -100_001, True, 3, 2, 0, 10)],
+        [PlayerResult(ALICE, 0, 5, True, 3, 2, 0, -1)],
         [PlayerResult(ALICE, 0, 5, 1, 3, 2, 0, 10)],  # type: ignore[arg-type]
         [PlayerResult(ALICE, 0, 5, True, 3, 2, 0, 10)] * 2,
         [(ALICE, 0, 5, True, 3, 2, 0, 10)],

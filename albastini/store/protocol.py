@@ -98,7 +98,7 @@ class Store(Protocol):
         deal_no: int,
         card_points: Sequence[int],
         winner_team: int | None,
-        vp: int,
+        game_points: Sequence[int],
     ) -> DealResultRecord: ...
     async def append_move(
         self,

@@ -81,16 +81,18 @@ class NewSeat:
 
 @dataclass(frozen=True, slots=True)
 class DealResultRecord:
-    """A finished deal's result as stored: card points per team, winner (None on a tie) and VP.
+    """A finished deal's result as stored: card points per team, the winning team (None when
+    no single team won) and the game points it scored for every team (Albastini: the winner's
+    victory points and zeros; other games may move points from side to side).
 
-    The rules' own score of a deal, with more in it, is the game's ``DealResult``
-    (``albastini.games.albastini.deal``); this is the row the store keeps of it."""
+    The rules' own score of a deal, with more in it, is the game's ``DealResult``; this is the
+    row the store keeps of it."""
 
     table_id: int
     deal_no: int
     card_points: tuple[int, ...]
     winner_team: int | None
-    vp: int
+    game_points: tuple[int, ...]
     finished_at: datetime
 
 
@@ -139,16 +141,17 @@ class TableSnapshot:
 @dataclass(frozen=True, slots=True)
 class PlayerResult:
     """One person's share of a finished match, for the statistics: their side (``team``), its
-    VP, whether it won, and its deals and card points. The game's rules report it
-    (``GameRules.totals``) and the store keeps it (``Store.finish_table``)."""
+    final score in the match (any sign), whether it won, its deals (won, and won scoring 2 game
+    points or more: Albastini's 2-VP deals) and card points. The table service computes it from
+    the deals' stored results; the store keeps it (``Store.finish_table``)."""
 
     user_id: int
     team: int
-    team_vp: int
+    score: int
     won: bool
     deals_played: int
     deals_won: int
-    deals_won_2vp: int
+    deals_won_big: int
     card_points: int
 
 
@@ -159,10 +162,10 @@ class PlayerStats:
     user_id: int
     matches_played: int
     matches_won: int
-    vp: int
+    score: int
     deals_played: int
     deals_won: int
-    deals_won_2vp: int
+    deals_won_big: int
     card_points: int
     rank: int | None = None
 

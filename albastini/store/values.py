@@ -168,8 +168,8 @@ def check_game(value: object) -> str:
 
 
 def check_results(table_id: int, results: object) -> list[tuple[Any, ...]]:
-    """The rows of a finished match's results: (user_id, team, team_vp, won, deals_played,
-    deals_won, deals_won_2vp, card_points), one per person, each checked."""
+    """The rows of a finished match's results: (user_id, team, score, won, deals_played,
+    deals_won, deals_won_big, card_points), one per person, each checked."""
     rows = []
     seen: set[int] = set()
     if isinstance(results, str | bytes) or not isinstance(results, Sequence):
@@ -187,31 +187,37 @@ def check_results(table_id: int, results: object) -> list[tuple[Any, ...]]:
             (
                 uid,
                 check_int("team", r.team, 0, 15),
-                check_int("team_vp", r.team_vp, 0, 1000),
+                check_int("score", r.score, -100_000, 100_000),
                 check_bool("won", r.won),
                 played,
                 won_deals,
-                check_int("deals_won_2vp", r.deals_won_2vp, 0, won_deals),
+                check_int("deals_won_big", r.deals_won_big, 0, won_deals),
                 check_int("card_points", r.card_points, 0, 1_000_000),
             )
         )
     return rows
 
 
-def check_deal_result(card_points: object, winner_team: object, vp: object) -> tuple[int, ...]:
-    """The card points per team of a finished deal, once the result as a whole is checked:
-    1-16 teams, a winner among them with 1 or 2 VP, or a tie (None) with 0 VP."""
-    if (
-        isinstance(card_points, str | bytes)
-        or not isinstance(card_points, Sequence)
-        or not 1 <= len(card_points) <= 16
-    ):
-        raise InvalidValue(f"card_points must list 1-16 team totals, got {card_points!r}")
-    points = tuple(check_int("card points", p, 0, 1000) for p in card_points)
-    if winner_team is None:
-        if vp != 0:
-            raise InvalidValue(f"a tied deal awards no VP, got vp={vp!r}")
-    else:
+def check_deal_result(
+    card_points: object, winner_team: object, game_points: object
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The card points and game points per team of a finished deal, once the result as a whole
+    is checked: 1-16 teams, each with its card points (0 or more) and game points (any sign),
+    and a winner among them or None."""
+    points = _team_numbers("card_points", card_points, 0)
+    scored = _team_numbers("game_points", game_points, -1000)
+    if len(scored) != len(points):
+        raise InvalidValue(
+            f"game_points must list one score per team ({len(points)}), got {game_points!r}"
+        )
+    if winner_team is not None:
         check_int("winner_team", winner_team, 0, len(points) - 1)
-        check_int("vp", vp, 1, 2)
-    return points
+    return points, scored
+
+
+def _team_numbers(field: str, values: object, lowest: int) -> tuple[int, ...]:
+    if isinstance(values, str | bytes) or not isinstance(values, Sequence) or not (
+        1 <= len(values) <= 16
+    ):
+        raise InvalidValue(f"{field} must list 1-16 team totals, got {values!r}")
+    return tuple(check_int(field.replace("_", " "), v, lowest, 1000) for v in values)

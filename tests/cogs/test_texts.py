@@ -60,8 +60,8 @@ async def test_old_english_computer_names_still_show_in_the_readers_language(
 
 
 def _stats(**kw: int) -> PlayerStats:
-    values = dict(user_id=7, matches_played=4, matches_won=1, vp=3, deals_played=9,
-                  deals_won=4, deals_won_2vp=1, card_points=500)
+    values = dict(user_id=7, matches_played=4, matches_won=1, score=3, deals_played=9,
+                  deals_won=4, deals_won_big=1, card_points=500)
     values.update(kw)
     return PlayerStats(**values)  # type: ignore[arg-type]
 
@@ -71,10 +71,10 @@ def test_counted_words_are_singular_for_one() -> None:
     assert "3 wins out of 4" in texts.leaderboard_row("en", _stats(matches_won=3), rank=2)
     lines = texts.stats_lines("en", _stats())
     assert "Victory points scored: 3 (1 deal worth 2 VP)" in lines
-    assert "(2 deals worth 2 VP)" in "\n".join(texts.stats_lines("en", _stats(deals_won_2vp=2)))
+    assert "(2 deals worth 2 VP)" in "\n".join(texts.stats_lines("en", _stats(deals_won_big=2)))
     # Kiswahili: "mgawo" (a deal) takes "migawo" for more than one, and its "wa" / "ya" agree
     assert "(mgawo 1 wa VP 2)" in "\n".join(texts.stats_lines("sw", _stats()))
-    assert "(migawo 2 ya VP 2)" in "\n".join(texts.stats_lines("sw", _stats(deals_won_2vp=2)))
+    assert "(migawo 2 ya VP 2)" in "\n".join(texts.stats_lines("sw", _stats(deals_won_big=2)))
     assert tn("en", "match.abandoned_idle", 1, minutes=1) == (
         "The match was stopped: nobody played for 1 minute."
     )

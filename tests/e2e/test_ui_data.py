@@ -341,8 +341,8 @@ async def test_leaderboard_pages() -> None:
 
     async def leaderboard(guild_id: int, limit: int, offset: int) -> LeaderboardPage:
         entries = tuple(
-            PlayerStats(user_id=100 + i, matches_played=4, matches_won=1, vp=3, deals_played=9,
-                        deals_won=4, deals_won_2vp=1, card_points=500, rank=i + 1)
+            PlayerStats(user_id=100 + i, matches_played=4, matches_won=1, score=3, deals_played=9,
+                        deals_won=4, deals_won_big=1, card_points=500, rank=i + 1)
             for i in range(offset, min(offset + limit, 25))
         )
         return LeaderboardPage(entries, 25, offset, limit)

@@ -43,10 +43,10 @@ class Writer:
     transaction) on it: statements and the Python checks between them, with no hop in between.
 
     ``inline`` (``synchronous=NORMAL`` in WAL mode, where ``COMMIT`` hands its pages to the
-    operating system and returns, ~0.1-0.3 ms): each call runs at once on the event loop's own
-    thread. A hop to a thread and back costs more than the commit (bench/store.py
-    ``--writer inline,aiosqlite`` prints both; bench/bot_load.py: moves answered ~2x faster
-    inline). The one slow part of WAL writing, the checkpoint (which does wait for the disk), is
+    operating system and returns without waiting for the disk): each call runs at once on the
+    event loop's own thread, because a hop to a thread and back costs more than the commit
+    (``bench/store.py --writer inline,aiosqlite`` compares the two; figures in
+    bench/README.md). The one slow part of WAL writing, the checkpoint (which does wait for the disk), is
     switched off on this connection (``wal_autocheckpoint = 0``) and run by :class:`SQLiteStore`
     on a connection of its own (:class:`AioConnection`). The loop never waits for another program's
     lock: the connection's busy_timeout is 0, and a call that finds the database locked runs

@@ -58,11 +58,11 @@ SEAT_COLS = (
     "table_id, seat_no, user_id, display_name, computer_level, away, computer_control, timeouts"
 )
 DEAL_COLS = "table_id, deal_no, dealer_seat, seed, deck, started_at"
-RESULT_COLS = "table_id, deal_no, card_points, winner_team, vp, finished_at"
+RESULT_COLS = "table_id, deal_no, card_points, winner_team, game_points, finished_at"
 MOVE_COLS = "table_id, move_no, deal_no, seat_no, user_id, action, by_computer, created_at"
 STATS_COLS = (
-    "user_id, count(*), total(won), total(team_vp), total(deals_played), total(deals_won), "
-    "total(deals_won_2vp), total(card_points)"
+    "user_id, count(*), total(won), total(score), total(deals_played), total(deals_won), "
+    "total(deals_won_big), total(card_points)"
 )  # user_stats sums match_results itself: the source of truth, cheap for one player
 
 
@@ -92,7 +92,9 @@ def deal_record(r: tuple[Any, ...], result: DealResultRecord | None = None) -> D
 
 
 def result_record(r: tuple[Any, ...]) -> DealResultRecord:
-    return DealResultRecord(r[0], r[1], tuple(json.loads(r[2])), r[3], r[4], parse_ts(r[5]))
+    return DealResultRecord(
+        r[0], r[1], tuple(json.loads(r[2])), r[3], tuple(json.loads(r[4])), parse_ts(r[5])
+    )
 
 
 def move_record(r: tuple[Any, ...]) -> MoveRecord:
@@ -104,10 +106,10 @@ def stats_record(r: tuple[Any, ...], rank: int | None = None) -> PlayerStats:
         user_id=r[0],
         matches_played=int(r[1]),
         matches_won=int(r[2]),
-        vp=int(r[3]),
+        score=int(r[3]),
         deals_played=int(r[4]),
         deals_won=int(r[5]),
-        deals_won_2vp=int(r[6]),
+        deals_won_big=int(r[6]),
         card_points=int(r[7]),
         rank=rank,
     )

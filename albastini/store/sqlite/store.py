@@ -264,7 +264,7 @@ class SQLiteStore(SQLiteEngine):
                     )
                 db.executemany(
                     "INSERT INTO match_results (table_id, guild_id, game, user_id, team, "
-                    "team_vp, won, deals_played, deals_won, deals_won_2vp, card_points, "
+                    "score, won, deals_played, deals_won, deals_won_big, card_points, "
                     "finished_at) SELECT id, guild_id, game, ?, ?, ?, ?, ?, ?, ?, ?, ? "
                     "FROM game_tables WHERE id = ?",
                     [(*r, now, table_id) for r in rows],
@@ -504,12 +504,13 @@ class SQLiteStore(SQLiteEngine):
         deal_no: int,
         card_points: Sequence[int],
         winner_team: int | None,
-        vp: int,
+        game_points: Sequence[int],
     ) -> DealResultRecord:
-        """Store a finished deal: card points per team, winner (None on a tie), VP (0 on a tie)."""
+        """Store a finished deal: card points per team, the winning team (None when no single
+        team won) and the game points it scored for every team."""
         check_id("table_id", table_id)
         check_int("deal_no", deal_no, 1, 1_000_000)
-        points = check_deal_result(card_points, winner_team, vp)
+        points, scored = check_deal_result(card_points, winner_team, game_points)
         now = now_text()
 
         def tx(db: sqlite3.Connection) -> None:
@@ -528,11 +529,11 @@ class SQLiteStore(SQLiteEngine):
                 raise ConflictError(f"deal {deal_no} of table {table_id} is already scored")
             db.execute(
                 f"INSERT INTO deal_results ({RESULT_COLS}) VALUES (?, ?, ?, ?, ?, ?)",
-                (table_id, deal_no, json.dumps(list(points)), winner_team, vp, now),
+                (table_id, deal_no, json.dumps(points), winner_team, json.dumps(scored), now),
             )
 
         await self._write(tx)
-        return DealResultRecord(table_id, deal_no, points, winner_team, vp, parse_ts(now))
+        return DealResultRecord(table_id, deal_no, points, winner_team, scored, parse_ts(now))
 
     async def append_move(
         self,
@@ -704,10 +705,10 @@ class SQLiteStore(SQLiteEngine):
         rows, total = await self._snapshot(
             [
                 (
-                    "SELECT user_id, matches_played, matches_won, vp, deals_played, deals_won, "
-                    "deals_won_2vp, card_points FROM player_totals "
+                    "SELECT user_id, matches_played, matches_won, score, deals_played, deals_won, "
+                    "deals_won_big, card_points FROM player_totals "
                     "WHERE guild_id = ? AND game = ? "
-                    "ORDER BY matches_won DESC, vp DESC, user_id LIMIT ? OFFSET ?",
+                    "ORDER BY matches_won DESC, score DESC, user_id LIMIT ? OFFSET ?",
                     (guild_id, game, limit, offset),
                 ),
                 (

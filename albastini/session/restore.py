@@ -1,0 +1,94 @@
+"""A table rebuilt from the store: its seats, and its match replayed through the game's own
+``Match`` from the stored seeds and move log (state is never stored twice)."""
+
+from __future__ import annotations
+
+from ..games.interface import DealScore, MatchLike
+from ..store import DealRecord, TableSnapshot
+from ..table import SeatInfo, Table
+
+__all__ = ["rebuild"]
+
+
+def rebuild(snap: TableSnapshot) -> Table:
+    """A table as the store describes it, its match replayed through the engine.
+
+    ValueError (or the game's IllegalMove, a ValueError) when the stored log does not replay:
+    a deal dealt by the wrong seat, a move out of turn, an illegal move; KeyError for a game
+    this code does not have."""
+    rec = snap.table
+    settings = dict(rec.settings)
+    players = int(settings["players"])
+    table = Table(
+        id=rec.id,
+        guild_id=rec.guild_id,
+        channel_id=rec.channel_id,
+        host_id=int(settings.get("host_id", rec.host_id)),
+        players=players,
+        team_size=int(settings["team_size"]),
+        target=int(settings["target"]),
+        turn_time=int(settings["turn_time"]),
+        computer_level=str(settings["computer_level"]),
+        language=rec.language,
+        game=rec.game,
+        status=rec.status,
+        message_id=rec.message_id,
+    )
+    by_slot: dict[int, SeatInfo] = {}
+    for s in snap.seats:
+        by_slot[s.seat_no] = SeatInfo(
+            s.seat_no,
+            s.user_id,
+            s.display_name,
+            s.computer_level,
+            away=(s.away or s.computer_control) if s.user_id is not None else False,
+            timeouts=s.timeouts,
+        )
+    if rec.status == "lobby":
+        table.seats = [by_slot.get(i) for i in range(players)]
+        return table
+    order = [int(x) for x in settings["seating"]]
+    table.slots = order
+    seats: list[SeatInfo | None] = []
+    for seat, slot in enumerate(order):
+        info = by_slot[slot]
+        info.seat = seat
+        seats.append(info)
+    table.seats = seats
+    _replay(table, snap)
+    return table
+
+
+def _replay(table: Table, snap: TableSnapshot) -> None:
+    rules = table.rules
+    deals: tuple[DealRecord, ...] = snap.deals
+    seat_of_slot = {slot: seat for seat, slot in enumerate(table.slots)}
+    moves_by_deal: dict[int, list[tuple[int, str]]] = {}
+    for m in snap.moves:
+        moves_by_deal.setdefault(m.deal_no, []).append((seat_of_slot[m.seat_no], m.action))
+    if not set(moves_by_deal) <= {d.deal_no for d in deals}:
+        raise ValueError(f"table {table.id} has moves of a deal it never dealt")
+    match: MatchLike | None = None
+    for d in deals:
+        dealer = seat_of_slot[d.dealer_seat]
+        if match is None:
+            match = rules.new_match(table.players, table.team_size, table.target, dealer, d.seed)
+        else:
+            expected = rules.next_dealer(match)
+            if expected != dealer:
+                raise ValueError(
+                    f"table {table.id} deal {d.deal_no}: stored dealer {dealer}, "
+                    f"rules say {expected}"
+                )
+            rules.next_deal(match, d.seed)
+        for seat, code in moves_by_deal.get(d.deal_no, []):
+            if match.deal.to_act != seat:
+                raise ValueError(f"table {table.id}: a stored move of seat {seat} out of turn")
+            rules.apply(match, code)  # the game's IllegalMove if the log is corrupt
+        table.result_recorded = d.result is not None
+        if d.result is not None:
+            r = d.result
+            table.results.append(DealScore(r.card_points, r.winner_team, r.game_points))
+    table.match = match
+    table.deal_no = len(deals)
+    table.move_no = snap.last_move_no + 1
