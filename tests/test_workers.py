@@ -20,7 +20,7 @@ import pytest
 
 from albastini.events import Acted
 from albastini.workers import HealingPool, process_pool
-from tests.session_helpers import CHANNEL, GUILD, HOST, service, until
+from tests.doubles import CHANNEL, GUILD, HOST, service, until
 
 LEVELS = ("hard", "normal")
 ROOT = Path(__file__).resolve().parents[1]

@@ -13,7 +13,7 @@ from albastini import new_deal
 from albastini.store import PlayerStats
 from cogs import render, texts
 from cogs.i18n import LANGUAGES, catalogue, t, tn
-from tests.session_helpers import CHANNEL, GUILD, HOST, P2, service
+from tests.doubles import CHANNEL, GUILD, HOST, P2, service
 
 
 async def test_computers_are_named_in_the_readers_language(tmp_path: Path) -> None:

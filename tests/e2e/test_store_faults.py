@@ -7,7 +7,7 @@ from pathlib import Path
 
 from bot import AlbastiniBot
 from cogs.i18n import t
-from tests.dbfaults import write_lock_held_by_another_process
+from tests.doubles import write_lock_held_by_another_process
 from tests.e2e.conftest import assert_clean, enabled_moves, match_with_computers, settle, table_of
 from tests.fakediscord import FakeDiscord
 

@@ -14,7 +14,7 @@ from albastini.session import TableService
 from albastini.store import SQLiteStore
 from albastini.timers import ManualClock
 
-DATA = Path(__file__).resolve().parent / "data"
+DATA = Path(__file__).resolve().parents[1] / "data"
 GUILD = 1
 
 

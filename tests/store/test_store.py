@@ -38,7 +38,7 @@ from albastini.store import (
     WrongStatus,
 )
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 GUILD, CHANNEL, HOST = 1001, 2002, 3003
 ALICE, BOB, CAROL, DAVE, ERIN = 11, 12, 13, 14, 15
 MODE = {"players": 4, "team_size": 2, "target_vp": 5, "turn_time": 60, "computer_level": "easy"}
@@ -807,7 +807,7 @@ def test_a_process_that_never_closes_its_store_still_exits(tmp_path: Path) -> No
         asyncio.run(main())
         """
     )
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     done = subprocess.run([sys.executable, "-c", script], cwd=root, timeout=30, check=False)
     assert done.returncode == 3
 

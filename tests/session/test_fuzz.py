@@ -13,9 +13,9 @@ from albastini.games.albastini.cards import PACK
 from albastini.session import Refusal, TableService
 from albastini.table import Table
 from albastini.timers import ManualClock
+from tests.doubles import CHANNEL, GUILD, HOST, P2, P3, service
 
-from .session_helpers import CHANNEL, GUILD, HOST, P2, P3, service
-from .test_session_restart import replayed
+from .test_restart import replayed
 
 REASONS = {
     "no_table",

@@ -26,13 +26,13 @@ from albastini.session import Refusal, TableService
 from albastini.store import SQLiteStore, StoreError
 from albastini.table import SeatInfo, Table
 from albastini.timers import ManualClock
-
-from .session_helpers import (
+from tests.doubles import (
     CHANNEL,
     GUILD,
     HOST,
     P2,
     P3,
+    FlakyStore,
     move_count,
     persons_turn,
     play_legal,
@@ -578,34 +578,6 @@ async def test_close_refuses_new_work(db: Path) -> None:
         assert exc.value.reason == "closed"
     finally:
         await store.close()
-
-
-class FlakyStore(SQLiteStore):
-    """The real store, except that the next ``fail`` calls of one method raise, as a full disk
-    would."""
-
-    fail: dict[str, int]
-
-    def arm(self, method: str, times: int = 1) -> None:
-        self.fail = {method: times}
-
-    def _maybe_fail(self, method: str) -> None:
-        fail = getattr(self, "fail", {})
-        if fail.get(method):
-            fail[method] -= 1
-            raise StoreError(f"{method}: disk full")
-
-    async def append_move(self, *args: Any, **kwargs: Any) -> Any:
-        self._maybe_fail("append_move")
-        return await super().append_move(*args, **kwargs)
-
-    async def record_deal_result(self, *args: Any, **kwargs: Any) -> Any:
-        self._maybe_fail("record_deal_result")
-        return await super().record_deal_result(*args, **kwargs)
-
-    async def finish_table(self, *args: Any, **kwargs: Any) -> Any:
-        self._maybe_fail("finish_table")
-        return await super().finish_table(*args, **kwargs)
 
 
 async def test_a_failing_store_loses_nothing_and_play_goes_on(db: Path) -> None:

@@ -23,8 +23,7 @@ from albastini.events import (
 from albastini.session import Refusal, TableService
 from albastini.table import Table
 from albastini.timers import ManualClock
-
-from .session_helpers import CHANNEL, GUILD, HOST, P2, move_count, persons_turn, service, until
+from tests.doubles import CHANNEL, GUILD, HOST, P2, move_count, persons_turn, service, until
 
 
 @pytest.fixture

@@ -1,5 +1,5 @@
 """The store when the database misbehaves under it: locked by another process, deleted or
-replaced, read-only. Real SQLite files and real processes (see tests/dbfaults.py)."""
+replaced, read-only. Real SQLite files and real processes (see tests/doubles.py)."""
 
 from __future__ import annotations
 
@@ -22,12 +22,12 @@ from albastini.store import (
     StoreBusy,
     StoreUnavailable,
 )
-from tests.dbfaults import (
+from tests.doubles import (
     folder_for_unprivileged,
     run_unprivileged,
     write_lock_held_by_another_process,
 )
-from tests.test_store import running_table
+from tests.store.test_store import running_table
 
 #: An upper bound only (Discord's 3 s for the first answer): the store must refuse well before.
 DISCORD_DEADLINE = 3.0
@@ -225,7 +225,7 @@ def test_checkpoints_recover_after_a_read_only_episode() -> None:
     stays writable, so the moves go on, but the checkpoint connection opened the WAL only at its
     first checkpoint, which then happened read-only, and SQLite keeps a file it opened
     read-only read-only. Root ignores file modes, so the store runs in a child process as
-    ``nobody`` (tests/dbfaults.py)."""
+    ``nobody`` (tests/doubles.py)."""
     with folder_for_unprivileged() as folder:
         done = run_unprivileged(READ_ONLY_EPISODE, str(folder))
     assert done.returncode == 0, done.stderr
@@ -275,7 +275,7 @@ def test_starting_on_a_read_only_database_is_refused_with_the_real_cause(
     """A read-only file used to open ("ready to play") and then fail every command; a
     read-only folder was called "unreadable... restore it from a backup". Both are refused at
     start, naming permissions as the cause. Root ignores file modes, so this runs as
-    ``nobody`` (tests/dbfaults.py)."""
+    ``nobody`` (tests/doubles.py)."""
     with folder_for_unprivileged() as folder:
         done = run_unprivileged(STARTS_READ_ONLY, str(folder), case)
     assert done.returncode == 0, done.stderr

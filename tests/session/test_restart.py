@@ -21,10 +21,9 @@ from albastini.session import TableService
 from albastini.store import SQLiteStore, TableSnapshot
 from albastini.table import Table
 from albastini.timers import ManualClock
+from tests.doubles import CHANNEL, GUILD, HOST, P2, persons_turn, play_legal, service
 
-from .session_helpers import CHANNEL, GUILD, HOST, P2, persons_turn, play_legal, service
-
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -221,7 +220,7 @@ async def _run_driver(
     move (None: let it end). Returns the acknowledged lines and whether it reached the end."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     proc = subprocess.Popen(
-        [sys.executable, "-m", "tests.session_helpers", str(db), str(seed)],
+        [sys.executable, "-m", "tests.session.crash_driver", str(db), str(seed)],
         cwd=ROOT,
         env=env,
         stdout=subprocess.PIPE,

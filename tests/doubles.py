@@ -1,0 +1,217 @@
+"""The test doubles and helpers every test package shares, in one place.
+
+- the table service on a real SQLite store, a listener that records its events, and helpers
+  that play people's seats (``service``, ``Recorder``, ``play_legal``...);
+- ``FlakyStore``: a real SQLite store whose chosen methods fail like a full disk would;
+- ways an operator or another program can upset the database under a running bot: a second
+  process holding SQLite's write lock, and a process that runs without the rights root has (so
+  that file permissions apply to it, as they do to a bot run by a normal user).
+
+The fake Discord itself is the package ``tests/fakediscord`` (a wire-level server).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import random
+import subprocess
+import sys
+import tempfile
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from albastini.events import Event
+from albastini.session import Table, TableService
+from albastini.store import SQLiteStore, StoreError
+from albastini.timers import ManualClock
+
+GUILD = 1
+CHANNEL = 100
+HOST = 10
+P2 = 20
+P3 = 30
+
+
+class Recorder:
+    """A listener that keeps every event (and the table each came with)."""
+
+    def __init__(self) -> None:
+        self.events: list[Event] = []
+
+    def __call__(self, table: Table, events: list[Event]) -> None:
+        self.events.extend(events)
+
+    def of(self, kind: type[Event]) -> list[Any]:
+        return [e for e in self.events if isinstance(e, kind)]
+
+    def clear(self) -> None:
+        self.events.clear()
+
+
+async def until(pred: Callable[[], bool], timeout: float = 15.0) -> None:
+    """Poll ``pred`` until it holds (real time only as a safety net)."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not pred():
+        if loop.time() > end:
+            raise AssertionError("condition not reached in time")
+        await asyncio.sleep(0.001)
+
+
+@asynccontextmanager
+async def service(
+    path: Path, *, clock: ManualClock | None = None, **options: Any
+) -> AsyncIterator[tuple[TableService, SQLiteStore, Recorder]]:
+    """A started service over a store at ``path``, with a recorder; closes both after."""
+    store = await SQLiteStore.open(path)
+    options.setdefault("computer_pause", 0.0)
+    options.setdefault("deal_pause", 0.0)
+    svc = TableService(store, clock=clock or ManualClock(), **options)
+    rec = Recorder()
+    svc.add_listener(rec)
+    try:
+        await svc.start()
+        yield svc, store, rec
+    finally:
+        await svc.close()
+        await store.close()
+
+
+async def move_count(store: SQLiteStore, table_id: int) -> int:
+    return len(await store.moves(table_id))
+
+
+def persons_turn(table: Table, user_id: int) -> bool:
+    """True when it is ``user_id``'s turn and the service waits for them."""
+    seat = table.seat_of(user_id)
+    return (
+        table.status == "running"
+        and seat is not None
+        and table.to_act == seat
+        and table.turn_deadline is not None
+    )
+
+
+async def play_legal(
+    svc: TableService, table: Table, user_id: int, rng: random.Random | None = None
+) -> str:
+    """``user_id`` makes a legal move (the first, or a random one with ``rng``)."""
+    view = table.view_for(user_id)
+    assert view is not None and view["legal"], view
+    legal = view["legal"]
+    code = rng.choice(legal) if rng is not None else legal[0]
+    await svc.act(table.id, user_id, table.move_no, code)
+    return str(code)
+
+
+class FlakyStore(SQLiteStore):
+    """The real store, except that the next ``fail`` calls of one method raise, as a full disk
+    would."""
+
+    fail: dict[str, int]
+
+    def arm(self, method: str, times: int = 1) -> None:
+        self.fail = {method: times}
+
+    def _maybe_fail(self, method: str) -> None:
+        fail = getattr(self, "fail", {})
+        if fail.get(method):
+            fail[method] -= 1
+            raise StoreError(f"{method}: disk full")
+
+    async def append_move(self, *args: Any, **kwargs: Any) -> Any:
+        self._maybe_fail("append_move")
+        return await super().append_move(*args, **kwargs)
+
+    async def record_deal_result(self, *args: Any, **kwargs: Any) -> Any:
+        self._maybe_fail("record_deal_result")
+        return await super().record_deal_result(*args, **kwargs)
+
+    async def finish_table(self, *args: Any, **kwargs: Any) -> Any:
+        self._maybe_fail("finish_table")
+        return await super().finish_table(*args, **kwargs)
+
+
+# --------------------------------------------------------------------------- database faults
+
+ROOT = Path(__file__).resolve().parent.parent
+#: The unprivileged user a root test process runs its "normal user" scripts as (nobody).
+NOBODY = 65534
+
+_LOCKER = """
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1], isolation_level=None)
+db.execute("BEGIN IMMEDIATE")  # SQLite's write lock (in WAL mode EXCLUSIVE is the same lock)
+print("locked", flush=True)
+sys.stdin.readline()
+db.execute("ROLLBACK")
+"""
+
+
+@contextlib.contextmanager
+def write_lock_held_by_another_process(path: Path) -> Iterator[None]:
+    """Another process (an operator's ``sqlite3`` shell, a backup script) holds the database's
+    write lock until the block ends."""
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _LOCKER, str(path)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    try:
+        assert proc.stdout.readline().strip() == "locked"
+        yield
+    finally:
+        with contextlib.suppress(OSError):
+            proc.stdin.write("\n")
+            proc.stdin.close()
+        proc.wait(timeout=10)
+
+
+# Root reads and writes any file whatever its mode, so a child run by root drops to ``nobody``
+# before it runs the script: then ``chmod`` means to it what it means to a bot run by a normal
+# user. It drops its rights only after importing what the script needs (the Python of this
+# checkout may live where ``nobody`` cannot read, e.g. under /root).
+_DROP_RIGHTS = f"""
+import asyncio, concurrent.futures.thread, json, logging, os, sqlite3, sys
+import albastini.store
+if os.geteuid() == 0:
+    os.setgroups([])
+    os.setgid({NOBODY})
+    os.setuid({NOBODY})
+"""
+
+
+@contextlib.contextmanager
+def folder_for_unprivileged() -> Iterator[Path]:
+    """A fresh folder the unprivileged child owns (pytest's tmp_path is private to root)."""
+    with tempfile.TemporaryDirectory(prefix="albastini-") as tmp:
+        folder = Path(tmp)
+        if os.geteuid() == 0:
+            os.chown(folder, NOBODY, NOBODY)
+        try:
+            yield folder
+        finally:
+            # give the folder back its rights, whatever the child left, so it can be removed
+            folder.chmod(0o700)
+            for f in folder.iterdir():
+                with contextlib.suppress(OSError):
+                    f.chmod(0o600)
+
+
+def run_unprivileged(script: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """Run ``script`` (Python source; the checkout is importable) as a user whom file
+    permissions bind: ``nobody`` when the tests run as root, else the tests' own user."""
+    return subprocess.run(
+        [sys.executable, "-c", _DROP_RIGHTS + script, *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
