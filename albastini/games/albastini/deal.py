@@ -39,7 +39,7 @@ def mode_name(players: int, team_size: int) -> str:
     raise ValueError(f"No Albastini mode for {players} players in teams of {team_size}")
 
 
-class IllegalMove(Exception):
+class IllegalMove(ValueError):
     """An action the rules do not allow now. ``str(exc)`` is a sentence a player can read.
 
     ``reason`` is a short stable code (``"not_your_turn"``, ``"suit_taken"``, ``"not_in_hand"``,

@@ -46,12 +46,12 @@ class Writer:
     operating system and returns without waiting for the disk): each call runs at once on the
     event loop's own thread, because a hop to a thread and back costs more than the commit
     (``bench/store.py --writer inline,aiosqlite`` compares the two; figures in
-    bench/README.md). The one slow part of WAL writing, the checkpoint (which does wait for the disk), is
-    switched off on this connection (``wal_autocheckpoint = 0``) and run by :class:`SQLiteStore`
-    on a connection of its own (:class:`AioConnection`). The loop never waits for another program's
-    lock: the connection's busy_timeout is 0, and a call that finds the database locked runs
-    again on the writer's thread, waiting there at most ``busy_ms`` (a locked database once
-    stalled every click for 2 s per write).
+    bench/README.md). The one slow part of WAL writing, the checkpoint (which does wait for the
+    disk), is switched off on this connection (``wal_autocheckpoint = 0``) and run by
+    :class:`SQLiteStore` on a connection of its own (:class:`AioConnection`). The loop never
+    waits for another program's lock: the connection's busy_timeout is 0, and a call that finds
+    the database locked runs again on the writer's thread, waiting there at most ``busy_ms`` (a
+    wait on the loop would stall every click behind the lock).
 
     Not inline (``synchronous=FULL``: each commit waits for the disk): every call runs on the
     writer's thread. aiosqlite, which the reads use, offers no public way to run a function on
