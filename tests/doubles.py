@@ -16,6 +16,7 @@ import asyncio
 import contextlib
 import os
 import random
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -134,6 +135,32 @@ class FlakyStore(SQLiteStore):
     async def finish_table(self, *args: Any, **kwargs: Any) -> Any:
         self._maybe_fail("finish_table")
         return await super().finish_table(*args, **kwargs)
+
+
+# --------------------------------------------------------------------------- a store with a table
+
+ALICE, BOB, CAROL, DAVE, ERIN = 11, 12, 13, 14, 15
+MODE = {"players": 4, "team_size": 2, "target_vp": 5, "turn_time": 60, "computer_level": "easy"}
+
+
+async def running_table(
+    store: SQLiteStore, channel: int = CHANNEL, people: tuple[int, ...] = (ALICE, BOB)
+) -> int:
+    """A 4-seat table: the people in seats 0.., computers after them; deal 1 dealt by seat 0."""
+    table = await store.create_table(GUILD, channel, HOST, MODE)
+    for seat in range(4):
+        if seat < len(people):
+            await store.add_seat(table.id, seat, people[seat], f"player{seat}")
+        else:
+            await store.add_seat(table.id, seat, None, f"Computer {seat}", "easy")
+    await store.start_table(table.id, 0, 42)
+    return table.id
+
+
+def schema_versions(path: Path) -> list[int]:
+    """The schema versions a database file has had applied, in order."""
+    with sqlite3.connect(path) as db:
+        return [r[0] for r in db.execute("SELECT version FROM schema_version ORDER BY version")]
 
 
 # --------------------------------------------------------------------------- database faults

@@ -1,4 +1,8 @@
-"""The fake Discord server (REST + gateway) and the driver that plays the people."""
+"""The fake Discord server (REST + gateway) and the driver that plays the people.
+
+Long (about 1,500 lines) because it is one server: the routes the bot uses, the gateway, the
+interaction deadlines and fault injection all read and change the same state (channels,
+messages, interactions), and the driver beside it reads that state as a person would."""
 
 from __future__ import annotations
 

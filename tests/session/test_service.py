@@ -1,5 +1,8 @@
 """The table service on a real SQLite store with real computer players: life cycle, refusals,
-races, whole matches, leaving and cancelling."""
+races, whole matches, leaving and cancelling.
+
+A little over 600 lines: every public operation of the service with its refusals, in the order
+a table lives them; the timers, restarts and random requests have modules of their own."""
 
 from __future__ import annotations
 

@@ -25,9 +25,9 @@ from albastini.store import (
 from tests.doubles import (
     folder_for_unprivileged,
     run_unprivileged,
+    running_table,
     write_lock_held_by_another_process,
 )
-from tests.store.test_store import running_table
 
 #: An upper bound only (Discord's 3 s for the first answer): the store must refuse well before.
 DISCORD_DEADLINE = 3.0

@@ -4,6 +4,7 @@ Cards are the ints of :mod:`.kernel`, which also holds every rule this module ru
 tables (``POINTS[card]``, ``SUIT[card]``, ``WIN_KEY[trump][led card][card]``, highest for the
 card that eats the round), the order of play and of drawing, when everyone draws, who bids.
 This module adds no rule of its own: it is the machinery that runs the kernel's fast.
+(A little over 600 lines: the two entry points below share the generated per-mode play code.)
 
 Two entry points:
 

@@ -1,0 +1,161 @@
+"""Opening a database: the schema created, migrated, or refused (newer, corrupt, half-migrated)
+and nothing changed when refused. Real SQLite files, never a mock."""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from albastini.store import (
+    MIGRATIONS_DIR,
+    CorruptDatabase,
+    MigrationError,
+    SchemaTooNew,
+    SQLiteStore,
+    Store,
+    StoreClosed,
+)
+from tests.doubles import (
+    ALICE,
+    BOB,
+    GUILD,
+    running_table,
+    schema_versions,
+)
+
+# ---------------------------------------------------------------- opening and migrations
+
+
+async def test_open_creates_missing_directory_file_and_schema(tmp_path: Path) -> None:
+    path = tmp_path / "not" / "yet" / "there.db"
+    s = await SQLiteStore.open(path)
+    store: Store = s  # SQLiteStore satisfies the interface the table service uses
+    assert await store.unfinished_tables() == []
+    await s.close()
+    assert path.is_file()
+    known = len(list(MIGRATIONS_DIR.glob("*.sql")))
+    assert schema_versions(path) == list(range(1, known + 1))
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+async def test_reopen_is_idempotent_and_keeps_data(tmp_path: Path) -> None:
+    path = tmp_path / "a.db"
+    s = await SQLiteStore.open(path)
+    table_id = await running_table(s)
+    await s.append_move(table_id, 1, 1, 1, "bid:4C", user_id=BOB, by_computer=False)
+    await s.close()
+    versions = schema_versions(path)
+    for _ in range(2):
+        s = await SQLiteStore.open(path)
+        snap = await s.load_table(table_id)
+        assert [m.action for m in snap.moves] == ["bid:4C"]
+        await s.close()
+    assert schema_versions(path) == versions
+
+
+async def test_newer_schema_is_refused_and_left_alone(tmp_path: Path) -> None:
+    path = tmp_path / "a.db"
+    await (await SQLiteStore.open(path)).close()
+    with sqlite3.connect(path) as db:
+        db.execute("INSERT INTO schema_version VALUES (99, 'future', '2030-01-01')")
+    before = path.read_bytes()
+    with pytest.raises(SchemaTooNew, match=r"schema version 99.*newer version"):
+        await SQLiteStore.open(path)
+    assert path.read_bytes() == before
+
+
+async def test_failed_migration_rolls_back_entirely(tmp_path: Path) -> None:
+    migrations = tmp_path / "migrations"
+    migrations.mkdir()
+    (migrations / "0001_init.sql").write_text((MIGRATIONS_DIR / "0001_init.sql").read_text())
+    (migrations / "0002_broken.sql").write_text(
+        "CREATE TABLE half_done (x INTEGER);\nINSERT INTO no_such_table VALUES (1);\n"
+    )
+    path = tmp_path / "a.db"
+    with pytest.raises(MigrationError, match="0002_broken"):
+        await SQLiteStore.open(path, migrations_dir=migrations)
+    assert schema_versions(path) == [1]
+    with sqlite3.connect(path) as db:
+        names = {r[0] for r in db.execute("SELECT name FROM sqlite_master")}
+    assert "half_done" not in names and "game_tables" in names
+
+
+async def test_a_store_without_its_migrations_refuses_to_open(tmp_path: Path) -> None:
+    """An install that lost the migration files must not open an empty schema and fail on the
+    first command: it refuses at start, naming the folder."""
+    empty = tmp_path / "migrations"
+    empty.mkdir()
+    path = tmp_path / "a.db"
+    with pytest.raises(MigrationError, match="no migration"):
+        await SQLiteStore.open(path, migrations_dir=empty)
+
+
+def test_the_migrations_ship_inside_the_package() -> None:
+    """A non-editable install (``pip install .``) carries the package's data only: the
+    migrations must be package data, and the store must find them there."""
+    from importlib import resources
+
+    shipped = resources.files("albastini.store.sqlite").joinpath("schema")
+    names = sorted(p.name for p in shipped.iterdir() if p.name.endswith(".sql"))
+    assert names and names[0] == "0001_init.sql"
+    assert Path(str(shipped)).resolve() == MIGRATIONS_DIR.resolve()
+
+
+async def test_upgrade_from_version_1_backfills_leaderboard(tmp_path: Path) -> None:
+    only_first = tmp_path / "migrations"
+    only_first.mkdir()
+    (only_first / "0001_init.sql").write_text((MIGRATIONS_DIR / "0001_init.sql").read_text())
+    path = tmp_path / "old.db"
+    old = await SQLiteStore.open(path, migrations_dir=only_first)
+    table_id = await running_table(old)
+    await old.close()
+    with sqlite3.connect(path) as db:  # a result as version 1 wrote it (columns of 0001)
+        db.execute("UPDATE game_tables SET status = 'finished' WHERE id = ?", (table_id,))
+        db.execute(
+            "INSERT INTO match_results (table_id, user_id, guild_id, game, team, team_vp, won, "
+            "deals_played, deals_won, deals_won_2vp, card_points, finished_at) "
+            "VALUES (?, ?, ?, 'albastini', 0, 5, 1, 4, 3, 1, 250, '2026-01-01T00:00:00Z')",
+            (table_id, ALICE, GUILD),
+        )
+    db.close()
+    assert schema_versions(path) == [1]
+
+    new = await SQLiteStore.open(path)
+    try:
+        page = await new.leaderboard(GUILD)
+        assert [(e.user_id, e.matches_won, e.score, e.card_points) for e in page.entries] == [
+            (ALICE, 1, 5, 250)
+        ]
+    finally:
+        await new.close()
+    assert schema_versions(path)[:2] == [1, 2]
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        b"this is not a database, just some text" * 100,
+        bytes(random.Random(5).getrandbits(8) for _ in range(8192)),
+        b"SQLite format 3\x00" + bytes(random.Random(6).getrandbits(8) for _ in range(8192)),
+    ],
+    ids=["text", "random-bytes", "sqlite-header-then-garbage"],
+)
+async def test_corrupt_file_is_refused_and_untouched(tmp_path: Path, content: bytes) -> None:
+    path = tmp_path / "albastini.db"
+    path.write_bytes(content)
+    with pytest.raises(CorruptDatabase) as err:
+        await SQLiteStore.open(path)
+    assert str(path) in str(err.value)
+    assert path.read_bytes() == content
+
+
+async def test_closed_store_refuses_use(tmp_path: Path) -> None:
+    s = await SQLiteStore.open(tmp_path / "a.db")
+    await s.close()
+    with pytest.raises(StoreClosed):
+        await s.get_table(1)
+    await s.close()  # twice is harmless
