@@ -11,6 +11,9 @@ Optional members of a game package, with the default the platform uses without t
 
 ``default_team_size(players)``
     the team size of a new table for ``players`` (default: the first mode listed for them);
+``DEFAULT_TARGET``
+    the score that ends a match when the table does not say (default: the guild's setting, in
+    Albastini's victory points);
 ``table_view(deal, seat)``
     the view shown to ``seat`` (None: the public table) and given to its computer player
     (default: ``deal.view(seat)``).
@@ -97,6 +100,8 @@ class Game:
         self.max_players = max(p for p, _ in self.modes)
         self.levels: tuple[str, ...] = tuple(package.LEVELS)
         self.illegal: type[ValueError] = package.IllegalMove
+        #: The target of a new table, None when the guild's setting applies.
+        self.default_target: int | None = getattr(package, "DEFAULT_TARGET", None)
 
     # ------------------------------------------------------------------ tables
 

@@ -56,8 +56,8 @@ class LobbyService(TurnService):
         """Open a lobby of ``game`` in a channel with the host in the first seat.
 
         Defaults: the game's team size for that many players (Albastini: teams of 2 for 4 and
-        6 players, individual play otherwise); target, turn time and language from the guild's
-        settings. Refuses ``bad_value`` (no such game or mode, target outside 1-21, turn time
+        6 players, individual play otherwise); the game's own target if it has one (its
+        ``DEFAULT_TARGET``), else the guild's; turn time and language from the guild's settings. Refuses ``bad_value`` (no such game or mode, target outside 1-21, turn time
         outside 15-600 s, unknown level or language) and ``table_exists`` (the channel has a
         table in the lobby or running).
         """
@@ -94,7 +94,7 @@ class LobbyService(TurnService):
             raise Refusal(
                 "bad_value", "The language must be en or sw.", field="language", value=language
             )
-        check_range("target", target, *TARGET_RANGE, "victory points")
+        check_range("target", target, *TARGET_RANGE, "points")
         check_range("turn_time", turn_time, *TURN_TIME_RANGE, "seconds")
         self._check_channel_free(channel_id)
         # Read outside the channel's lock: settings only change through the cogs, and a lobby
@@ -109,7 +109,7 @@ class LobbyService(TurnService):
                 host_id=host_id,
                 players=players,
                 team_size=team_size,
-                target=target if target is not None else guild.target_vp,
+                target=target if target is not None else rules.default_target or guild.target_vp,
                 turn_time=turn_time if turn_time is not None else guild.turn_time,
                 computer_level=computer_level,
                 language=language if language is not None else guild.language,
