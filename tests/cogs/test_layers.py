@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from albastini import new_deal
-from cogs import render, texts, views
+from cogs import ids, render, texts, views
 
 COGS = Path(__file__).resolve().parents[2] / "cogs"
 
@@ -161,10 +161,13 @@ def test_buttons_send_the_views_codes() -> None:
     specs = views.hand_buttons(narrowed, 3, "en")
     enabled = [s.custom_id for s in specs if not s.disabled and not s.custom_id.startswith("alb:r")]
     first = view["moves"][0]["card"]
-    assert enabled == [f"alb:b:3:5:{first}", "alb:x:3:5"]
+    assert enabled == [f"alb:m:3:5:bid:{first}", "alb:m:3:5:pass"]
+    # the other cards are disabled, with ids that are no move
+    disabled = [s.custom_id for s in specs if s.disabled]
+    assert disabled and all(ids.parse(c).kind == "card" for c in disabled)  # type: ignore[union-attr]
     # the same view without the move to pass offers no Pass button
     no_pass = {**view, "moves": [m for m in view["moves"] if m["kind"] != "pass"]}
-    assert not any(s.custom_id.startswith("alb:x:") for s in views.hand_buttons(no_pass, 3, "en"))
+    assert "alb:m:3:5:pass" not in {s.custom_id for s in views.hand_buttons(no_pass, 3, "en")}
 
 
 def test_a_trump_card_is_green_because_the_view_says_so() -> None:
@@ -173,7 +176,7 @@ def test_a_trump_card_is_green_because_the_view_says_so() -> None:
         deal.apply("pass")
     view = {**deal.view(deal.to_act), "move_no": 9}
     flipped = {**view, "moves": [{**m, "trump": not m["trump"]} for m in view["moves"]]}
-    before = [s.style for s in views.hand_buttons(view, 1, "en") if s.custom_id[4] == "p"]
-    after = [s.style for s in views.hand_buttons(flipped, 1, "en") if s.custom_id[4] == "p"]
+    before = [s.style for s in views.hand_buttons(view, 1, "en") if ":play:" in s.custom_id]
+    after = [s.style for s in views.hand_buttons(flipped, 1, "en") if ":play:" in s.custom_id]
     swap = {"success": "primary", "primary": "success"}
     assert after == [swap[s] for s in before]
