@@ -2,9 +2,9 @@
 
 Every move changes a table's public message, and editing it is the bot's most frequent request
 after the answers to clicks: building the request, uploading the picture, reading Discord's
-answer back (~20% of the event loop's time at 200 busy tables, plus drawing the picture). The
-courier does that work beside the bot, so that the event loop, which must answer every click
-within Discord's deadline, keeps its time for clicks.
+answer back, and drawing the picture, a large share of the event loop's time at many busy
+tables (figures in ``bench/README.md``). The courier does that work beside the bot, so that the
+event loop, which must answer every click within Discord's deadline, keeps its time for clicks.
 
 The bot sends the courier what a table message should show, as plain data (the embed as a
 dict, the button specs, and the public view and names when the picture must be drawn again);

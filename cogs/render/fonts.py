@@ -38,8 +38,9 @@ _RTL = frozenset({"R", "AL"})
 
 @cache
 def _font_data() -> bytes | None:
-    """The font file's bytes, read once per process (about 2 ms; each size is then parsed from
-    memory); None if the install lacks it, and the picture falls back to Pillow's own font."""
+    """The font file's bytes, read once per process (each size is then parsed from memory, not
+    read from the disk again); None if the install lacks it, and the picture falls back to
+    Pillow's own font."""
     try:
         return resources.files("cogs").joinpath(FONT_FILE).read_bytes()
     except OSError:
@@ -69,6 +70,7 @@ def text_font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
 
 @cache
 def notdef_mask() -> bytes:
+    """The font's "missing glyph" box, as drawn: a character drawn so has no glyph of its own."""
     return bytes(sprite_font(14).getmask("\U000f0001"))
 
 
@@ -112,7 +114,7 @@ def drawable_name(name: str, seat: int) -> str:
     return "" if not text.strip("? ") else text
 
 
-@lru_cache(maxsize=4096)  # a table's labels come back on every picture; measuring costs ~0.1 ms
+@lru_cache(maxsize=4096)  # a table's labels come back on every picture; measuring one lays it out
 def fit(text: str, size: int, width: float) -> str:
     """``text`` shortened with "..." to at most ``width`` pixels at font size ``size``."""
     font = text_font(size)

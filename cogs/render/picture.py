@@ -199,8 +199,8 @@ def _label(text: str, size: int, colour: tuple[int, int, int],
 
 def _text(canvas: Image.Image, x: float, y: float, text: str, size: int,
           colour: tuple[int, int, int], anchor: str = "la") -> None:
-    """Draw text on the canvas from a cached sprite: drawing the same labels again on every
-    picture was a third of its time (FreeType renders each glyph each time)."""
+    """Draw text on the canvas from a cached sprite: the same labels come back on every
+    picture, and FreeType would render each of their glyphs again each time."""
     img, left, top = _label(text, size, colour, anchor)
     canvas.paste(img, (round(x) + left, round(y) + top), img)
 

@@ -260,8 +260,8 @@ def test_deal_summary() -> None:
 
 
 # --------------------------------------------------------------------------- picture
-def _decode(png: bytes) -> Image.Image:
-    img = Image.open(io.BytesIO(png))
+def _decode(jpeg: bytes) -> Image.Image:
+    img = Image.open(io.BytesIO(jpeg))
     img.load()
     return img
 
@@ -351,9 +351,9 @@ def test_public_text_and_picture_show_no_hidden_card(players: int, team_size: in
             if step % 15 == 0:
                 # The picture is drawn from public fields only: seat 0's own view (with its
                 # hand) and a public view stuffed with every hidden card draw the same picture.
-                png = table_picture(public, names)
-                assert table_picture(deal.view(0), names) == png
-                assert table_picture(stuffed, names) == png
+                jpeg = table_picture(public, names)
+                assert table_picture(deal.view(0), names) == jpeg
+                assert table_picture(stuffed, names) == jpeg
             if deal.phase == "finished":
                 break
             deal.apply(rng.choice(deal.legal_actions()))
