@@ -65,6 +65,59 @@ def test_no_cog_imports_a_games_rules() -> None:
     assert bad == []
 
 
+# --------------------------------------------------------------------------- one module per game
+#: Each game's presentation module: the only place of cogs/ that knows how that game looks.
+PRESENTERS = sorted(p for p in (COGS / "games").glob("*.py") if p.name != "__init__.py")
+GENERIC = sorted(p for p in COGS.rglob("*.py") if p not in PRESENTERS)
+
+
+def _string_constants(path: Path) -> list[tuple[int, str]]:
+    """(line, value) of every string literal of a module but its docstrings."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+        and node.body and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+    }
+    return [(node.lineno, node.value) for node in ast.walk(tree)
+            if isinstance(node, ast.Constant) and isinstance(node.value, str)
+            and id(node) not in docstrings]
+
+
+def test_the_generic_layer_reaches_a_game_only_through_its_presenter() -> None:
+    """No generic module imports a game's presentation module: it asks
+    ``cogs.games.presenter(table.game)``, so adding a game touches no other game's files."""
+    assert PRESENTERS and len(GENERIC) > 10
+    games = {p.stem for p in PRESENTERS}
+    bad = []
+    for path in GENERIC:
+        if path == COGS / "games" / "__init__.py":
+            continue  # the registry of presenters
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module == "cogs.games":
+                bad += [f"{path.name}:{node.lineno}" for a in node.names if a.name in games]
+            elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("cogs.games."):
+                bad.append(f"{path.name}:{node.lineno}")
+            elif isinstance(node, ast.Import):
+                bad += [f"{path.name}:{node.lineno}" for a in node.names
+                        if a.name.startswith("cogs.games.")]
+    assert bad == []
+
+
+def test_the_generic_layer_knows_no_games_pack_or_move_codes() -> None:
+    """Albastini's ranks and the codes of its moves appear in its presenter only (ids.py reads
+    the old Albastini buttons by their letters, which are no codes)."""
+    bad = [
+        f"{path.relative_to(COGS.parent)}:{line}: {value!r}"
+        for path in GENERIC
+        for line, value in _string_constants(path)
+        if "A7KJQ" in value or value.startswith(("play:", "bid:"))
+    ]
+    assert bad == []
+
+
 @pytest.mark.parametrize(
     ("source", "refused"),
     [
