@@ -29,6 +29,7 @@ from albastini.games import GAMES
 from albastini.table import Refusal
 from cogs import ids, texts, views
 from cogs.feature import FeatureCog
+from cogs.games import presenter
 from cogs.group import add_subcommand_cog
 from cogs.hands import HandFollower
 from cogs.i18n import join_list, t
@@ -184,20 +185,21 @@ class AlbastiniCog(FeatureCog):
             note = t(lang, "hand.retired")
         unseen = self._unseen.pop((table.id, user_id), None)
         if unseen is not None:
-            counted = texts.move_counted(lang, unseen)
+            counted = texts.move_counted(lang, unseen, table.game)
             note = f"{counted}\n{note}" if note else counted
         names = texts.seat_names(table, lang)
-        content = texts.hand_content(view, names, lang, note=note)
-        specs = views.hand_buttons(view, table.id, lang)
+        content = texts.hand_content(view, names, lang, note=note, game=table.game)
+        specs = views.hand_buttons(view, table.id, lang, game=table.game)
         return {"content": content, "view": views.build_view(specs)}
 
     # ------------------------------------------------------------------ hands that follow
     @staticmethod
     def _hand_state(table: Table, user_id: int) -> Any:
         """What a person's hand shows that matters enough to edit it: their cards, the moves
-        they may make now (with the move number their buttons carry), the trump and the bids
-        (a revealed bid); not who else is to act, which the table message shows. And whether
-        it offers them a move now (such an edit goes out at once)."""
+        they may make now (with the move number their buttons carry), and what the game's
+        presenter says the hand shows besides (Albastini: the trump and the bids); not who else
+        is to act, which the table message shows. And whether it offers them a move now (such
+        an edit goes out at once)."""
         seat = table.seat_of(user_id)
         if seat is None:
             return None
@@ -212,8 +214,7 @@ class AlbastiniCog(FeatureCog):
             tuple(view.get("hand") or ()),
             legal,
             table.move_no if legal else None,
-            view.get("trump"),
-            tuple((b.get("seat"), b.get("card")) for b in view.get("bids") or ()),
+            presenter(table.game).hand_shows(view),
         )
         return shown, bool(legal)
 
@@ -592,7 +593,7 @@ class AlbastiniCog(FeatureCog):
             return False
         return True
 
-    async def _click_play(self, c: Click) -> None:
+    async def _click_move(self, c: Click) -> None:
         code = c.button.action
         assert code is not None and c.button.move is not None
         try:
@@ -627,8 +628,20 @@ class AlbastiniCog(FeatureCog):
             self._unseen[(c.table.id, c.user.id)] = code
             self.hands.missed(c.table, c.user.id)  # the older token can still show it
 
-    _click_bid = _click_play
-    _click_pass = _click_play
+    async def _click_card(self, c: Click) -> None:
+        """A card no move puts down: its button is disabled, so only a forged click gets here.
+        Nothing is played; the hand is shown again, saying whose turn it is when it is not
+        theirs."""
+        seat = c.table.seat_of(c.user.id)
+        if seat is None or c.table.status != "running":
+            await self._click_refresh(c)
+            return
+        to_act = c.table.to_act
+        reason = "not_your_turn" if to_act != seat else "illegal"
+        note = texts.refusal_text(c.lang, reason, {"to_act": to_act}, c.table)
+        payload = self.hand_payload(c.table, c.user.id, c.lang, note=note)
+        if payload is not None:
+            await self._show_hand(c.interaction, c.reply, c.table, c.lang, payload)
 
     @staticmethod
     async def _private_in_place(

@@ -2,9 +2,9 @@
 
 Every move changes a table's public message, and editing it is the bot's most frequent request
 after the answers to clicks: building the request, uploading the picture, reading Discord's
-answer back (~20% of the event loop's time at 200 busy tables, plus drawing the picture). The
-courier does that work beside the bot, so that the event loop, which must answer every click
-within Discord's deadline, keeps its time for clicks.
+answer back, and drawing the picture, a large share of the event loop's time at many busy
+tables (figures in ``bench/README.md``). The courier does that work beside the bot, so that the
+event loop, which must answer every click within Discord's deadline, keeps its time for clicks.
 
 The bot sends the courier what a table message should show, as plain data (the embed as a
 dict, the button specs, and the public view and names when the picture must be drawn again);
@@ -34,6 +34,8 @@ import signal
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from cogs.games import DEFAULT_GAME
+
 log = logging.getLogger(__name__)
 
 #: What became of an edit: done, the message is gone, no permission, or it failed otherwise.
@@ -42,13 +44,15 @@ Outcome = Literal["ok", "not_found", "forbidden", "failed"]
 START_TIMEOUT = 60.0
 #: Seconds the courier is given to finish the edits in flight when the bot stops.
 STOP_TIMEOUT = 5.0
+#: What a table picture is drawn from: the public view, the names by seat, the table's game.
+Picture = tuple[dict[str, Any], list[str], str]
 
 
 @dataclass(frozen=True, slots=True)
 class Edit:
     """One edit of a table message.
 
-    ``picture``: (public view, names) to draw a new picture from; None keeps the message's
+    ``picture``: (public view, names, game) to draw a new picture from; None keeps the message's
     current attachments, unless ``clear_attachments`` (a lobby, which has none).
     ``picture_failed``: the footer shown when drawing fails (in the table's language)."""
 
@@ -56,7 +60,7 @@ class Edit:
     message_id: int
     embed: dict[str, Any]
     buttons: tuple[Any, ...]
-    picture: tuple[dict[str, Any], list[str]] | None = None
+    picture: Picture | None = None
     clear_attachments: bool = False
     picture_failed: str = ""
 
@@ -67,6 +71,7 @@ class Paint:
 
     view: dict[str, Any]
     names: list[str]
+    game: str = DEFAULT_GAME
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,9 +131,11 @@ class Courier:
         result: Outcome = await self._call(job)
         return result
 
-    async def paint(self, view: dict[str, Any], names: list[str]) -> bytes:
+    async def paint(
+        self, view: dict[str, Any], names: list[str], game: str = DEFAULT_GAME
+    ) -> bytes:
         """The table picture for a public view (see :func:`cogs.render.table_picture`)."""
-        result: bytes = await self._call(Paint(view, names))
+        result: bytes = await self._call(Paint(view, names, game))
         return result
 
     async def _call(self, job: Edit | Paint | HandEdit) -> Any:
@@ -310,7 +317,7 @@ async def _serve(conn: multiprocessing.connection.Connection, token: str, api_ba
     async def run(job_id: int, job: Edit | Paint | HandEdit) -> None:
         try:
             if isinstance(job, Paint):
-                answer(job_id, True, _draw(job.view, job.names))
+                answer(job_id, True, _draw(job.view, job.names, job.game))
             elif isinstance(job, HandEdit):
                 answer(job_id, True, await edit_hand(http._HTTPClient__session, http, job))
             else:
@@ -345,10 +352,10 @@ async def _serve(conn: multiprocessing.connection.Connection, token: str, api_ba
         conn.close()
 
 
-def _draw(view: dict[str, Any], names: list[str]) -> bytes:
+def _draw(view: dict[str, Any], names: list[str], game: str) -> bytes:
     from cogs import render
 
-    return render.table_picture(view, names)
+    return render.table_picture(view, names, game=game)
 
 
 async def _edit(http: Any, job: Edit) -> tuple[Outcome, bool]:
@@ -363,13 +370,13 @@ async def _edit(http: Any, job: Edit) -> tuple[Outcome, bool]:
     painted = False
     if job.picture is not None:
         try:
-            png = _draw(*job.picture)
+            jpeg = _draw(*job.picture)
         except Exception:
             log.exception("could not draw a table picture")
             embed.set_footer(text=job.picture_failed)
             kwargs["attachments"] = []
         else:
-            file = discord.File(io.BytesIO(png), filename=render.PICTURE_FILE)
+            file = discord.File(io.BytesIO(jpeg), filename=render.PICTURE_FILE)
             embed.set_image(url=f"attachment://{render.PICTURE_FILE}")
             kwargs["attachments"] = [file]
             painted = True

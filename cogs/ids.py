@@ -4,9 +4,11 @@ Every id starts with ``alb:`` and carries all the state its click needs, so no v
 kept in memory: after a restart the same ids keep working once the table is reloaded.
 
 ====================================  =====================================================
-``alb:p:<table>:<move>:<card>``       play ``card`` (``7H``) as move number ``move``
-``alb:b:<table>:<move>:<card>``       bid ``card`` as move number ``move``
-``alb:x:<table>:<move>``              pass as move number ``move``
+``alb:m:<table>:<move>:<code>``       make the move ``code`` (the table service's action
+                                      code: ``play:7H``, ``bid:4C``, ``pass``) as move
+                                      number ``move``
+``alb:c:<table>:<move>:<card>``       a card of a hand that no move puts down now (its
+                                      button is disabled; never a move)
 ``alb:r:<table>``                     refresh my private hand (in place)
 ``alb:h:<table>``                     show my hand (public table message, opens a private one)
 ``alb:back:<table>``                  I'm back (clears "away")
@@ -20,6 +22,13 @@ kept in memory: after a restart the same ids keep working once the table is relo
 ``alb:lb:<guild>:<offset>``           leaderboard page
 ``alb:rules:<page>``                  rules page
 ====================================  =====================================================
+
+A move's code is read by its shape only (:data:`CODE`: a kind in small letters, and an optional
+``:`` and argument of letters and digits, whatever the game): the table service checks the move
+itself, as it does any move. Buttons sent before this scheme carried moves as
+``alb:p:<table>:<move>:<card>`` (play), ``alb:b:…`` (bid) and ``alb:x:<table>:<move>`` (pass);
+they are still on messages in Discord, so they still parse, to the same action codes (see
+:data:`LEGACY_MOVES`).
 
 The move number makes a button single-use: the table service refuses a move whose number is not the
 next one ("stale"), so a double click or an old hand can never play twice.
@@ -35,15 +44,20 @@ import re
 from dataclasses import dataclass
 
 PREFIX = "alb:"
-CARD = r"[A7KJQ3-6][CDHS]"
 ID = r"[0-9]{1,19}"
 MOVE = r"[0-9]{1,9}"
+#: The longest argument of a move code: with the longest table id and move number, a move's
+#: custom id stays within Discord's 100 characters.
+MAX_ARG = 40
+#: A move's action code, by shape: a kind, and an optional argument (a card, a number...).
+CODE = rf"[a-z]{{1,16}}(?::[A-Za-z0-9]{{1,{MAX_ARG}}})?"
+#: A card code on a disabled card button: letters and digits.
+CARD = r"[A-Za-z0-9]{1,8}"
 
 #: kind -> regular expression (fullmatch) with named groups
 TEMPLATES: dict[str, str] = {
-    "play": rf"alb:p:(?P<table>{ID}):(?P<move>{MOVE}):(?P<card>{CARD})",
-    "bid": rf"alb:b:(?P<table>{ID}):(?P<move>{MOVE}):(?P<card>{CARD})",
-    "pass": rf"alb:x:(?P<table>{ID}):(?P<move>{MOVE})",
+    "move": rf"alb:m:(?P<table>{ID}):(?P<move>{MOVE}):(?P<code>{CODE})",
+    "card": rf"alb:c:(?P<table>{ID}):(?P<move>{MOVE}):(?P<card>{CARD})",
     "refresh": rf"alb:r:(?P<table>{ID})",
     "hand": rf"alb:h:(?P<table>{ID})",
     "back": rf"alb:back:(?P<table>{ID})",
@@ -58,6 +72,15 @@ TEMPLATES: dict[str, str] = {
     "rules": r"alb:rules:(?P<page>[0-9]{1,2})",
 }
 COMPILED: dict[str, re.Pattern[str]] = {k: re.compile(v) for k, v in TEMPLATES.items()}
+
+#: The move buttons sent before ``alb:m:`` (Albastini's only, then): letter -> the action code's
+#: kind and whether a card follows it (``play:7H``; ``pass`` alone). The card was a rank and a
+#: suit letter.
+LEGACY_MOVES: dict[str, tuple[str, bool]] = {"p": ("play", True), "b": ("bid", True),
+                                              "x": ("pass", False)}
+_LEGACY = re.compile(
+    rf"alb:(?P<letter>[pbx]):(?P<table>{ID}):(?P<move>{MOVE})(?::(?P<card>[0-9A-Z][CDHS]))?"
+)
 
 _SHORT = {
     "refresh": "r",
@@ -80,27 +103,22 @@ class ButtonId:
     kind: str
     table: int | None = None
     move: int | None = None
+    #: a move button's action code for the table service ("play:7H", "bid:4C", "pass")
+    action: str | None = None
+    #: the card a disabled card button shows
     card: str | None = None
     guild: int | None = None
     offset: int | None = None
     page: int | None = None
-
-    @property
-    def action(self) -> str | None:
-        """The table service's action code for a move button ("play:7H", "bid:4C", "pass")."""
-        if self.kind == "play":
-            return f"play:{self.card}"
-        if self.kind == "bid":
-            return f"bid:{self.card}"
-        if self.kind == "pass":
-            return "pass"
-        return None
 
 
 def parse(custom_id: str) -> ButtonId | None:
     """Read a custom id; None for anything that is not exactly one of ours."""
     if not isinstance(custom_id, str) or len(custom_id) > 100 or not custom_id.startswith(PREFIX):
         return None
+    legacy = _LEGACY.fullmatch(custom_id)
+    if legacy is not None:
+        return _legacy_move(legacy)
     for kind, pattern in COMPILED.items():
         m = pattern.fullmatch(custom_id)
         if m is None:
@@ -110,6 +128,7 @@ def parse(custom_id: str) -> ButtonId | None:
             kind=kind,
             table=int(g["table"]) if g.get("table") else None,
             move=int(g["move"]) if g.get("move") else None,
+            action=g.get("code"),
             card=g.get("card"),
             guild=int(g["guild"]) if g.get("guild") else None,
             offset=int(g["offset"]) if g.get("offset") else None,
@@ -118,15 +137,30 @@ def parse(custom_id: str) -> ButtonId | None:
     return None
 
 
+def _legacy_move(m: re.Match[str]) -> ButtonId | None:
+    """A move button sent before ``alb:m:``, as the same move in today's form."""
+    kind, with_card = LEGACY_MOVES[m["letter"]]
+    card = m["card"]
+    if (card is not None) != with_card:
+        return None
+    return ButtonId(kind="move", table=int(m["table"]), move=int(m["move"]),
+                    action=f"{kind}:{card}" if card else kind)
+
+
 def move(table_id: int, move_no: int, code: str) -> str:
-    """The id of a move button for the service's action ``code`` ("play:7H", "bid:4C", "pass")."""
-    if code == "pass":
-        return f"alb:x:{table_id}:{move_no}"
-    kind, _, card = code.partition(":")
-    letter = {"play": "p", "bid": "b"}.get(kind)
-    if letter is None or not re.fullmatch(CARD, card):
+    """The id of a move button for the service's action ``code`` ("play:7H", "bid:4C", "pass"):
+    any code of the right shape (:data:`CODE`), whatever the game; ValueError for another."""
+    if not re.fullmatch(CODE, code):
         raise ValueError(f"not a move code: {code!r}")
-    return f"alb:{letter}:{table_id}:{move_no}:{card}"
+    return f"alb:m:{table_id}:{move_no}:{code}"
+
+
+def card(table_id: int, move_no: int, code: str) -> str:
+    """The id of a disabled card button (a card no move puts down now): unique on its message,
+    never a move. ``move_no`` tells it from the same card's button on an earlier hand."""
+    if not re.fullmatch(CARD, code):
+        raise ValueError(f"not a card code: {code!r}")
+    return f"alb:c:{table_id}:{move_no}:{code}"
 
 
 def table_button(kind: str, table_id: int) -> str:
@@ -143,14 +177,15 @@ def rules(page: int) -> str:
 
 
 #: Kinds of buttons that only private (ephemeral) messages carry: a hand, the leave confirmation.
-PRIVATE_KINDS = frozenset({"play", "bid", "pass", "refresh", "quit"})
+PRIVATE_KINDS = frozenset({"move", "card", "refresh", "quit"})
 #: Kinds that only public messages carry: lobby, table, turn notice, match over, leaderboard.
 PUBLIC_KINDS = frozenset(
     {"hand", "back", "leave", "join", "computer", "start", "cancel", "rematch", "leaderboard"}
 )
-#: Move kinds: a hand whose buttons have moved on still routes an older one to the service,
-#: which answers "that was an earlier move" with the fresh hand.
-MOVE_KINDS = frozenset({"play", "bid", "pass"})
+#: Kinds of a hand's buttons that carry a move number: a hand whose buttons have moved on still
+#: routes an older one (to the service, which answers "that was an earlier move" with the fresh
+#: hand).
+MOVE_KINDS = frozenset({"move", "card"})
 
 
 def carried_by(button: ButtonId, custom_id: str, present: set[str], ephemeral: bool) -> bool:

@@ -14,6 +14,7 @@ import concurrent.futures
 from typing import Any
 
 from albastini.workers import WORKER_NICE, HealingPool, lower_priority, process_pool
+from cogs.games import DEFAULT_GAME
 
 __all__ = ["WORKER_NICE", "lower_priority", "new_pool", "paint", "stop_pool", "warm"]
 
@@ -25,11 +26,11 @@ def warm() -> bool:
     return True
 
 
-def paint(view: dict[str, Any], names: list[str]) -> bytes:
+def paint(view: dict[str, Any], names: list[str], game: str = DEFAULT_GAME) -> bytes:
     """The picture of the table for a public view (see :func:`cogs.render.table_picture`)."""
     from cogs import render
 
-    return render.table_picture(view, names)
+    return render.table_picture(view, names, game=game)
 
 
 async def stop_pool(pool: concurrent.futures.Executor) -> None:

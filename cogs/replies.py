@@ -27,8 +27,9 @@ async def update_message(interaction: discord.Interaction[Any], **kwargs: Any) -
 
     What ``interaction.response.edit_message`` does, minus Discord's copy of the updated message:
     discord.py always asks for it (``with_response``) and parses it into a Message, which this bot
-    never reads (~5% of the event loop's time under load, and the same again for Discord to send
-    it). Uses discord.py's own payload builder and webhook adapter (pinned to 2.7.x)."""
+    never reads: work for the event loop on every click, and for Discord to send it (figures in
+    ``bench/README.md``). Uses discord.py's own payload builder and webhook adapter (pinned to
+    2.7.x)."""
     response = interaction.response
     if response.is_done():
         raise discord.InteractionResponded(interaction)

@@ -190,9 +190,9 @@ class TableMessages:
 
     def _compose(
         self, table: Table, *, picture: bool
-    ) -> tuple[dict[str, Any], tuple[dict[str, Any], list[str]] | None]:
-        """The payload without a new picture, and what to draw one from (public view and
-        names) when the message needs a new one; ``attachments=[]`` for a lobby (none)."""
+    ) -> tuple[dict[str, Any], courier.Picture | None]:
+        """The payload without a new picture, and what to draw one from (public view, names
+        and game) when the message needs a new one; ``attachments=[]`` for a lobby (none)."""
         lang = table.language
         embed = discord.Embed(colour=EMBED_COLOUR)
         if table.status == "lobby" or table.match is None:
@@ -218,6 +218,7 @@ class TableMessages:
             scores=list(table.scores()),
             target=table.target,
             side_names=texts.side_names(table, lang),
+            game=table.game,
         )
         clock = deadline_text(table, self.service.clock)
         if clock:
@@ -228,7 +229,7 @@ class TableMessages:
             else:
                 lines.append(clock)
             body = "\n".join(lines)
-        embed.description = body + "\n\n" + texts.teams_text(table, lang)
+        embed.description = body + "\n\n" + texts.teams_text(table, lang, view["team_of"])
         if table.status == "cancelled":
             embed.description += "\n" + t(lang, "lobby.closed")
         specs = views.table_buttons(table, lang)
@@ -244,37 +245,37 @@ class TableMessages:
             embed.set_image(url=PICTURE_URL)  # the one there shows this already
             return payload, None
         self._drawn[table.id] = picture_key  # forgotten again if the drawing fails
-        return payload, (view, names_now)
+        return payload, (view, names_now, table.game)
 
     async def _attach(
-        self, table: Table, payload: dict[str, Any], draw: tuple[dict[str, Any], list[str]]
+        self, table: Table, payload: dict[str, Any], draw: courier.Picture
     ) -> None:
         """Draw the picture here (in the painter) and attach it; on failure, say so."""
         embed = payload["embed"]
         self._painting += 1
         try:
-            png = await self._paint(*draw)
+            jpeg = await self._paint(*draw)
         except Exception:
             log.exception("could not draw table %s", table.id)
             self._drawn.pop(table.id, None)
             embed.set_footer(text=t(table.language, "error.image_failed"))
             payload["attachments"] = []
         else:
-            file = discord.File(io.BytesIO(png), filename=render.PICTURE_FILE)
+            file = discord.File(io.BytesIO(jpeg), filename=render.PICTURE_FILE)
             embed.set_image(url=PICTURE_URL)
             payload["attachments"] = [file]
         finally:
             self._painting -= 1
 
-    async def _paint(self, view: dict[str, Any], names: list[str]) -> bytes:
+    async def _paint(self, view: dict[str, Any], names: list[str], game: str) -> bytes:
         """The picture's bytes, drawn by the painter process (its pool starts a new one if it
         died: :class:`albastini.workers.HealingPool`)."""
         if self.courier is not None:
-            return await self.courier.paint(view, names)
+            return await self.courier.paint(view, names, game)
         if self._painter is None:
             raise RuntimeError("the picture process is stopped")
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._painter, painter.paint, view, names)
+        return await loop.run_in_executor(self._painter, painter.paint, view, names, game)
 
     async def _edit_once(self, table_id: int) -> None:
         table = self.service.get(table_id)
@@ -316,7 +317,7 @@ class TableMessages:
         self,
         table: Table,
         payload: dict[str, Any],
-        draw: tuple[dict[str, Any], list[str]] | None,
+        draw: courier.Picture | None,
     ) -> Outcome:
         """Edit the table message (with a new picture drawn from ``draw`` if given); on return
         ``payload["attachments"]`` says what went out: absent (kept), [] (none), or [picture]."""

@@ -12,13 +12,15 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from cogs import render
+from cogs.games import DEFAULT_GAME, presenter
 from cogs.i18n import join_list, t, tn
+from cogs.render import scores_text
+from cogs.render.text import TEAM_LETTERS
 
 if TYPE_CHECKING:
     from albastini.store import PlayerStats
     from albastini.table import SeatInfo, Table
 
-TEAM_LETTERS = "ABCDEF"
 SINCE_MAX = 8
 
 
@@ -65,20 +67,19 @@ def side_names(table: Table, lang: str) -> list[str]:
     return render.default_side_names(lang, table.players, table.teams, seat_names(table, lang))
 
 
-def mode_text(lang: str, players: int, team_size: int) -> str:
-    if team_size == 1:
-        return t(lang, "mode.solo", players=players)
-    if team_size == 3:
-        return t(lang, "mode.trios", players=players)
-    return t(lang, "mode.pairs", players=players, teams=players // team_size)
+def mode_text(lang: str, table: Table) -> str:
+    """The table's mode by the size of its sides: "4 players, 2 teams of 2", "3 players"."""
+    if table.team_size == 1:
+        return t(lang, "mode.solo", players=table.players)
+    if table.team_size == 3:
+        return t(lang, "mode.trios", players=table.players)
+    return t(lang, "mode.pairs", players=table.players, teams=table.teams)
 
 
-def scores_text(lang: str, sides: Sequence[str], scores: Sequence[int]) -> str:
-    items = [
-        t(lang, "table.score", side=sides[i], vp=scores[i] if i < len(scores) else 0)
-        for i in range(len(sides))
-    ]
-    return t(lang, "table.score_separator").join(items)
+def sides_of(table: Table) -> list[int]:
+    """The side of every seat of a started match, by seat (the running deal's ``team_of``);
+    [] before the match starts."""
+    return list(table.public_view().get("team_of") or [])
 
 
 def lobby_text(table: Table, lang: str) -> tuple[str, str]:
@@ -87,7 +88,7 @@ def lobby_text(table: Table, lang: str) -> tuple[str, str]:
         lang,
         "lobby.title",
         table.target,
-        mode=mode_text(lang, table.players, table.team_size),
+        mode=mode_text(lang, table),
         target=table.target,
     )
     lines = [t(lang, "lobby.host", host=mention(table.host_id), seconds=table.turn_time)]
@@ -103,15 +104,17 @@ def lobby_text(table: Table, lang: str) -> tuple[str, str]:
     return title, "\n".join(lines)
 
 
-def teams_text(table: Table, lang: str) -> str:
-    """The seats of a running match, side by side: "Team A: 1. @a · 3. @c"."""
+def teams_text(table: Table, lang: str, team_of: Sequence[int] | None = None) -> str:
+    """The seats of a running match, side by side: "Team A: 1. @a · 3. @c". ``team_of``: the
+    side of each seat (the running deal's view says; read from the table when not given)."""
     names = seat_names(table, lang)
+    sides = list(team_of) if team_of is not None else sides_of(table)
     sep = t(lang, "inline.separator")
     lines = []
     for side in range(table.teams):
         members = []
         for seat, seat_info in enumerate(table.seats):
-            if seat % table.teams != side:
+            if seat >= len(sides) or sides[seat] != side:
                 continue
             name = names[seat]
             if seat_info is not None and seat_info.user_id is not None and seat_info.away:
@@ -127,17 +130,20 @@ def teams_text(table: Table, lang: str) -> str:
     return "\n".join(lines)
 
 
-def since_events(view: Mapping[str, Any], names: Sequence[str], lang: str) -> list[str]:
+def since_events(
+    view: Mapping[str, Any], names: Sequence[str], lang: str, *, game: str = DEFAULT_GAME
+) -> list[str]:
     """What the others did in this deal since this seat's last own move (newest last).
 
-    Read from the public log of the seat's own view (bids and passes first, then the plays, as
-    the engine lists them); where each round ends, and who ate it, comes from the view's
-    finished rounds (``tricks``: a round is as many plays as its ``plays``).
+    Read from the public log of the seat's own view (``[seat, code]``, put into words by the
+    game's presenter); where each trick ends, and who won it, comes from the view's finished
+    tricks (``tricks``: a trick ends after as many moves of kind ``play`` as its ``plays``).
     """
+    shows = presenter(game)
     seat = view.get("seat")
     log: list[Any] = list(view.get("log") or [])
     tricks: list[Any] = list(view.get("tricks") or [])
-    # the number of plays after which each finished round ends
+    # the number of plays after which each finished trick ends
     ends: dict[int, Any] = {}
     played = 0
     for trick in tricks:
@@ -148,43 +154,44 @@ def since_events(view: Mapping[str, Any], names: Sequence[str], lang: str) -> li
         s = s if s is not None else -1
         return names[s] if 0 <= s < len(names) and names[s] else t(lang, "seat.label", seat=s + 1)
 
-    # (seat or None, what happened) for the whole deal; only the recent ones are put into words
-    events: list[tuple[int | None, str, Any]] = []
-    i = 0
-    while i < len(log) and (log[i][1] == "pass" or str(log[i][1]).startswith("bid:")):
-        s, code = log[i]
-        events.append((s, "pass", None) if code == "pass" else (s, "bid", code.split(":", 1)[1]))
-        i += 1
-    for k, (s, code) in enumerate(log[i:], start=1):
-        events.append((s, "play", str(code).split(":", 1)[-1]))
-        trick = ends.get(k)
+    # (seat or None, code or the trick won) for the whole deal; only the recent ones are put
+    # into words
+    events: list[tuple[int | None, Any]] = []
+    played = 0
+    for s, code in log:
+        events.append((s, str(code)))
+        if str(code).partition(":")[0] != "play":
+            continue
+        played += 1
+        trick = ends.get(played)
         if trick is not None and trick.get("winner") is not None:
-            events.append((None, "ate", trick))
-    last = max((j for j, (s, _, _) in enumerate(events) if s == seat), default=-1)
+            events.append((None, trick))
+    last = max((j for j, (s, _) in enumerate(events) if s == seat), default=-1)
     recent = [e for e in events[last + 1 :] if e[0] != seat][-SINCE_MAX:]
     out: list[str] = []
-    for s, kind, arg in recent:
-        if kind == "pass":
-            out.append(t(lang, "hand.event.passed", name=who(s)))
-        elif kind == "bid":
-            out.append(t(lang, "hand.event.bid", name=who(s), card=render.card_label(arg)))
-        elif kind == "play":
-            out.append(t(lang, "hand.event.played", name=who(s), card=render.card_label(arg)))
+    for s, what in recent:
+        if s is not None:
+            out.append(shows.action_text(lang, what, who(s)))
         else:
-            points = arg.get("points", 0)
-            out.append(t(lang, "hand.event.ate", name=who(arg["winner"]), points=points))
+            points = what.get("points", 0)
+            out.append(t(lang, "hand.event.ate", name=who(what["winner"]), points=points))
     return out
 
 
 def hand_content(
-    view: Mapping[str, Any], names: Sequence[str], lang: str, *, note: str | None = None
+    view: Mapping[str, Any],
+    names: Sequence[str],
+    lang: str,
+    *,
+    note: str | None = None,
+    game: str = DEFAULT_GAME,
 ) -> str:
     """The private hand message: an optional note (a refusal), the header, what happened."""
     lines: list[str] = []
     if note:
         lines.append(note)
-    lines.append(render.hand_text(dict(view), lang, list(names)))
-    events = since_events(view, names, lang)
+    lines.append(render.hand_text(dict(view), lang, list(names), game=game))
+    events = since_events(view, names, lang, game=game)
     if events:
         lines.append(t(lang, "hand.since", events=t(lang, "inline.separator").join(events)))
     return "\n".join(lines)
@@ -210,23 +217,9 @@ def refusal_text(
         rule = str(details.get("rule", ""))
         if rule == "not_your_turn":
             return refusal_text(lang, "not_your_turn", details, table, link)
-        if rule == "suit_taken":
-            suit = str(details.get("suit", "?"))
-            return t(
-                lang,
-                "refuse.bid_suit_taken",
-                suit=render.suit_name(lang, suit, capitalize=True)
-                if suit in "CDHS" and suit
-                else suit,
-            )
-        key = {
-            "not_bidder": "refuse.not_bidder",
-            "playing": "refuse.not_bidding",
-            "bidding": "refuse.bidding",
-            "not_in_hand": "refuse.not_in_hand",
-            "finished": "refuse.deal_over",
-        }.get(rule, "refuse.illegal")
-        return t(lang, key)
+        game = table.game if table is not None else DEFAULT_GAME
+        said = presenter(game).refusal(lang, rule, details)
+        return said if said is not None else t(lang, "refuse.illegal")
     host = mention(table.host_id) if table is not None else "?"
     simple = {
         "no_table": ("refuse.no_table", {}),
@@ -267,8 +260,8 @@ def deal_over_text(
 ) -> str:
     sides = side_names(table, lang)
     lines = [
-        render.deal_summary_text(
-            lang, dict(result), sides, deal_no=deal_no, team_size=table.team_size
+        presenter(table.game).deal_summary(
+            lang, result, sides, deal_no=deal_no, team_size=table.team_size
         ),
         t(lang, "deal.summary.scores", scores=scores_text(lang, sides, scores)),
     ]
@@ -285,7 +278,9 @@ def match_over_text(table: Table, lang: str, *, winner_team: int, scores: Sequen
     score_line = scores_text(lang, sides, scores)
     if table.team_size > 1:
         names = seat_names(table, lang)
-        members = [names[s] for s in range(len(names)) if s % table.teams == winner_team]
+        sides_by_seat = sides_of(table)
+        members = [names[s] for s, side in enumerate(sides_by_seat[: len(names)])
+                   if side == winner_team]
         return t(
             lang, "match.won_team", side=side, scores=score_line, players=join_list(lang, members)
         )
@@ -328,10 +323,7 @@ def target_text(lang: str, target: int) -> str:
     return tn(lang, "settings.target", target, target=target)
 
 
-def move_counted(lang: str, code: str) -> str:
+def move_counted(lang: str, code: str, game: str = DEFAULT_GAME) -> str:
     """"Your 7♥ was played.": a move (service action code) that counted although its answer
     never reached the person who made it (to that person only: it names their card)."""
-    kind, _, card = code.partition(":")
-    if kind == "pass" or not card:
-        return t(lang, "hand.move_counted.pass")
-    return t(lang, f"hand.move_counted.{kind}", card=render.card_label(card))
+    return presenter(game).action_text(lang, code, None)

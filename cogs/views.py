@@ -2,8 +2,9 @@
 
 Builders (``hand_buttons``, ``lobby_buttons``...) are pure: they read the table service's views and
 return :class:`ButtonSpec` lists, so what a player can click is testable without Discord. Which
-cards are enabled, and the codes they send, come only from the view (``legal`` and ``moves``):
-the Discord layer holds no rules.
+cards are enabled, and the codes they send, come only from the view (``legal`` and ``moves``);
+labels and colours of a hand's buttons from the game's presenter (:mod:`cogs.games`): the
+Discord layer holds no rules.
 
 The views sent with messages are never stored by discord.py (:class:`StaticView`): every click
 reaches ``AlbastiniCog.on_interaction``, which reads the custom id (:mod:`cogs.ids`, which carries
@@ -21,13 +22,13 @@ from typing import TYPE_CHECKING, Any, Literal
 import discord
 
 from cogs import ids
+from cogs.games import DEFAULT_GAME, ButtonStyle, presenter
 from cogs.i18n import t
-from cogs.render import card_button_label, card_label
 
 if TYPE_CHECKING:
     from albastini.table import Table
 
-Style = Literal["primary", "secondary", "success", "danger"]
+Style = ButtonStyle
 _STYLES: dict[str, discord.ButtonStyle] = {
     "primary": discord.ButtonStyle.primary,
     "secondary": discord.ButtonStyle.secondary,
@@ -50,54 +51,44 @@ class ButtonSpec:
 # --------------------------------------------------------------------------- builders
 
 
-def hand_buttons(view: dict[str, Any], table_id: int, lang: str) -> list[ButtonSpec]:
+def hand_buttons(
+    view: dict[str, Any], table_id: int, lang: str, *, game: str = DEFAULT_GAME
+) -> list[ButtonSpec]:
     """The buttons of a private hand: one per card, enabled only for legal moves.
 
-    Every enabled button is one of the view's ``moves`` (its code, kind and card, given by the
-    rules): a card of the hand is enabled when a legal move puts it down, and a move without a
-    card (a pass) gets a button of its own after the cards. While the seat may bid, the cards
-    are "Bid X" buttons (those the rules refuse are disabled) and Pass follows; otherwise they
-    are the cards with their points (``card_points``), disabled unless playable now, a trump
-    in green. A Refresh button is always there. ``view["legal"]`` has the last word: a move
-    not in it is disabled (a hand that no longer follows the game sets it empty).
+    Every enabled button is one of the view's ``moves`` and sends its code: a card of the hand
+    is enabled when a legal move puts it down, and a move without a card (a pass) gets a button
+    of its own after the cards. A card no legal move puts down is shown disabled, with an id
+    that is no move (:func:`cogs.ids.card`). Labels and colours are the game's (its presenter's
+    ``card_button`` and ``move_button``). A Refresh button is always there. ``view["legal"]``
+    has the last word: a move not in it is disabled (a hand that no longer follows the game
+    sets it empty).
     """
+    shows = presenter(game)
     move_no = int(view.get("move_no") or 0)
     legal: set[str] = set(view.get("legal") or [])
     moves = [m for m in view.get("moves") or [] if m["code"] in legal]
     by_card = {m["card"]: m for m in moves if m.get("card")}
     points: dict[str, int] = view.get("card_points") or {}
     hand: list[str] = list(view.get("hand") or [])
-    # The kind the cards' buttons stand for; a card no legal move puts down is shown disabled
-    # as that kind (its id is never clicked: Discord sends no click for a disabled button).
-    card_kind = "bid" if any(m["kind"] in ("bid", "pass") for m in moves) else "play"
     specs: list[ButtonSpec] = []
     for i, card in enumerate(hand[:20]):
         move = by_card.get(card)
-        code = move["code"] if move is not None else f"{card_kind}:{card}"
-        style: Style = "secondary"
-        if card_kind == "bid":
-            label = t(lang, "button.bid", card=card_label(card))
-            if move is not None:
-                style = "primary"
-        else:
-            label = card_button_label(card, int(points.get(card, 0)))
-            if move is not None:
-                style = "success" if move.get("trump") else "primary"
-        specs.append(
-            ButtonSpec(
-                ids.move(table_id, move_no, code), label, style, disabled=move is None, row=i // 5
-            )
+        label, style = shows.card_button(
+            lang, card, move, moves=moves, points=int(points.get(card, 0))
         )
+        custom_id = (
+            ids.move(table_id, move_no, move["code"])
+            if move is not None
+            else ids.card(table_id, move_no, card)
+        )
+        specs.append(ButtonSpec(custom_id, label, style, disabled=move is None, row=i // 5))
     last_row = min(4, (len(hand[:20]) + 4) // 5)
     for move in moves:
         if not move.get("card"):
+            label, style = shows.move_button(lang, move)
             specs.append(
-                ButtonSpec(
-                    ids.move(table_id, move_no, move["code"]),
-                    t(lang, f"button.{move['kind']}"),
-                    "danger",
-                    row=last_row,
-                )
+                ButtonSpec(ids.move(table_id, move_no, move["code"]), label, style, row=last_row)
             )
     specs.append(
         ButtonSpec(ids.table_button("refresh", table_id), t(lang, "button.refresh"), row=last_row)

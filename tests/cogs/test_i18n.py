@@ -13,7 +13,9 @@ import pytest
 from cogs import i18n
 from cogs.i18n import LANGUAGES, catalogue, join_list, placeholders, t, tn
 
-RENDER = Path(__file__).resolve().parents[2] / "cogs" / "render.py"
+COGS = Path(__file__).resolve().parents[2] / "cogs"
+#: The renderer and the games' presenters: the texts of the table, the hand and the results.
+RENDER = sorted([*(COGS / "render").glob("*.py"), *(COGS / "games").glob("*.py")])
 
 
 def test_languages_are_english_and_swahili() -> None:
@@ -134,9 +136,9 @@ def test_ux_areas_are_covered() -> None:
 
 
 def _keys_used_in_render() -> set[str]:
-    tree = ast.parse(RENDER.read_text(encoding="utf-8"))
     keys: set[str] = set()
-    for node in ast.walk(tree):
+    nodes = [n for p in RENDER for n in ast.walk(ast.parse(p.read_text(encoding="utf-8")))]
+    for node in nodes:
         if isinstance(node, ast.Call) and getattr(node.func, "id", None) in {"t", "tn"}:
             arg = node.args[1] if len(node.args) > 1 else None
             if isinstance(arg, ast.Constant) and isinstance(arg.value, str):

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from albastini import new_deal
-from cogs import render, texts, views
+from cogs import ids, render, texts, views
 
 COGS = Path(__file__).resolve().parents[2] / "cogs"
 
@@ -61,6 +61,59 @@ def test_no_cog_imports_a_games_rules() -> None:
         for path in sources
         for line, module, names in project_imports(path)
         if forbidden(module, names)
+    ]
+    assert bad == []
+
+
+# --------------------------------------------------------------------------- one module per game
+#: Each game's presentation module: the only place of cogs/ that knows how that game looks.
+PRESENTERS = sorted(p for p in (COGS / "games").glob("*.py") if p.name != "__init__.py")
+GENERIC = sorted(p for p in COGS.rglob("*.py") if p not in PRESENTERS)
+
+
+def _string_constants(path: Path) -> list[tuple[int, str]]:
+    """(line, value) of every string literal of a module but its docstrings."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+        and node.body and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+    }
+    return [(node.lineno, node.value) for node in ast.walk(tree)
+            if isinstance(node, ast.Constant) and isinstance(node.value, str)
+            and id(node) not in docstrings]
+
+
+def test_the_generic_layer_reaches_a_game_only_through_its_presenter() -> None:
+    """No generic module imports a game's presentation module: it asks
+    ``cogs.games.presenter(table.game)``, so adding a game touches no other game's files."""
+    assert PRESENTERS and len(GENERIC) > 10
+    games = {p.stem for p in PRESENTERS}
+    bad = []
+    for path in GENERIC:
+        if path == COGS / "games" / "__init__.py":
+            continue  # the registry of presenters
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module == "cogs.games":
+                bad += [f"{path.name}:{node.lineno}" for a in node.names if a.name in games]
+            elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("cogs.games."):
+                bad.append(f"{path.name}:{node.lineno}")
+            elif isinstance(node, ast.Import):
+                bad += [f"{path.name}:{node.lineno}" for a in node.names
+                        if a.name.startswith("cogs.games.")]
+    assert bad == []
+
+
+def test_the_generic_layer_knows_no_games_pack_or_move_codes() -> None:
+    """Albastini's ranks and the codes of its moves appear in its presenter only (ids.py reads
+    the old Albastini buttons by their letters, which are no codes)."""
+    bad = [
+        f"{path.relative_to(COGS.parent)}:{line}: {value!r}"
+        for path in GENERIC
+        for line, value in _string_constants(path)
+        if "A7KJQ" in value or value.startswith(("play:", "bid:"))
     ]
     assert bad == []
 
@@ -161,10 +214,13 @@ def test_buttons_send_the_views_codes() -> None:
     specs = views.hand_buttons(narrowed, 3, "en")
     enabled = [s.custom_id for s in specs if not s.disabled and not s.custom_id.startswith("alb:r")]
     first = view["moves"][0]["card"]
-    assert enabled == [f"alb:b:3:5:{first}", "alb:x:3:5"]
+    assert enabled == [f"alb:m:3:5:bid:{first}", "alb:m:3:5:pass"]
+    # the other cards are disabled, with ids that are no move
+    disabled = [s.custom_id for s in specs if s.disabled]
+    assert disabled and all(ids.parse(c).kind == "card" for c in disabled)  # type: ignore[union-attr]
     # the same view without the move to pass offers no Pass button
     no_pass = {**view, "moves": [m for m in view["moves"] if m["kind"] != "pass"]}
-    assert not any(s.custom_id.startswith("alb:x:") for s in views.hand_buttons(no_pass, 3, "en"))
+    assert "alb:m:3:5:pass" not in {s.custom_id for s in views.hand_buttons(no_pass, 3, "en")}
 
 
 def test_a_trump_card_is_green_because_the_view_says_so() -> None:
@@ -173,7 +229,7 @@ def test_a_trump_card_is_green_because_the_view_says_so() -> None:
         deal.apply("pass")
     view = {**deal.view(deal.to_act), "move_no": 9}
     flipped = {**view, "moves": [{**m, "trump": not m["trump"]} for m in view["moves"]]}
-    before = [s.style for s in views.hand_buttons(view, 1, "en") if s.custom_id[4] == "p"]
-    after = [s.style for s in views.hand_buttons(flipped, 1, "en") if s.custom_id[4] == "p"]
+    before = [s.style for s in views.hand_buttons(view, 1, "en") if ":play:" in s.custom_id]
+    after = [s.style for s in views.hand_buttons(flipped, 1, "en") if ":play:" in s.custom_id]
     swap = {"success": "primary", "primary": "success"}
     assert after == [swap[s] for s in before]

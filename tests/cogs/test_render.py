@@ -10,6 +10,8 @@ import pytest
 from PIL import Image
 
 from albastini import PACK, new_deal
+from cogs.games import albastini as albastini_presenter
+from cogs.games.albastini import explain_result
 from cogs.i18n import LANGUAGES, t
 from cogs.render import (
     PICTURE_FILE,
@@ -17,7 +19,6 @@ from cogs.render import (
     card_label,
     deal_summary_text,
     default_side_names,
-    explain_result,
     hand_text,
     suit_label,
     suit_name,
@@ -59,8 +60,15 @@ def test_card_labels() -> None:
     assert card_label("7H") == "7♥"
     assert card_label("QD") == "Q♦"
     assert card_label("3C") == "3♣"
+    # the generic label reads a code's shape (another game's pack has twos and tens)...
+    assert card_label("2S") == "2♠" and card_label("10D") == "10♦"
+    for bad in ("", "S", "AX", "as", "100H"):
+        with pytest.raises(ValueError):
+            card_label(bad)
+    # ...Albastini's presenter knows its own pack, which has no two
+    assert albastini_presenter.card_label("7H") == "7♥"
     with pytest.raises(ValueError):
-        card_label("2S")
+        albastini_presenter.card_label("2S")
 
 
 def test_card_buttons_show_the_points_the_view_gives() -> None:
@@ -252,8 +260,8 @@ def test_deal_summary() -> None:
 
 
 # --------------------------------------------------------------------------- picture
-def _decode(png: bytes) -> Image.Image:
-    img = Image.open(io.BytesIO(png))
+def _decode(jpeg: bytes) -> Image.Image:
+    img = Image.open(io.BytesIO(jpeg))
     img.load()
     return img
 
@@ -343,9 +351,9 @@ def test_public_text_and_picture_show_no_hidden_card(players: int, team_size: in
             if step % 15 == 0:
                 # The picture is drawn from public fields only: seat 0's own view (with its
                 # hand) and a public view stuffed with every hidden card draw the same picture.
-                png = table_picture(public, names)
-                assert table_picture(deal.view(0), names) == png
-                assert table_picture(stuffed, names) == png
+                jpeg = table_picture(public, names)
+                assert table_picture(deal.view(0), names) == jpeg
+                assert table_picture(stuffed, names) == jpeg
             if deal.phase == "finished":
                 break
             deal.apply(rng.choice(deal.legal_actions()))
@@ -375,11 +383,11 @@ def test_picture_from_several_threads_at_once_is_the_same_picture() -> None:
     """Sprites are cached lazily: threads racing to fill the caches must all draw it right."""
     from concurrent.futures import ThreadPoolExecutor
 
-    from cogs import render
+    from cogs.render import picture
 
     views = [make_view(p, ts, to_act=p - 1) for p, ts in [(2, 1), (3, 1), (4, 2), (5, 1), (6, 3)]]
     serial = [table_picture(v, NAMES[: v["players"]]) for v in views]
-    render._SPRITES.clear()
+    picture._SPRITES.clear()
     with ThreadPoolExecutor(max_workers=4) as pool:
         parallel = list(pool.map(lambda v: table_picture(v, NAMES[: v["players"]]), views * 4))
     assert parallel == serial * 4
@@ -387,17 +395,17 @@ def test_picture_from_several_threads_at_once_is_the_same_picture() -> None:
 
 # --------------------------------------------------------------------------- names in any script
 def test_names_in_other_alphabets_are_drawn_with_their_own_letters() -> None:
-    from cogs import render
+    from cogs.render import fonts
 
-    assert render._drawable_name("Zoë", 0) == "Zoë"  # not folded to "Zoe"
-    assert render._drawable_name("Дмитрий", 1) == "Дмитрий"
-    assert render._drawable_name("Αλέξης", 2) == "Αλέξης"
+    assert fonts.drawable_name("Zoë", 0) == "Zoë"  # not folded to "Zoe"
+    assert fonts.drawable_name("Дмитрий", 1) == "Дмитрий"
+    assert fonts.drawable_name("Αλέξης", 2) == "Αλέξης"
     # each letter has a shape of its own in the font, not the "missing glyph" box
     for ch in "ëДмитрийΑλέξης":
-        assert bytes(render._font(14).getmask(ch)) != render._notdef_mask(), ch
+        assert bytes(fonts.sprite_font(14).getmask(ch)) != fonts.notdef_mask(), ch
     # Chinese is not in the font: the plate shows the seat number alone (the text form of the
     # table, beside the picture, names everyone)
-    assert render._drawable_name("王小明", 3) == ""
+    assert fonts.drawable_name("王小明", 3) == ""
 
 
 def test_picture_draws_cyrillic_and_greek_names_and_falls_back_for_chinese() -> None:

@@ -84,7 +84,7 @@ def enabled_moves(message: FakeMessage) -> list[Any]:
     return [
         b
         for b in message.buttons
-        if not b.disabled and re.match(r"alb:[pbx]:", b.custom_id or "")
+        if not b.disabled and re.match(r"alb:m:", b.custom_id or "")
     ]
 
 

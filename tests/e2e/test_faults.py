@@ -248,12 +248,13 @@ async def test_move_whose_click_expired_counts_and_the_next_hand_says_so(
             assert r.failed
             await fake.wait_until(lambda: table.move_no > before)  # the move was stored
             await settle(bot, fake)
-            card = render.card_label(move.rsplit(":", 1)[1])
+            kind, _, code = move.split(":", 4)[-1].partition(":")
+            card = render.card_label(code) if code else ""
             expected = {
-                "p": f"Your {card} was played.",
-                "b": f"Your bid of {card} counted.",
-                "x": "Your pass counted.",
-            }[move.split(":")[1]]
+                "play": f"Your {card} was played.",
+                "bid": f"Your bid of {card} counted.",
+                "pass": "Your pass counted.",
+            }[kind]
             if followed:
                 assert expected in hand.text, hand.text
                 assert move not in [b.custom_id for b in enabled_moves(hand)]

@@ -198,7 +198,7 @@ async def test_debug_log_has_no_interaction_token_and_no_hand(tmp_path: Path) ->
             hand = await fake.click(neema, r.message, label="Show my hand")
             assert hand.message is not None and hand.ephemeral
             cards = [b.custom_id for b in hand.message.buttons
-                     if re.match(r"alb:[pb]:", b.custom_id or "")]
+                     if re.match(r"alb:[mc]:\d+:\d+:.*[CDHS]$", b.custom_id or "")]
             assert cards  # the hand's card buttons, each id ending in the card's code
             await fake.wait_idle(quiet=0.3)
         finally:
