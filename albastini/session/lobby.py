@@ -57,7 +57,8 @@ class LobbyService(TurnService):
 
         Defaults: the game's team size for that many players (Albastini: teams of 2 for 4 and
         6 players, individual play otherwise); the game's own target if it has one (its
-        ``DEFAULT_TARGET``), else the guild's; turn time and language from the guild's settings. Refuses ``bad_value`` (no such game or mode, target outside 1-21, turn time
+        ``DEFAULT_TARGET``), else the guild's; turn time and language from the guild's
+        settings. Refuses ``bad_value`` (no such game or mode, target outside 1-21, turn time
         outside 15-600 s, unknown level or language) and ``table_exists`` (the channel has a
         table in the lobby or running).
         """
