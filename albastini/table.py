@@ -140,6 +140,7 @@ class Table:
 
     def _extras(self) -> dict[str, Any]:
         return {
+            "game": self.game,
             "deal_no": self.deal_no,
             "move_no": self.move_no,
             "scores": self.scores(),
@@ -148,7 +149,7 @@ class Table:
         }
 
     def public_view(self) -> dict[str, Any]:
-        """What everyone may see: the deal's public view (no hand, no history) plus the deal
+        """What everyone may see: the deal's public view (no hand) plus the game's name, the deal
         number, the next move number, the scores, the target and the names; {} in the lobby."""
         if self.match is None:
             return {}
