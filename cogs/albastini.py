@@ -4,6 +4,10 @@ No game rules here: what a player may do comes from the service's views (``view[
 its refusals (:class:`~albastini.table.Refusal`), which are translated into short private answers.
 Every interaction is answered within Discord's 3 s (see :class:`~cogs.replies.Reply`), privately
 where it concerns one person, and never with a hidden card in a public message or a log line.
+
+Over 600 lines because it is one cog: the table commands, the service's events and every
+button click share the table's replies, hands and refusals; the leaderboard, stats and settings
+are their own cog (records.py), the rendering is the renderer's and the presenters'.
 """
 
 from __future__ import annotations
