@@ -9,6 +9,7 @@ it for people (codes, sentences, views); :mod:`.fast` runs it at random for the 
 :mod:`.ai` holds the computer players. The rules are in ``shared/rules/twentyeight.md``.
 """
 
+from .ai import decide, make_player
 from .cards import CARDS, POINTS, RANKS, SUITS, Card, pack, shuffled_pack
 from .deal import MODES, Deal, DealResult, IllegalMove, Trick, new_deal
 from .match import Match
@@ -32,6 +33,8 @@ __all__ = [
     "IllegalMove",
     "Match",
     "Trick",
+    "decide",
+    "make_player",
     "new_deal",
     "pack",
     "shuffled_pack",

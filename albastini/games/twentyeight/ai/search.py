@@ -1,0 +1,132 @@
+"""The search player (``hard``): determinized sampling (PIMC) with rollouts on the kernel.
+
+Each iteration deals the cards this seat cannot see (and, for anyone but the bidder, the
+face-down trump card) consistently with everything public (:func:`.core.sample_world`: voids
+shown by discards, a call for the trump followed by a non-trump, the suits the bidder led
+while the trump was hidden), then scores every legal action on that same world by playing
+the deal out with :func:`rollout`, a fast policy on :class:`..kernel.State` (the kernel's
+own legality and trick rule). The action with the best mean wins: winning the deal first,
+a little the card points. Auction, trump card and raising follow the normal player.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from time import perf_counter
+from typing import Any
+
+from .. import kernel as K
+from .core import CODE_INT, Knowledge, card_key, read_view, sample_world
+from .players import NormalPlayer
+
+
+def side_of(st: K.State, seat: int) -> int:
+    """0 for the bidding side (3 players: the bidder alone), 1 for the defenders."""
+    if st.n_teams == 3:
+        return 0 if seat == st.bidder else 1
+    return 0 if seat % st.n_teams == st.bidder % st.n_teams else 1
+
+
+def policy(st: K.State) -> int:
+    """A quick perfect-information action for the rollouts: win the trick as cheaply as
+    possible when the other side holds it; add points when a partner holds it and this is
+    the last card; call for the trump when void and a trump held would win a trick worth
+    it; else the cheapest card. Leads the strongest card when it is a Jack, else cheap."""
+    cards, expose = st.play_options()
+    if not cards:
+        return K.EXPOSE
+    if len(cards) == 1 and not expose:
+        return cards[0]
+    seat = st.to_act
+    if not st.trick:
+        top = min(cards)  # within a suit a lower int is stronger; Jacks are 0, 9, 18, 27
+        if top % 9 == 0:
+            return top
+        return min(cards, key=card_key)
+    led = [c for _, c in st.trick]
+    power = st.trump if st.exposed_in >= 0 else K.NO_POWER
+    n = st.n
+    winner = K.trick_winner(st.leader, led, power, n)
+    mine = side_of(st, seat)
+    if side_of(st, winner) == mine:
+        if len(led) == n - 1:
+            return max(cards, key=card_key)
+        return min(cards, key=card_key)
+    best = -1
+    for c in cards:
+        led.append(c)
+        if K.trick_winner(st.leader, led, power, n) == seat and (
+            best < 0 or card_key(c) < card_key(best)
+        ):
+            best = c
+        led.pop()
+    if best >= 0:
+        return best
+    if expose:
+        pts = sum(K.POINTS[c] for c in led)
+        holds = seat == st.bidder or st.hands[seat][st.trump]
+        if pts >= 2 and holds:
+            return K.EXPOSE
+    return min(cards, key=card_key)
+
+
+def rollout(st: K.State) -> None:
+    """Play ``st`` to the end with :func:`policy`."""
+    while st.phase == K.PLAYING:
+        st.apply(policy(st))
+
+
+def utility(st: K.State, seat: int) -> float:
+    """1 when this seat's side won the deal, plus a hundredth per card point of its side."""
+    _, made, _ = st.settlement()
+    mine = side_of(st, seat)
+    won = made if mine == 0 else not made
+    # (in 3 players each seat is a team: the defenders' points are those of both)
+    pts = sum(p for t, p in enumerate(st.points) if side_of(st, t) == mine)
+    return (1.0 if won else 0.0) + 0.01 * pts
+
+
+class SearchPlayer(NormalPlayer):
+    """Information-set sampling (``hard``). ``time_ms`` bounds each decision (default 250;
+    sampling stops once it is spent); ``iterations`` fixes the number of sampled worlds
+    instead (deterministic with a seed)."""
+
+    level = "search"
+
+    def __init__(
+        self, seed: int | None = None, time_ms: float = 250, iterations: int | None = None
+    ) -> None:
+        super().__init__(seed)
+        if time_ms <= 0 or (iterations is not None and iterations < 1):
+            raise ValueError("time_ms and iterations must be positive")
+        self.time_ms = time_ms
+        self.iterations = iterations
+        self.last_samples = 0
+
+    def _choose(self, view: Mapping[str, Any], legal: list[str]) -> str:
+        if view["phase"] != "playing":
+            return super()._choose(view, legal)
+        start = perf_counter()
+        k = read_view(view)
+        actions = [K.EXPOSE if c == "expose" else CODE_INT[c[5:]] for c in legal]
+        totals = self.evaluate(k, actions, start + self.time_ms / 1000)
+        best = max(range(len(actions)), key=lambda i: totals[i])
+        return legal[best]
+
+    def evaluate(self, k: Knowledge, actions: list[int], deadline: float) -> list[float]:
+        """Summed utility of each action over the sampled worlds."""
+        totals = [0.0] * len(actions)
+        done = 0
+        limit = self.iterations or 10**9
+        while done < limit:
+            world = sample_world(k, self.rng)
+            for i, action in enumerate(actions):
+                st = world.copy()
+                st.apply(action)
+                rollout(st)
+                totals[i] += utility(st, k.seat)
+            done += 1
+            if self.iterations is None and perf_counter() >= deadline:
+                break
+        self.last_samples = done
+        return totals
