@@ -152,33 +152,55 @@ def read_view(view: Mapping[str, Any]) -> Knowledge:
                 k.void[s].add(led)
             if s == k.exposed_by and i == k.exposed_in and k.trump >= 0 and K.SUIT[c] != k.trump:
                 k.void[s].add(k.trump)  # called, then could not play a trump
-        lead_seat, lead_card = plays[0]
-        hidden = k.exposed_in < 0 or i < k.exposed_in
-        if lead_seat == k.bidder and hidden:
-            k.not_trump.add(K.SUIT[lead_card])  # the bidder may not lead a hidden trump
+    # The bidder may not lead a hidden trump unless holding nothing else: a suit it led
+    # before the exposure is not trump, unless its hand was all of that suit; believe the
+    # exception only with fewer than 3 cards in hand and no later card of another suit.
+    bidder_plays = [(i, c) for i, _, plays in rounds for s, c in plays if s == k.bidder]
+    total = int(view["tricks_total"])
+    for i, _, plays in rounds:
+        if not plays or plays[0][0] != k.bidder or not (k.exposed_in < 0 or i < k.exposed_in):
+            continue
+        suit = K.SUIT[plays[0][1]]
+        later_other = any(j > i and K.SUIT[c] != suit for j, c in bidder_plays)
+        if total - 1 - i >= 3 or later_other:
+            k.not_trump.add(suit)
     return k
 
 
 def _assign(
     cards: list[int], seats: list[int], need: dict[int, int], void: list[set[int]],
-    rng: random.Random,
+    rng: random.Random, limit: int = 3000,
 ) -> dict[int, list[int]] | None:
     """Deal ``cards`` to ``seats`` (``need[seat]`` each) so that no seat gets a suit it is void
-    in; None when the random attempt dead-ends."""
+    in: a randomized backtracking search, the most constrained cards first, each seat tried
+    with a chance growing with its room. None when there is no such deal (or ``limit``
+    steps were not enough)."""
     out: dict[int, list[int]] = {s: [] for s in seats}
     room = dict(need)
-    # the most constrained cards first: those fewer seats may hold
     order = sorted(cards, key=lambda c: (sum(1 for s in seats if K.SUIT[c] not in void[s]),
                                          rng.random()))
-    for c in order:
+    steps = 0
+
+    def place(i: int) -> bool:
+        nonlocal steps
+        if i == len(order):
+            return True
+        steps += 1
+        if steps > limit:
+            return False
+        c = order[i]
         options = [s for s in seats if room[s] > 0 and K.SUIT[c] not in void[s]]
-        if not options:
-            return None
-        weights = [room[s] for s in options]
-        s = rng.choices(options, weights)[0]
-        out[s].append(c)
-        room[s] -= 1
-    return out
+        options.sort(key=lambda s: -rng.random() * room[s])
+        for s in options:
+            room[s] -= 1
+            out[s].append(c)
+            if place(i + 1):
+                return True
+            room[s] += 1
+            out[s].pop()
+        return False
+
+    return out if place(0) else None
 
 
 def sample_world(k: Knowledge, rng: random.Random, attempts: int = 30) -> K.State:
@@ -196,18 +218,21 @@ def sample_world(k: Knowledge, rng: random.Random, attempts: int = 30) -> K.Stat
         # the exposed card went to the bidder's hand: public, and still there
         known_in_bidder.append(k.trump_card)
         need[k.bidder] -= 1
-    for _ in range(attempts):
-        pool = list(unseen)
-        if k.face_down and k.seat != k.bidder:
-            # the face-down card: any unseen card of a suit the bidder's play allows
-            candidates = [c for c in pool if K.SUIT[c] not in k.not_trump] or pool
-            trump_card = rng.choice(candidates)
-            trump = K.SUIT[trump_card]
-            pool.remove(trump_card)
-        hands = _assign(pool, others, need, k.void, rng)
-        if hands is not None:
-            break
+    hands: dict[int, list[int]] | None = None
+    if k.face_down and k.seat != k.bidder:
+        # the face-down card: an unseen card of a suit the bidder's play allows, tried in
+        # random order until the other cards can be dealt around it
+        candidates = [c for c in unseen if K.SUIT[c] not in k.not_trump] or list(unseen)
+        rng.shuffle(candidates)
+        for trump_card in candidates[:attempts]:
+            pool = [c for c in unseen if c != trump_card]
+            hands = _assign(pool, others, need, k.void, rng)
+            if hands is not None:
+                trump = K.SUIT[trump_card]
+                break
     else:
+        hands = _assign(list(unseen), others, need, k.void, rng)
+    if hands is None:  # not expected: the voids contradict the sizes; deal them anyway
         pool = [c for c in unseen if c != trump_card]
         rng.shuffle(pool)
         hands, i = {}, 0
