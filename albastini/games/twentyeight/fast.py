@@ -143,23 +143,17 @@ def random_deal(
         seat = leader
         for _ in range(n):
             hand = hands[seat]
-            cards, ex = play_options(hand, led, trump, face_down, seat == bidder, False)
+            cards = play_options(hand, led, trump, face_down, seat == bidder, False)
             k = len(cards)
-            if ex:
-                c = int(r() * (k + 1))
-                if logging:
-                    log.append((cards[c] if c < k else EXPOSE, k + 1))  # type: ignore[union-attr]
-                if c == k:  # the player calls for the trump: it joins the bidder's hand
-                    hands[bidder][trump].append(trump_card)
-                    face_down = False
-                    power = trump
-                    cards, _ = play_options(hand, led, trump, False, seat == bidder, True)
-                    k = len(cards)
-                    c = int(r() * k)
-                    if logging:
-                        log.append((cards[c], k))  # type: ignore[union-attr]
-                card = cards[c]
-            else:
+            card = cards[int(r() * k)] if k > 1 else cards[0]
+            if logging:
+                log.append((card, k))  # type: ignore[union-attr]
+            if card == EXPOSE:  # the player calls for the trump: it joins the bidder's hand
+                hands[bidder][trump].append(trump_card)
+                face_down = False
+                power = trump
+                cards = play_options(hand, led, trump, False, seat == bidder, True)
+                k = len(cards)
                 card = cards[int(r() * k)] if k > 1 else cards[0]
                 if logging:
                     log.append((card, k))  # type: ignore[union-attr]

@@ -56,6 +56,9 @@ SUIT: tuple[int, ...] = tuple(SUITS.index(c.suit) for c in CARD_OBJECTS)
 STRENGTH: tuple[int, ...] = tuple(c.strength for c in CARD_OBJECTS)
 #: The "trump" of a trick played while the trump is face down: no suit has power.
 NO_POWER = 4
+#: The action of calling for the trump (other action ints are defined below; a card int is
+#: the action of playing it, so ``EXPOSE`` is the first int after the cards).
+EXPOSE = 36
 
 
 def _win_key(card: int, led_suit: int, power: int) -> int:
@@ -157,9 +160,10 @@ def play_options(
     face_down: bool,
     is_bidder: bool,
     called: bool,
-) -> tuple[list[int], bool]:
-    """(the cards the player to act may play, whether it may call ``expose``): the table
-    "legal actions of the player to act while playing" of the rules.
+) -> list[int]:
+    """The legal actions of the player to act while playing: cards, and ``EXPOSE`` when it may
+    call for the trump. The table "legal actions of the player to act while playing" of the
+    rules, in one place.
 
     ``hand`` is the player's cards by suit (``hand[suit]``; the returned list may be one of
     them: copy it before changing the hand). ``led_suit`` is -1 when leading; ``trump`` the
@@ -169,20 +173,22 @@ def play_options(
     """
     if called:
         if hand[trump]:
-            return hand[trump], False
+            return hand[trump]
     elif led_suit >= 0:
         follow = hand[led_suit]
         if follow:
-            return follow, False
+            return follow
     cards = hand[0] + hand[1] + hand[2] + hand[3]
     if not cards:  # last trick, the face-down card is all the bidder has left
-        return cards, True
+        return [EXPOSE]
     if led_suit < 0:
         if face_down and is_bidder:  # the bidder may not lead a trump while it is hidden
             others = [c for c in cards if SUIT[c] != trump]
-            return (others or cards), False
-        return cards, False
-    return cards, face_down and not called
+            return others or cards
+        return cards
+    if face_down and not called:  # void in the suit led, trump hidden: may call
+        cards.append(EXPOSE)
+    return cards
 
 
 def auction_end(players: int, high: int, passes: int) -> int:
@@ -231,7 +237,6 @@ def settle(
 
 
 # --------------------------------------------------------------------------- actions
-EXPOSE = 36
 PASS = 37
 THANI = 38
 BID = 100  # BID + n: bid n
@@ -375,7 +380,7 @@ class State:
             self.n, self.n_teams, len(self.bids), self.high, self.high_seat, self.to_act
         )
 
-    def play_options(self) -> tuple[list[int], bool]:
+    def play_options(self) -> list[int]:
         """:func:`play_options` for the seat to act."""
         seat = self.to_act
         return play_options(
@@ -391,8 +396,7 @@ class State:
         """Every legal action (ints) of the seat to act; [] once finished."""
         phase = self.phase
         if phase == PLAYING:
-            cards, expose = self.play_options()
-            return [*cards, EXPOSE] if expose else list(cards)
+            return list(self.play_options())
         if phase == BIDDING:
             low, may_pass = self.bid_floor()
             out = [BID + b for b in range(low, 29)]

@@ -16,7 +16,8 @@ from albastini.games.twentyeight import (
     pack,
     shuffled_pack,
 )
-from albastini.games.twentyeight.kernel import SUIT, play_options
+from albastini.games.twentyeight.kernel import EXPOSE, SUIT
+from albastini.games.twentyeight.kernel import play_options as kernel_play_options
 
 from .helpers import deck_for, play, random_play, to_play
 
@@ -388,6 +389,12 @@ def codes(cards: list[int]) -> set[str]:
 
 
 HEARTS, SPADES, CLUBS = 2, 3, 0
+
+
+def play_options(*args: object) -> tuple[list[int], bool]:
+    """The kernel's options split into (cards, may call ``expose``)."""
+    out = kernel_play_options(*args)  # type: ignore[arg-type]
+    return [c for c in out if c != EXPOSE], EXPOSE in out
 
 
 def test_row_bidder_hand_empty_trump_face_down_expose_only() -> None:

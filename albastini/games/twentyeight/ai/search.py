@@ -32,11 +32,12 @@ def policy(st: K.State) -> int:
     possible when the other side holds it; add points when a partner holds it and this is
     the last card; call for the trump when void and a trump held would win a trick worth
     it; else the cheapest card. Leads the strongest card when it is a Jack, else cheap."""
-    cards, expose = st.play_options()
-    if not cards:
-        return K.EXPOSE
-    if len(cards) == 1 and not expose:
+    cards = st.play_options()
+    if len(cards) == 1:
         return cards[0]
+    expose = cards[-1] == K.EXPOSE
+    if expose:
+        cards = cards[:-1]
     seat = st.to_act
     if not st.trick:
         top = min(cards)  # within a suit a lower int is stronger; Jacks are 0, 9, 18, 27
