@@ -74,7 +74,8 @@ class Trick:
 
 @dataclass(frozen=True, slots=True)
 class DealResult:
-    """The score of a finished deal (lists per team; in 3 players per seat).
+    """The score of a finished deal (lists per team, as the rules compare them with lists; in
+    3 players per seat).
 
     ``points``: card points won. ``game_points``: base cards transferred (zero-sum).
     ``winner``: the bidding team if made, else the other team; None in 3 players when the
@@ -82,8 +83,8 @@ class DealResult:
     ``cot``: whether Cot doubled the game points.
     """
 
-    points: tuple[int, ...]
-    game_points: tuple[int, ...]
+    points: list[int]
+    game_points: list[int]
     winner: int | None
     bidder: int | None
     contract: int | None
@@ -374,12 +375,12 @@ class Deal:
         if st.phase != K.FINISHED:
             raise ValueError("The deal is not finished")
         if st.redeal:
-            zero = (0,) * self.n_teams
-            return DealResult(zero, zero, None, None, None, False, False, True)
+            zero = [0] * self.n_teams
+            return DealResult(zero, list(zero), None, None, None, False, False, True)
         gp, made, doubled = st.settlement()
         return DealResult(
-            points=tuple(st.points),
-            game_points=tuple(gp),
+            points=list(st.points),
+            game_points=list(gp),
             winner=st.winner(),
             bidder=st.bidder,
             contract=st.contract,

@@ -189,9 +189,7 @@ def test_three_players_openings_and_redeal() -> None:
     deal.apply("pass")
     assert deal.phase == "finished" and deal.to_act is None and deal.legal_actions() == []
     r = deal.result()
-    assert (list(r.points), list(r.game_points), r.winner, r.redeal) == (
-        [0, 0, 0], [0, 0, 0], None, True,
-    )
+    assert (r.points, r.game_points, r.winner, r.redeal) == ([0, 0, 0], [0, 0, 0], None, True)
     assert r.to_json()["game_points"] == [0, 0, 0]
 
 
