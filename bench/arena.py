@@ -151,7 +151,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--mode", default=None, help="table mode (default: 2; 28: 4 pairs)")
     parser.add_argument("--deals", type=int, default=50, help="packs (each played twice)")
     parser.add_argument("--time-ms", type=float, default=None,
-                        help="search time per decision (default 300; 28: 250)")
+                        help="search time per decision (default 300; 28: 200)")
     parser.add_argument("--iterations", type=int, default=None, help="search samples instead")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--seed", type=int, default=1)
@@ -166,7 +166,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.mode not in modes:
         parser.error(f"--mode must be one of {modes}")
     if args.time_ms is None:
-        args.time_ms = 250 if twenty_eight else 300
+        args.time_ms = 200 if twenty_eight else 300
     options: dict[str, dict[str, Any]] = {}
     for lv in (args.a, args.b):
         if twenty_eight and lv in ("hard", "search"):

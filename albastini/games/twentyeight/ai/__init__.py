@@ -38,7 +38,7 @@ SEARCH_OPTIONS = frozenset({"time_ms", "iterations"})
 
 def make_player(level: str, seed: int | None = None, **options: Any) -> Player:
     """A computer player for a level (``easy``, ``normal``, ``hard``) or a kind (``random``,
-    ``greedy``, ``search``). Options: ``time_ms`` (hard: time per decision, default 250) and
+    ``greedy``, ``search``). Options: ``time_ms`` (hard: time per decision, default 200) and
     ``iterations`` (hard: a fixed number of sampled worlds instead, reproducible); other
     kinds ignore them. ValueError for an unknown level or option."""
     name = level.strip().lower() if isinstance(level, str) else level

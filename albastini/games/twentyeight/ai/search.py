@@ -88,14 +88,14 @@ def utility(st: K.State, seat: int) -> float:
 
 
 class SearchPlayer(NormalPlayer):
-    """Information-set sampling (``hard``). ``time_ms`` bounds each decision (default 250;
+    """Information-set sampling (``hard``). ``time_ms`` bounds each decision (default 200;
     sampling stops once it is spent); ``iterations`` fixes the number of sampled worlds
     instead (deterministic with a seed)."""
 
     level = "search"
 
     def __init__(
-        self, seed: int | None = None, time_ms: float = 250, iterations: int | None = None
+        self, seed: int | None = None, time_ms: float = 200, iterations: int | None = None
     ) -> None:
         super().__init__(seed)
         if time_ms <= 0 or (iterations is not None and iterations < 1):
