@@ -45,6 +45,7 @@ class Card:
     index: int
 
     def __new__(cls, rank: str, suit: str) -> Card:
+        """The shared card of this rank and suit; ValueError if there is none."""
         try:
             return cls._cache[rank + suit]
         except (KeyError, TypeError):

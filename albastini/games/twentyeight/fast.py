@@ -24,6 +24,7 @@ from .kernel import (
     RAISE,
     SUIT,
     THANI,
+    TRICK_ORDER,
     TRUMP,
     auction_end,
     bid_floor,
@@ -136,12 +137,12 @@ def random_deal(
     winners: list[int] = []
     face_down = True
     power = NO_POWER
+    orders = TRICK_ORDER[n]
     for _ in range(MODE_SIZES[(n, team_size)]):
         trick: list[int] = []
         pts = 0
         led = -1
-        seat = leader
-        for _ in range(n):
+        for seat in orders[leader]:
             hand = hands[seat]
             cards = play_options(hand, led, trump, face_down, seat == bidder, False)
             k = len(cards)
@@ -162,7 +163,6 @@ def random_deal(
             pts += POINTS[card]
             if led < 0:
                 led = SUIT[card]
-            seat = seat + 1 if seat + 1 < n else 0
         leader = trick_winner(leader, trick, power, n)
         winners.append(leader)
         points[leader % n_teams] += pts

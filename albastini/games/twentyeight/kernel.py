@@ -33,6 +33,7 @@ __all__ = [
     "RAISING",
     "SUIT",
     "THANI",
+    "TRICK_ORDER",
     "TRUMP",
     "TRUMP_PHASE",
     "WIN_KEY",
@@ -117,6 +118,13 @@ def deal_schedule(players: int, dealer: int) -> tuple[tuple[int, ...], tuple[int
         return tuple(seats[(i % 18) // 3] for i in range(36)), ()
     batch = tuple(seats[i % n] for i in range(4 * n))
     return batch, batch
+
+
+#: ``TRICK_ORDER[players][leader]``: the seats of a trick in order of play (seat ``s + 1``
+#: plays after seat ``s``).
+TRICK_ORDER: dict[int, tuple[tuple[int, ...], ...]] = {
+    n: tuple(tuple((lead + i) % n for i in range(n)) for lead in range(n)) for n in (3, 4, 6)
+}
 
 
 # --------------------------------------------------------------------------- bidding
