@@ -531,8 +531,11 @@ def test_others_may_lead_the_hidden_trump_and_the_bidder_void_in_it_may_discard(
     assert deal.view(None)["tricks"][0]["winner"] == 3  # phase 1: highest heart
 
 
-def test_last_trick_bidder_must_expose_then_play_it() -> None:
-    for seed in range(40):
+@pytest.mark.parametrize("bidder_leads", [True, False])
+def test_last_trick_bidder_must_expose_then_play_it(bidder_leads: bool) -> None:
+    """Nobody called during the first seven tricks: the bidder's only action in the last
+    trick is ``expose``, then the trump card; also when the bidder leads it."""
+    for seed in range(200):
         deal = to_play(4, dealer=seed % 4, seed=seed)
         rng = random.Random(seed)
         bidder = deal.view(None)["bidder"]
@@ -541,7 +544,9 @@ def test_last_trick_bidder_must_expose_then_play_it() -> None:
             legal = [c for c in deal.legal_actions() if c != "expose"]
             deal.apply(rng.choice(legal))
         if not deal.view(None)["trump_face_down"]:
-            continue  # (the bidder's forced call to lead the trump only: try another seed)
+            continue
+        if (deal.to_act == bidder) != bidder_leads:
+            continue
         while deal.to_act != bidder:
             legal = [c for c in deal.legal_actions() if c != "expose"]
             deal.apply(rng.choice(legal))
@@ -555,6 +560,9 @@ def test_last_trick_bidder_must_expose_then_play_it() -> None:
         assert deal.view(None)["exposed_in_trick"] == 7
         assert deal.view(None)["exposed_by"] == bidder
         random_play(deal, rng)
+        last = deal.view(None)["tricks"][7]
+        trumps = [s for s, c in last["plays"] if c[1] == laid[1]]
+        assert last["winner"] in trumps  # a phase-2 trick: the highest trump wins it
         assert sum(deal.result().points) == 28
         return
     pytest.fail("no deal reached the last trick with the trump face down")
