@@ -181,9 +181,12 @@ def main(argv: list[str] | None = None) -> None:
             options[lv] = opts
 
     game = "twentyeight, " if twenty_eight else ""
+    times = "x 2 (sides swapped)"
+    if twenty_eight and t28.MODES[args.mode]["team_size"] == 1:
+        times = "x 3 (A in each seat)"
     print(
-        f"arena: {game}A={args.a} vs B={args.b}, mode {args.mode}, {args.deals} packs x 2 (sides "
-        f"swapped), time {args.time_ms:g} ms, workers {args.workers}, seed {args.seed}"
+        f"arena: {game}A={args.a} vs B={args.b}, mode {args.mode}, {args.deals} packs {times}, "
+        f"time {args.time_ms:g} ms, workers {args.workers}, seed {args.seed}"
     )
     run = play_pair_28 if twenty_eight else play_pair
     t0 = time.perf_counter()

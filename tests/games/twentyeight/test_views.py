@@ -129,13 +129,13 @@ ALL_CODES = [
 ]
 
 
-def _outcome(deal: Deal, code: str) -> tuple[str, str]:
+def _outcome(deal: Deal, code: str) -> tuple[str, str, str]:
     d = deal.copy()
     try:
         d.apply(code)
     except IllegalMove as exc:
-        return exc.reason, str(exc)
-    return "ok", ""
+        return exc.reason, str(exc), json.dumps(exc.details, sort_keys=True)
+    return "ok", "", ""
 
 
 def _twin(deal: Deal, viewer: int) -> Deal | None:
