@@ -151,3 +151,25 @@ def test_trump_inference_from_the_bidders_leads_is_almost_always_right() -> None
             deal.apply(rng.choice([c for c in legal if c != "expose"] or legal))
     assert total > 500 and excluded > total / 2
     assert wrong / total < 0.01
+
+
+def test_hard_bids_from_sampled_deals() -> None:
+    """Strong four cards make a contract more often than weak ones, and a higher contract
+    less often; the hard player bids on the strong hand and passes the weak one."""
+    from albastini.games.twentyeight.ai.search import SearchPlayer
+
+    from .helpers import deck_for
+
+    strong = deck_for(4, 3, {1: ["JH", "9H", "AH", "JS"]})
+    weak = deck_for(4, 3, {1: ["7C", "8D", "QH", "KS"]})
+    chances = {}
+    for name, deck in (("strong", strong), ("weak", weak)):
+        deal = new_deal(4, 2, 3, deck=deck)
+        deal.apply("bid:14")
+        k = read_view(deal.view(1))
+        bot = SearchPlayer(seed=1)
+        chances[name] = (bot.make_chance(k, 15), bot.make_chance(k, 22))
+        code = bot.choose(deal.view(1))
+        assert code == ("bid:15" if name == "strong" else "pass")
+    assert chances["strong"][0] > chances["weak"][0] + 0.3
+    assert chances["strong"][0] > chances["strong"][1]
