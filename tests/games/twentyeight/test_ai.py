@@ -173,3 +173,17 @@ def test_hard_bids_from_sampled_deals() -> None:
         assert code == ("bid:15" if name == "strong" else "pass")
     assert chances["strong"][0] > chances["weak"][0] + 0.3
     assert chances["strong"][0] > chances["strong"][1]
+
+
+@pytest.mark.parametrize("level", ["easy", "normal", "hard"])
+def test_players_read_a_view_that_went_through_json(level: str) -> None:
+    """The platform stores and ships views as JSON: lists, no tuples, string keys."""
+    import json
+
+    deal = to_play(4, seed=8)
+    rng = random.Random(8)
+    for _ in range(12):
+        deal.apply(rng.choice([c for c in deal.legal_actions() if c != "expose"]))
+    view = json.loads(json.dumps(deal.view(deal.to_act)))
+    kwargs = {"iterations": 3} if level == "hard" else {}
+    assert make_player(level, seed=1, **kwargs).choose(view) in deal.legal_actions()
