@@ -1,5 +1,9 @@
 """Twenty-Eight deals: dealing, the auction, the trump card, raising, play, the worked example
-of the rules file, and refusals. Each test quotes the rule it checks."""
+of the rules file, and refusals. Each test quotes the rule it checks.
+
+Longer than 600 lines on purpose: it follows ``shared/rules/twentyeight.md`` section by section
+(deal, auction, trump, raising, the play table, the worked example, refusals), so a reader can
+check one against the other in one file; scoring, views and matches have their own modules."""
 
 from __future__ import annotations
 
