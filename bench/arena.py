@@ -7,6 +7,13 @@ The last line is ``win rate: X``. It prints; it does not assert.
 
     .venv/bin/python bench/arena.py --a search --b greedy --mode 2 --deals 200
     .venv/bin/python bench/arena.py --a heuristic --b greedy --mode "4 pairs" --deals 2000
+    .venv/bin/python bench/arena.py --game twentyeight --a hard --b greedy --deals 100
+
+``--game twentyeight`` plays Twenty-Eight (levels ``easy normal hard`` or kinds ``random greedy
+search``; modes "3 players", "4 pairs" (default), "6 trios"). A deal is decided unless it was
+redealt (3 players, all passed); in 3 players a pack is played three times, A in each seat
+against two B players, and A wins a deal when its side (bidder alone, or the two defenders)
+does.
 
 Latency is measured inside the workers: with ``--workers`` as large as the number of cores
 (and other programs running) it is pessimistic; ``--workers 1`` gives the unloaded figure.
@@ -28,6 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from albastini import MODES, new_deal
 from albastini.ai import DIFFICULTIES, make_player
+from albastini.games import twentyeight as t28
 
 
 def play_pair(
@@ -71,6 +79,51 @@ def play_pair(
     return out
 
 
+def play_pair_28(
+    index: int, a: str, b: str, mode: str, seed: int, options: dict[str, Any]
+) -> dict[str, Any]:
+    """Twenty-Eight: play pack ``index`` with A on each side in turn (3 players: in each
+    seat); results and latencies, as :func:`play_pair`."""
+    spec = t28.MODES[mode]
+    players, team_size = spec["players"], spec["team_size"]
+    teams = players // team_size
+    rng = random.Random(seed * 1_000_003 + index)
+    deck_seed = rng.getrandbits(63)
+    dealer = rng.randrange(players)
+    out: dict[str, Any] = {"games": [], "lat": {a: [], b: []}}
+    for a_side in range(teams if teams == 3 else 2):
+        levels = [a if seat % teams == a_side else b for seat in range(players)]
+        bots = [
+            t28.make_player(lv, seed=rng.getrandbits(32), **options.get(lv, {}))
+            for lv in levels
+        ]
+        lat: list[list[float]] = [[] for _ in range(players)]
+        deal = t28.new_deal(players, team_size, dealer, seed=deck_seed)
+        while deal.phase != "finished":
+            seat = deal.to_act
+            assert seat is not None
+            view = deal.view(seat)
+            t0 = time.perf_counter()
+            code = bots[seat].choose(view)
+            dt = time.perf_counter() - t0
+            if len(view["legal"]) > 1:
+                lat[seat].append(dt)
+            deal.apply(code)
+        result = deal.result()
+        a_won: bool | None
+        if result.redeal:
+            a_won = None
+        elif teams == 3:
+            a_won = result.made == (result.bidder == a_side)
+        else:
+            a_won = result.winner == a_side
+        stake = max(result.game_points)
+        out["games"].append({"a_won": a_won, "vp": stake, "a_points": result.points[a_side]})
+        for seat in range(players):
+            out["lat"][levels[seat]].extend(lat[seat])
+    return out
+
+
 def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
     """95% Wilson score interval of a proportion."""
     if n == 0:
@@ -94,9 +147,11 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--a", default="search", help="level or difficulty of side A")
     parser.add_argument("--b", default="greedy", help="level or difficulty of side B")
-    parser.add_argument("--mode", default="2", choices=list(MODES), help="table mode")
+    parser.add_argument("--game", default="albastini", choices=["albastini", "twentyeight"])
+    parser.add_argument("--mode", default=None, help="table mode (default: 2; 28: 4 pairs)")
     parser.add_argument("--deals", type=int, default=50, help="packs (each played twice)")
-    parser.add_argument("--time-ms", type=float, default=300, help="search time per decision")
+    parser.add_argument("--time-ms", type=float, default=None,
+                        help="search time per decision (default 300; 28: 200)")
     parser.add_argument("--iterations", type=int, default=None, help="search samples instead")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--seed", type=int, default=1)
@@ -104,26 +159,44 @@ def main(argv: list[str] | None = None) -> None:
     if args.a == args.b:
         parser.error("--a and --b must differ (latencies are kept per level)")
 
+    twenty_eight = args.game == "twentyeight"
+    modes = list(t28.MODES) if twenty_eight else list(MODES)
+    if args.mode is None:
+        args.mode = "4 pairs" if twenty_eight else "2"
+    if args.mode not in modes:
+        parser.error(f"--mode must be one of {modes}")
+    if args.time_ms is None:
+        args.time_ms = 200 if twenty_eight else 300
     options: dict[str, dict[str, Any]] = {}
     for lv in (args.a, args.b):
-        if DIFFICULTIES.get(lv, lv) == "search":
+        if twenty_eight and lv in ("hard", "search"):
+            opts28: dict[str, Any] = {"time_ms": args.time_ms}
+            if args.iterations:
+                opts28["iterations"] = args.iterations
+            options[lv] = opts28
+        elif not twenty_eight and DIFFICULTIES.get(lv, lv) == "search":
             opts: dict[str, Any] = {"time_ms": args.time_ms}
             if args.iterations:
                 opts["iterations"] = args.iterations
             options[lv] = opts
 
+    game = "twentyeight, " if twenty_eight else ""
+    times = "x 2 (sides swapped)"
+    if twenty_eight and t28.MODES[args.mode]["team_size"] == 1:
+        times = "x 3 (A in each seat)"
     print(
-        f"arena: A={args.a} vs B={args.b}, mode {args.mode}, {args.deals} packs x 2 (sides "
-        f"swapped), time {args.time_ms:g} ms, workers {args.workers}, seed {args.seed}"
+        f"arena: {game}A={args.a} vs B={args.b}, mode {args.mode}, {args.deals} packs {times}, "
+        f"time {args.time_ms:g} ms, workers {args.workers}, seed {args.seed}"
     )
+    run = play_pair_28 if twenty_eight else play_pair
     t0 = time.perf_counter()
     results: list[dict[str, Any]] = []
     jobs = [(i, args.a, args.b, args.mode, args.seed, options) for i in range(args.deals)]
     if args.workers <= 1:
-        results = [play_pair(*job) for job in jobs]
+        results = [run(*job) for job in jobs]
     else:
         with ProcessPoolExecutor(max_workers=args.workers) as pool:
-            futures = [pool.submit(play_pair, *job) for job in jobs]
+            futures = [pool.submit(run, *job) for job in jobs]
             results = [f.result() for f in futures]
     elapsed = time.perf_counter() - t0
 
@@ -145,7 +218,7 @@ def main(argv: list[str] | None = None) -> None:
     rate = wins / decided if decided else float("nan")
     lo, hi = wilson(wins, decided)
     print(f"deals: {wins + losses + ties}  A won {wins}, lost {losses}, tied {ties}")
-    print(f"victory points: A {vp_a}, B {vp_b}")
+    print(f"{'game' if twenty_eight else 'victory'} points: A {vp_a}, B {vp_b}")
     print(f"A's win rate of decided deals: {rate:.3f}  (95% Wilson CI {lo:.3f} .. {hi:.3f})")
     load = "unloaded" if args.workers <= 1 else f"under load, {args.workers} workers"
     for lv, xs in lat.items():

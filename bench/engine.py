@@ -15,6 +15,14 @@ player's unit of work) and exact endgame solves of 4-pairs deals with three card
 (``ai.sim.solve``), each over a fixed set of positions drawn from ``--seed``.
 
     python bench/engine.py [--seconds 1.0]
+    python bench/engine.py --game twentyeight     # Twenty-Eight only; last line its 4 pairs
+    python bench/engine.py --game all             # both; last line Albastini's, as by default
+
+Twenty-Eight (``--game twentyeight`` or ``all``): random deals (random legal bids, trump
+card, raises and plays, ``expose`` included) through its fast path
+(``albastini.games.twentyeight.fast.random_deal``, the kernel's rules without per-action
+dispatch) per mode, the clean path (``Deal``) for 4 pairs, and the hard player's rollouts
+(``ai.search.rollout`` from sampled first-trick worlds). Target: >= 20,000 4-pairs deals/s.
 """
 
 from __future__ import annotations
@@ -32,6 +40,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from albastini import MODES, new_deal
 from albastini.games.albastini.ai.sim import greedy_rollout, solve
 from albastini.games.albastini.fast import FastDeal, random_deal_points
+from albastini.games.twentyeight import MODES as MODES_28
+from albastini.games.twentyeight import new_deal as new_deal_28
+from albastini.games.twentyeight.ai.core import read_view, sample_world
+from albastini.games.twentyeight.ai.search import rollout
+from albastini.games.twentyeight.fast import random_deal
 
 
 def fast_rate(
@@ -110,6 +123,65 @@ def ai_rates(seconds: float, seed: int) -> None:
     print(f"exact endgame solves, 4 pairs with 3 cards each: {rate:,.1f}/s")
 
 
+def rate_28(players: int, team_size: int, seconds: float, rng: random.Random
+            ) -> tuple[float, float]:
+    """Twenty-Eight: median and best random deals per CPU second through the fast path."""
+    random_deal(players, team_size, rng)
+    batch = 500
+    rates: list[float] = []
+    spent = 0.0
+    while spent < seconds or len(rates) < 3:
+        start = time.process_time()
+        for _ in range(batch):
+            random_deal(players, team_size, rng)
+        took = time.process_time() - start
+        spent += took
+        if took > 0:
+            rates.append(batch / took)
+    return statistics.median(rates), max(rates)
+
+
+def clean_rate_28(seconds: float, rng: random.Random) -> float:
+    """Twenty-Eight 4-pairs deals per CPU second through ``Deal``, random legal codes."""
+    done = 0
+    start = time.process_time()
+    while time.process_time() - start < seconds:
+        deal = new_deal_28(4, 2, rng.randrange(4), seed=rng.getrandbits(32))
+        while deal.phase != "finished":
+            deal.apply(rng.choice(deal.legal_actions()))
+        done += 1
+    return done / (time.process_time() - start)
+
+
+def rollout_rate_28(seconds: float, seed: int) -> float:
+    """Hard player's unit of work: rollouts per CPU second from sampled first-trick worlds."""
+    rng = random.Random(seed)
+    worlds = []
+    for i in range(100):
+        deal = new_deal_28(4, 2, i % 4, seed=rng.getrandbits(32))
+        while deal.phase != "playing":
+            deal.apply(deal.legal_actions()[0] if deal.phase != "bidding" else
+                       rng.choice(deal.legal_actions()))
+        seat = deal.to_act
+        assert seat is not None
+        worlds.append(sample_world(read_view(deal.view(seat)), rng))
+    return batches(worlds, lambda w: rollout(w.copy()), seconds)  # type: ignore[arg-type]
+
+
+def twentyeight(seconds: float, seed: int, ai: bool) -> float:
+    """Print the Twenty-Eight lines; return the 4-pairs fast-path median."""
+    rng = random.Random(seed)
+    print(f"twentyeight clean path (Deal), 4 pairs: {clean_rate_28(seconds, rng):,.0f} deals/s")
+    rates: dict[str, float] = {}
+    for name, spec in MODES_28.items():
+        rates[name], best = rate_28(spec["players"], spec["team_size"], seconds, rng)
+        print(f"twentyeight fast path, {name:9}: {rates[name]:,.0f} deals/s ({best:,.0f})")
+    if ai:
+        rate = rollout_rate_28(seconds, seed)
+        print(f"twentyeight hard-player rollouts, 4 pairs from the first trick: {rate:,.0f}/s")
+    return rates["4 pairs"]
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=1.0, help="CPU seconds per mode")
@@ -118,9 +190,14 @@ def main(argv: list[str] | None = None) -> None:
         "--ai", action=argparse.BooleanOptionalAction, default=True,
         help="also time the computer players' rollouts and endgame solves",
     )
+    parser.add_argument("--game", default="albastini", choices=["albastini", "twentyeight", "all"])
     args = parser.parse_args(argv)
     rng = random.Random(args.seed)
     print(f"CPU time of this process, {args.seconds:g} s per mode: median batch (best batch)")
+    if args.game == "twentyeight":
+        rate = twentyeight(args.seconds, args.seed, args.ai)
+        print(f"deals/s: {rate:.0f}")
+        return
     print(f"clean path (Deal), 4 pairs: {clean_rate(args.seconds, rng):,.0f} deals/s")
     rates: dict[str, float] = {}
     for name, (players, team_size) in MODES.items():
@@ -128,6 +205,8 @@ def main(argv: list[str] | None = None) -> None:
         print(f"fast path, {name:8}: {rates[name]:,.0f} deals/s ({best:,.0f})")
     if args.ai:
         ai_rates(args.seconds, args.seed)
+    if args.game == "all":
+        twentyeight(args.seconds, args.seed, args.ai)
     print(f"deals/s: {rates['4 pairs']:.0f}")
 
 

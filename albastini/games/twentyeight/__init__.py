@@ -1,0 +1,41 @@
+"""Twenty-Eight (Irupathiyettu), the Kerala Jack-Nine trick game: rules engine and players.
+
+The game's package behind the platform's common interface::
+
+    from albastini.games.twentyeight import new_deal, Match, IllegalMove, make_player
+
+:mod:`.kernel` holds every rule once, on ints (:class:`.kernel.State`); :mod:`.deal` wraps
+it for people (codes, sentences, views); :mod:`.fast` runs it at random for the bench;
+:mod:`.ai` holds the computer players. The rules are in ``shared/rules/twentyeight.md``.
+"""
+
+from .ai import decide, make_player
+from .cards import CARDS, POINTS, RANKS, SUITS, Card, pack, shuffled_pack
+from .deal import MODES, Deal, DealResult, IllegalMove, Trick, new_deal
+from .match import Match
+
+#: The game's key in ``albastini.games.GAMES``, in the store and in button ids.
+NAME = "twentyeight"
+#: Computer player levels offered to people.
+LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
+
+__all__ = [
+    "CARDS",
+    "LEVELS",
+    "MODES",
+    "NAME",
+    "POINTS",
+    "RANKS",
+    "SUITS",
+    "Card",
+    "Deal",
+    "DealResult",
+    "IllegalMove",
+    "Match",
+    "Trick",
+    "decide",
+    "make_player",
+    "new_deal",
+    "pack",
+    "shuffled_pack",
+]

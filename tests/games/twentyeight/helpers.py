@@ -1,0 +1,58 @@
+"""Shared helpers for the Twenty-Eight tests: decks built from chosen hands, scripted play."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+
+from albastini.games.twentyeight import Deal, new_deal, pack
+from albastini.games.twentyeight.kernel import deal_schedule
+
+
+def deck_for(
+    players: int,
+    dealer: int,
+    first: Mapping[int, Sequence[str]],
+    second: Mapping[int, Sequence[str]] | None = None,
+) -> list[str]:
+    """A deck that deals ``first[seat]`` before bidding and ``second[seat]`` after the trump
+    card is down (6 players: ``first`` is the whole hand); unnamed places get the remaining
+    cards of the pack in pack order."""
+    before, after = deal_schedule(players, dealer)
+    deck: list[str | None] = [None] * len(pack(players))
+    for batch, seats, offset in ((first, before, 0), (second or {}, after, len(before))):
+        for seat, cards in batch.items():
+            places = [offset + i for i, s in enumerate(seats) if s == seat]
+            assert len(cards) <= len(places)
+            for place, card in zip(places, cards, strict=False):
+                deck[place] = card
+    rest = iter(c.code for c in pack(players) if c.code not in deck)
+    return [c if c is not None else next(rest) for c in deck]
+
+
+def play(deal: Deal, *codes: str) -> None:
+    """Apply codes in order (each must be legal)."""
+    for code in codes:
+        deal.apply(code)
+
+
+def random_play(deal: Deal, rng: random.Random, *, expose: bool = True) -> None:
+    """Finish a deal with random legal actions (``expose=False``: never call unless forced)."""
+    while deal.phase != "finished":
+        legal = deal.legal_actions()
+        if not expose and len(legal) > 1:
+            legal = [c for c in legal if c != "expose"]
+        deal.apply(rng.choice(legal))
+
+
+def to_play(players: int = 4, dealer: int = 0, seed: int = 1, **options: bool) -> Deal:
+    """A deal in phase playing: the first speaker bids the minimum, everyone passes, the
+    bidder lays their first card, the bidding side passes the raising."""
+    deal = new_deal(players, dealer=dealer, seed=seed, **options)
+    deal.apply(deal.legal_actions()[0])
+    while deal.phase == "bidding":
+        deal.apply("pass")
+    deal.apply(deal.legal_actions()[0])
+    while deal.phase == "raising":
+        deal.apply("pass")
+    return deal

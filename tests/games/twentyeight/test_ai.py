@@ -1,0 +1,189 @@
+"""Computer players: legal codes from the view alone in every mode and phase, the levels and
+kinds, a picklable ``decide``, reproducible search with a fixed number of samples, and worlds
+sampled consistently with what is public."""
+
+from __future__ import annotations
+
+import pickle
+import random
+from concurrent.futures import ProcessPoolExecutor
+
+import pytest
+
+from albastini.games.twentyeight import LEVELS, decide, make_player, new_deal
+from albastini.games.twentyeight.ai.core import read_view, sample_world
+from albastini.games.twentyeight.kernel import CODES, SUIT
+
+from .helpers import to_play
+
+KINDS = ["random", "greedy", "easy", "normal"]
+
+
+@pytest.mark.parametrize("players", [3, 4, 6])
+@pytest.mark.parametrize("kind", KINDS)
+def test_players_finish_deals_with_legal_codes(players: int, kind: str) -> None:
+    for seed in range(6):
+        deal = new_deal(players, dealer=seed % players, seed=seed, thani=seed % 2 == 1)
+        bots = [make_player(kind, seed=seed * 10 + s) for s in range(players)]
+        while deal.phase != "finished":
+            seat = deal.to_act
+            assert seat is not None
+            code = bots[seat].choose(deal.view(seat))
+            assert code in deal.legal_actions()
+            deal.apply(code)
+
+
+@pytest.mark.parametrize("players", [3, 4, 6])
+def test_search_player_finishes_a_deal(players: int) -> None:
+    deal = new_deal(players, seed=players)
+    bot = make_player("hard", seed=1, iterations=2)
+    while deal.phase != "finished":
+        seat = deal.to_act
+        assert seat is not None
+        code = bot.choose(deal.view(seat))
+        deal.apply(code)
+    assert deal.result() is not None
+
+
+def test_levels_and_errors() -> None:
+    assert LEVELS == ("easy", "normal", "hard")
+    for level in (*LEVELS, "random", "greedy", "search"):
+        assert hasattr(make_player(level, seed=1), "choose")
+    with pytest.raises(ValueError):
+        make_player("expert")
+    with pytest.raises(ValueError):
+        make_player("hard", depth=3)
+    with pytest.raises(ValueError):
+        make_player("hard", time_ms=0)
+    view = new_deal(4, seed=1).view(2)  # not seat 2's turn
+    with pytest.raises(ValueError):
+        make_player("normal").choose(view)
+
+
+def test_greedy_is_the_baseline_of_the_issue() -> None:
+    """Cheapest card that wins the trick, else the cheapest card."""
+    deal = to_play(4, dealer=3, seed=2)
+    deal.apply(deal.legal_actions()[0])
+    view = deal.view(deal.to_act)
+    code = make_player("easy").choose(view)
+    assert code in view["legal"]
+    # the choice depends on the view only: the same view gives the same code
+    assert make_player("greedy", seed=5).choose(view) == code
+
+
+def test_decide_is_picklable_and_runs_in_a_process_pool() -> None:
+    view = to_play(4, seed=3).view(1)
+    assert pickle.loads(pickle.dumps(decide)) is decide
+    with ProcessPoolExecutor(max_workers=1) as pool:
+        code = pool.submit(decide, "normal", view, 7).result(timeout=60)
+    assert code == decide("normal", view, 7) and code in view["legal"]
+
+
+def test_search_with_fixed_iterations_is_reproducible() -> None:
+    deal = to_play(4, seed=4)
+    view = deal.view(deal.to_act)
+    a = make_player("hard", seed=9, iterations=5).choose(view)
+    b = make_player("hard", seed=9, iterations=5).choose(view)
+    assert a == b and a in view["legal"]
+
+
+def test_search_respects_its_time_budget() -> None:
+    import time
+
+    deal = to_play(4, seed=5)
+    view = deal.view(deal.to_act)
+    bot = make_player("hard", seed=1, time_ms=60)
+    start = time.perf_counter()
+    bot.choose(view)
+    assert time.perf_counter() - start < 0.3
+
+
+def test_sampled_worlds_are_consistent_with_public_information() -> None:
+    rng = random.Random(6)
+    for seed in range(20):
+        deal = to_play(4, dealer=seed % 4, seed=seed)
+        while deal.phase == "playing":
+            seat = deal.to_act
+            assert seat is not None
+            k = read_view(deal.view(seat))
+            for _ in range(3):
+                w = sample_world(k, rng)
+                assert sorted(w.hand(seat)) == sorted(k.hand)
+                for s in range(4):
+                    held = w.hand(s)
+                    assert len(held) == k.hand_sizes[s]
+                    # (the exposed trump card joined the bidder's hand whatever it was void in)
+                    hidden = [c for c in held if c != k.trump_card]
+                    assert not {SUIT[c] for c in hidden} & k.void[s] or s == seat
+                if k.face_down and seat != k.bidder:
+                    allowed = [c for c in k.unseen() if SUIT[c] not in k.not_trump]
+                    assert SUIT[w.trump_card] not in k.not_trump or not allowed
+                    assert w.trump_card not in k.played
+                if k.trump_card >= 0:
+                    assert w.trump_card == k.trump_card
+                # every card exactly once
+                cards = [c for s in range(4) for c in w.hand(s)] + list(k.played)
+                if w.face_down:
+                    cards.append(w.trump_card)
+                assert sorted(cards) == sorted(CODES.index(c) for c in
+                                               (x.code for x in deal.deck))
+            legal = deal.legal_actions()
+            deal.apply(rng.choice([c for c in legal if c != "expose"] or legal))
+
+
+def test_trump_inference_from_the_bidders_leads_is_almost_always_right() -> None:
+    """A suit the bidder led while the trump was hidden is excluded (unless the bidder may
+    have held nothing else): over random play the true trump is excluded in under 1% of
+    the defenders' decisions."""
+    rng = random.Random(1)
+    wrong = total = excluded = 0
+    for seed in range(60):
+        deal = to_play(4, dealer=seed % 4, seed=seed)
+        while deal.phase == "playing":
+            seat = deal.to_act
+            assert seat is not None
+            if deal.state.face_down and seat != deal.state.bidder:
+                k = read_view(deal.view(seat))
+                total += 1
+                wrong += deal.state.trump in k.not_trump
+                excluded += len(k.not_trump)
+            legal = deal.legal_actions()
+            deal.apply(rng.choice([c for c in legal if c != "expose"] or legal))
+    assert total > 500 and excluded > total / 2
+    assert wrong / total < 0.01
+
+
+def test_hard_bids_from_sampled_deals() -> None:
+    """Strong four cards make a contract more often than weak ones, and a higher contract
+    less often; the hard player bids on the strong hand and passes the weak one."""
+    from albastini.games.twentyeight.ai.search import SearchPlayer
+
+    from .helpers import deck_for
+
+    strong = deck_for(4, 3, {1: ["JH", "9H", "AH", "JS"]})
+    weak = deck_for(4, 3, {1: ["7C", "8D", "QH", "KS"]})
+    chances = {}
+    for name, deck in (("strong", strong), ("weak", weak)):
+        deal = new_deal(4, 2, 3, deck=deck)
+        deal.apply("bid:14")
+        k = read_view(deal.view(1))
+        bot = SearchPlayer(seed=1)
+        chances[name] = (bot.make_chance(k, 15), bot.make_chance(k, 22))
+        code = bot.choose(deal.view(1))
+        assert code == ("bid:15" if name == "strong" else "pass")
+    assert chances["strong"][0] > chances["weak"][0] + 0.3
+    assert chances["strong"][0] > chances["strong"][1]
+
+
+@pytest.mark.parametrize("level", ["easy", "normal", "hard"])
+def test_players_read_a_view_that_went_through_json(level: str) -> None:
+    """The platform stores and ships views as JSON: lists, no tuples, string keys."""
+    import json
+
+    deal = to_play(4, seed=8)
+    rng = random.Random(8)
+    for _ in range(12):
+        deal.apply(rng.choice([c for c in deal.legal_actions() if c != "expose"]))
+    view = json.loads(json.dumps(deal.view(deal.to_act)))
+    kwargs = {"iterations": 3} if level == "hard" else {}
+    assert make_player(level, seed=1, **kwargs).choose(view) in deal.legal_actions()
