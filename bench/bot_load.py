@@ -77,7 +77,7 @@ from tests.fakediscord import (  # noqa: E402
 )
 
 DEADLINE = 3.0  # Discord's time for the first response
-MOVE_ID = re.compile(r"alb:[pbx]:")
+MOVE_ID = re.compile(r"alb:(m|[pbx]):")  # m: a move (ids since the presenters); p, b, x: before
 HAND_ID = "alb:h:"
 SETUP_WAIT = 60.0  # a lobby or a started match that takes longer counts as a broken table
 TARGETS = {"p99_ms": 50.0, "kb_per_table": 100.0}
