@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from . import albastini
+from . import albastini, twentyeight
 
-GAMES: dict[str, ModuleType] = {albastini.NAME: albastini}
+GAMES: dict[str, ModuleType] = {albastini.NAME: albastini, twentyeight.NAME: twentyeight}
 
 __all__ = ["GAMES"]

@@ -70,12 +70,14 @@ class LobbyService(TurnService):
         if not isinstance(game, str) or game not in GAMES:
             raise Refusal("bad_value", f"There is no game {game!r}.", field="game", value=game)
         rules = game_rules(game)
-        if type(players) is not int or not rules.min_players <= players <= rules.max_players:
+        counts = sorted({p for p, _ in rules.modes})
+        if type(players) is not int or players not in counts:
             raise Refusal(
                 "bad_value",
-                f"A table has {rules.min_players} to {rules.max_players} players.",
+                f"A table of this game has {', '.join(map(str, counts))} players.",
                 field="players",
                 value=players,
+                choices=counts,
             )
         if team_size is None:
             team_size = rules.default_team_size(players)

@@ -13,14 +13,18 @@ from .ai import decide, make_player
 from .cards import CARDS, POINTS, RANKS, SUITS, Card, pack, shuffled_pack
 from .deal import MODES, Deal, DealResult, IllegalMove, Trick, new_deal
 from .match import Match
+from .table_view import table_view
 
 #: The game's key in ``albastini.games.GAMES``, in the store and in button ids.
 NAME = "twentyeight"
 #: Computer player levels offered to people.
 LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
+#: The base cards each side starts a match with (the rules' default ``target``).
+DEFAULT_TARGET = 6
 
 __all__ = [
     "CARDS",
+    "DEFAULT_TARGET",
     "LEVELS",
     "MODES",
     "NAME",
@@ -38,4 +42,5 @@ __all__ = [
     "new_deal",
     "pack",
     "shuffled_pack",
+    "table_view",
 ]

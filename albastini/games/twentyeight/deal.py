@@ -164,7 +164,8 @@ class Deal:
     """One deal at a table of ``players`` seats numbered in the order of play.
 
     Build one with :func:`new_deal`. ``state`` is the kernel state (every card; never shown);
-    ``deck`` the pack as dealt (index 0 = top); ``actions`` the codes applied, in order.
+    ``deck`` the pack as dealt (index 0 = top); ``actions`` the codes applied, in order, and
+    ``seats`` who applied each.
     """
 
     def __init__(
@@ -190,6 +191,7 @@ class Deal:
         self.deck: tuple[Card, ...] = tuple(deck)
         self.state = K.State.new(players, team_size, dealer, [c.index for c in deck], thani, cot)
         self.actions: list[str] = []
+        self.seats: list[int] = []
 
     # ----------------------------------------------------------------- queries
     @property
@@ -235,8 +237,10 @@ class Deal:
         action = self._action_int(kind, arg)
         if action is None or action not in self.state.legal():
             raise self._refusal(kind, arg)
+        seat = self.state.to_act
         self.state.apply(action)
         self.actions.append(code)
+        self.seats.append(seat)
 
     @staticmethod
     def _action_int(kind: str, arg: int) -> int | None:
@@ -493,6 +497,7 @@ class Deal:
         other.__dict__.update(self.__dict__)
         other.state = self.state.copy()
         other.actions = list(self.actions)
+        other.seats = list(self.seats)
         return other
 
 

@@ -1,0 +1,149 @@
+"""The table service plays every game of ``GAMES`` the same way: Twenty-Eight tables open, play
+to the end with people and computers, survive a restart mid-deal, and keep their results and
+leaderboards apart from Albastini's."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from albastini.events import Acted, DealOver, MatchOver
+from albastini.session import Refusal
+from albastini.timers import ManualClock
+from tests.doubles import CHANNEL, GUILD, HOST, P2, persons_turn, play_legal, service, until
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    return tmp_path / "games.db"
+
+
+async def test_a_twenty_eight_table_plays_to_the_end_and_scores_base_cards(db: Path) -> None:
+    async with service(db) as (svc, store, rec):
+        table = await svc.open_table(
+            GUILD, CHANNEL, HOST, "Host", game="twentyeight", computer_level="easy", target=2
+        )
+        assert (table.game, table.players, table.team_size) == ("twentyeight", 4, 2)
+        await svc.join(table.id, P2, "Second")
+        await svc.fill_computers(table.id, HOST)
+        await svc.start_match(table.id, HOST)
+        rng = random.Random(3)
+        clock = svc.clock
+        assert isinstance(clock, ManualClock)
+        while table.status == "running":
+            await svc.wait_idle()
+            for uid in (HOST, P2):
+                if persons_turn(table, uid):
+                    await play_legal(svc, table, uid, rng)
+                    break
+            else:
+                await clock.advance(1.0)
+        over = rec.of(MatchOver)[0]
+        scores = list(over.scores)
+        assert sum(scores) == 4 and min(scores) <= 0  # base cards move, a side wears the kunukku
+        deals = rec.of(DealOver)
+        assert all(sum(d.result["game_points"]) == 0 for d in deals)  # zero-sum transfers
+        board = await store.leaderboard(GUILD, game="twentyeight")
+        assert sorted(e.user_id for e in board.entries) == [HOST, P2]
+        for entry in board.entries:
+            team = table.team_of(table.seat_of(entry.user_id) or 0)
+            assert entry.score == scores[team]  # may be negative: the store keeps it
+            assert entry.matches_won == int(over.winner_team == team)
+        assert (await store.leaderboard(GUILD)).entries == ()  # Albastini's board is apart
+
+
+async def test_a_twenty_eight_table_replays_mid_deal_after_a_restart(db: Path) -> None:
+    rng = random.Random(8)
+    async with service(db) as (svc, _, _rec):
+        table = await svc.open_table(
+            GUILD, CHANNEL, HOST, "Host", game="twentyeight", players=3, computer_level="easy"
+        )
+        await svc.join(table.id, P2, "Second")
+        await svc.fill_computers(table.id, HOST)
+        await svc.start_match(table.id, HOST)
+        clock = svc.clock
+        assert isinstance(clock, ManualClock)
+        while table.move_no < 15:
+            await svc.wait_idle()
+            for uid in (HOST, P2):
+                if persons_turn(table, uid):
+                    await play_legal(svc, table, uid, rng)
+                    break
+            else:
+                await clock.advance(1.0)
+        await svc.wait_idle()
+        before = {uid: table.view_for(uid) for uid in (HOST, P2)}
+        move_no, table_id = table.move_no, table.id
+    async with service(db) as (svc, _, _rec):
+        again = svc.get(table_id)
+        assert again is not None and again.game == "twentyeight"
+        assert again.move_no == move_no
+        for uid in (HOST, P2):
+            view = again.view_for(uid)
+            assert view is not None and before[uid] is not None
+            assert {k: v for k, v in view.items() if k != "names"} == {
+                k: v for k, v in before[uid].items() if k != "names"
+            }
+
+
+async def test_a_twenty_eight_refusal_is_the_game_s_own(db: Path) -> None:
+    async with service(db) as (svc, _, _rec):
+        table = await svc.open_table(GUILD, CHANNEL, HOST, "Host", game="twentyeight")
+        await svc.fill_computers(table.id, HOST)
+        await svc.start_match(table.id, HOST)
+        await until(lambda: persons_turn(table, HOST), timeout=30)
+        view = table.view_for(HOST)
+        assert view is not None
+        with pytest.raises(Refusal) as exc:
+            await svc.act(table.id, HOST, table.move_no, "bid:99")
+        assert exc.value.reason == "illegal"
+        assert table.view_for(HOST) == view  # nothing changed
+
+
+async def test_unknown_games_levels_and_modes_are_refused(db: Path) -> None:
+    async with service(db) as (svc, _, _rec):
+        for kwargs in (
+            {"game": "chess"},
+            {"game": "twentyeight", "players": 5},
+            {"game": "twentyeight", "players": 4, "team_size": 1},
+            {"game": "twentyeight", "computer_level": "search"},  # an Albastini-only level
+        ):
+            with pytest.raises(Refusal) as exc:
+                await svc.open_table(GUILD, CHANNEL, HOST, "Host", **kwargs)  # type: ignore[arg-type]
+            assert exc.value.reason == "bad_value"
+        assert svc.table_in_channel(CHANNEL) is None
+
+
+async def test_a_computer_never_sees_the_hidden_trump_of_another_seat(db: Path) -> None:
+    """What the service gives a computer player is its seat's table view: before the trump is
+    exposed, nobody but the bidder finds the trump card or its suit in it."""
+    seen: list[dict[str, object]] = []
+
+    async with service(db) as (svc, _, rec):
+        table = await svc.open_table(GUILD, CHANNEL, HOST, "Host", game="twentyeight",
+                                     computer_level="easy")  # fmt: skip
+        await svc.fill_computers(table.id, HOST)
+        await svc.start_match(table.id, HOST)
+        await svc.leave(table.id, HOST)  # computers play every seat from now on
+        rules = table.rules
+        original = rules.view
+
+        def spy(match: object, seat: int | None) -> dict[str, object]:
+            view = original(match, seat)  # type: ignore[arg-type]
+            seen.append(view)
+            return view
+
+        rules.view = spy  # type: ignore[method-assign]
+        try:
+            await until(lambda: table.status != "running" or len(seen) > 60, timeout=60)
+        finally:
+            del rules.view
+        assert rec.of(Acted)
+    hidden = [v for v in seen if v["trump_face_down"] and v["seat"] != v["bidder"]]
+    assert hidden
+    for view in hidden:
+        assert view["trump"] is None and view["trump_card"] is None
+        assert all(code == "trump" or not str(code).startswith("trump:")
+                   for _, code in view["log"])  # type: ignore[attr-defined]  # fmt: skip
