@@ -3,6 +3,7 @@
     python -m albastini --mode "4 pairs" --target 5 --seat 0 --seed 7
     python -m albastini --mode 3 --one-deal --level greedy
     python -m albastini --mode "6 trios" --auto          # watch computer players
+    python -m albastini --game twentyeight               # another game (albastini.terminal)
 
 On your turn, type a card code (``7H``), a number from the menu, ``pass`` while bidding, ``?``
 for the table again or ``q`` to quit. Computer players come from ``albastini.ai.make_player``
@@ -19,6 +20,8 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
+from . import terminal
+from .games import GAMES
 from .games.albastini.actions import Action, Bid, Pass, Play, parse_action
 from .games.albastini.cards import SUIT_NAMES, Card
 from .games.albastini.deal import MODES, Deal, IllegalMove
@@ -309,12 +312,17 @@ class Table:
 
 
 def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None) -> int:
-    """Parse the command line and play; returns the exit status."""
+    """Parse the command line and play; returns the exit status. ``--game`` other than
+    albastini plays that game in :mod:`albastini.terminal`."""
+    chosen, _ = _game_parser().parse_known_args(argv)
+    if chosen.game != "albastini":
+        return terminal.main(argv, out=out)
     parser = argparse.ArgumentParser(
         prog="python -m albastini",
         description="Play Albastini in the terminal against computer players.",
         epilog="On your turn type a card code (7H), a number from the menu, pass, ? or q.",
     )
+    parser.add_argument("--game", default="albastini", choices=sorted(GAMES), help="the game")
     parser.add_argument("--mode", default="4 pairs", choices=list(MODES), help="table mode")
     parser.add_argument("--target", type=int, default=5, help="victory points to win")
     parser.add_argument("--seat", type=int, default=0, help="your seat, 0 = first")
@@ -363,6 +371,12 @@ def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None) -> int
         match, human, computers, one_deal=args.one_deal, delay=args.delay, read=read, out=stream
     )
     return table.play()
+
+
+def _game_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(add_help=False)
+    parser.add_argument("--game", default="albastini")
+    return parser
 
 
 if __name__ == "__main__":

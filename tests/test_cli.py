@@ -145,3 +145,38 @@ def test_computer_players_come_from_albastini_ai_when_it_is_there() -> None:
         == 0
     )
     assert "computer players: greedy" in out.getvalue()
+
+
+# --------------------------------------------------------------------------- other games
+
+
+@pytest.mark.parametrize("mode", ["3 players", "4 pairs", "6 trios"])
+def test_twenty_eight_plays_a_deal_in_every_mode(mode: str) -> None:
+    out = io.StringIO()
+    args = ["--game", "twentyeight", "--mode", mode, "--auto", "--one-deal", "--seed", "2",
+            "--level", "easy"]  # fmt: skip
+    assert main(args, out=out) == 0
+    text = out.getvalue()
+    assert "Deal 1 over. Card points:" in text and "game points:" in text
+
+
+def test_twenty_eight_in_the_terminal_hides_the_face_down_trump() -> None:
+    """A person who passes whenever they may (and otherwise plays the first move of the menu)
+    is not the bidder: they read that the trump was laid face down, and no trump card, until
+    it is exposed."""
+    done = run(["--game", "twentyeight", "--seed", "12", "--level", "easy", "--one-deal"],
+               stdin="pass\n1\n" * 80)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    text = done.stdout
+    assert "Deal 1 over." in text and "You: trump:" not in text
+    laid = [line for line in text.splitlines() if ": trump" in line]
+    assert len(laid) == 1 and laid[0].rstrip().endswith(": trump")  # a computer laid it
+    hidden_part = text[: text.find(": expose")]
+    assert "Trump card:" not in hidden_part
+    assert "Trump: face down by the bidder" in hidden_part
+
+
+def test_a_typed_answer_that_is_not_a_move_is_explained() -> None:
+    done = run(["--game", "twentyeight", "--seed", "3", "--one-deal"], stdin="bid:99\nq\n")
+    assert done.returncode == 0
+    assert "is not one of your moves" in done.stdout
