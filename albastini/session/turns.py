@@ -181,7 +181,9 @@ class TurnService(ServiceCore):
                 log.exception("computer player %s failed on table %s", level, table.id)
             code = _fallback_move(table.game, view, seed, legal)
         if code not in legal:
-            log.error("computer player %s chose %r, not a legal move", level, code)
+            # the kind of move only: a code may name a card that others may not see
+            kind = code.partition(":")[0] if isinstance(code, str) else type(code).__name__
+            log.error("computer player %s chose a %r move that is not legal", level, kind)
             code = legal[0]
         return code
 

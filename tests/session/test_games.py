@@ -147,3 +147,22 @@ async def test_a_computer_never_sees_the_hidden_trump_of_another_seat(db: Path) 
         assert view["trump"] is None and view["trump_card"] is None
         assert all(code == "trump" or not str(code).startswith("trump:")
                    for _, code in view["log"])  # type: ignore[attr-defined]  # fmt: skip
+
+
+async def test_a_computer_s_illegal_choice_is_logged_without_its_card(
+    db: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A computer player that answers with a move that is not legal is replaced by a legal
+    move, and the log line names the kind of move, never the card (a face-down trump, say)."""
+    import albastini.session.turns as turns
+
+    monkeypatch.setattr(turns, "decide", lambda *args, **kwargs: "trump:7H")
+    async with service(db) as (svc, _, rec):
+        table = await svc.open_table(GUILD, CHANNEL, HOST, "Host", game="twentyeight",
+                                     computer_level="easy")  # fmt: skip
+        await svc.fill_computers(table.id, HOST)
+        await svc.start_match(table.id, HOST)
+        await svc.leave(table.id, HOST)
+        await until(lambda: len(rec.of(Acted)) >= 3)
+    errors = [r for r in caplog.records if "not legal" in r.getMessage()]
+    assert errors and all("7H" not in r.getMessage() for r in errors)
