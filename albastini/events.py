@@ -79,9 +79,10 @@ class DealOver(Event):
 
 @dataclass(frozen=True, slots=True)
 class MatchOver(Event):
-    """Team ``winner_team`` reached the target; final VP per team in ``scores``."""
+    """The match is over: team ``winner_team`` won it, or None when the best score is shared
+    (a game may end so: three players of Twenty-Eight); final scores per team in ``scores``."""
 
-    winner_team: int
+    winner_team: int | None
     scores: tuple[int, ...]
 
 

@@ -272,10 +272,17 @@ def deal_over_text(
     return "\n".join(lines)
 
 
-def match_over_text(table: Table, lang: str, *, winner_team: int, scores: Sequence[int]) -> str:
+def match_over_text(
+    table: Table, lang: str, *, winner_team: int | None, scores: Sequence[int]
+) -> str:
+    """The end of a match: who won it, or who share the best score."""
     sides = side_names(table, lang)
-    side = sides[winner_team] if 0 <= winner_team < len(sides) else "?"
     score_line = scores_text(lang, sides, scores)
+    if winner_team is None:
+        best = max(scores) if scores else 0
+        shared = [sides[i] for i, s in enumerate(scores) if s == best and i < len(sides)]
+        return t(lang, "match.shared", sides=join_list(lang, shared), scores=score_line)
+    side = sides[winner_team] if 0 <= winner_team < len(sides) else "?"
     if table.team_size > 1:
         names = seat_names(table, lang)
         sides_by_seat = sides_of(table)

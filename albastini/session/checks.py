@@ -91,8 +91,12 @@ def check_range(field: str, value: object, lo: int, hi: int, unit: str) -> None:
         )
 
 
-def stored_settings(table: Table, seating: list[int] | None = None) -> dict[str, Any]:
-    """The settings the store keeps with a table (and ``seating``: lobby slot of each seat)."""
+def stored_settings(
+    table: Table, seating: list[int] | None = None, team_of: list[int] | None = None
+) -> dict[str, Any]:
+    """The settings the store keeps with a table (and once running, ``seating``: the lobby slot
+    of each seat, and ``team_of``: the side of each seat, so the history can show the sides
+    without the game's rules)."""
     out: dict[str, Any] = {
         "players": table.players,
         "team_size": table.team_size,
@@ -103,4 +107,6 @@ def stored_settings(table: Table, seating: list[int] | None = None) -> dict[str,
     }
     if seating is not None:
         out["seating"] = seating
+    if team_of is not None:
+        out["team_of"] = team_of
     return out

@@ -25,7 +25,7 @@ from ..events import (
     TableClosed,
     TrickWon,
 )
-from ..store import PlayerResult, Store, StoreUnavailable
+from ..store import PlayerResult, Store, StoreUnavailable, TeamResult
 from ..table import Refusal, Table
 from ..timers import Clock, LoopClock
 from .checks import is_id, retrieve
@@ -36,7 +36,7 @@ log = logging.getLogger("albastini.session")
 Listener = Callable[[Table, list[Event]], None]
 Op = Callable[[list[Event]], Awaitable[None]]
 
-__all__ = ["Listener", "Op", "ServiceCore", "player_results"]
+__all__ = ["Listener", "Op", "ServiceCore", "player_results", "team_results"]
 
 
 class ServiceCore:
@@ -277,8 +277,8 @@ class ServiceCore:
 
     async def _finish_match(self, table: Table, events: list[Event]) -> None:
         match = table.match
-        assert match is not None and match.winner is not None
-        await self._store.finish_table(table.id, player_results(table))
+        assert match is not None and match.finished
+        await self._store.finish_table(table.id, player_results(table), team_results(table))
         events.append(MatchOver(table.id, match.winner, tuple(match.scores)))
         self._mark_closed(table, "finished")
         events.append(TableClosed(table.id, "finished"))
@@ -348,6 +348,19 @@ class ServiceCore:
     def _schedule(self, table: Table, events: list[Event], *, delay: float = 0.0) -> None:
         """Start the timer the table's state calls for (see :mod:`.turns`)."""
         raise NotImplementedError
+
+
+def team_results(table: Table) -> list[TeamResult]:
+    """Every side's final score and the levels of the computers on it (for the ratings)."""
+    match = table.match
+    assert match is not None
+    scores = match.scores
+    computers: dict[int, list[str]] = {}
+    for seat, info in enumerate(table.seats):
+        if info is not None and info.user_id is None:
+            computers.setdefault(table.team_of(seat), []).append(info.level or "normal")
+    return [TeamResult(team, score, tuple(computers.get(team, ()))) for team, score in
+            enumerate(scores)]  # fmt: skip
 
 
 def player_results(table: Table) -> list[PlayerResult]:

@@ -226,8 +226,9 @@ class LobbyService(TurnService):
             dealer = self._rng.randrange(n)
             seed = self._rng.getrandbits(63)
             match = table.rules.new_match(n, table.team_size, table.target, dealer, seed)
+            team_of = [int(match.deal.team_of(seat)) for seat in range(n)]
             await self._store.update_table_settings(
-                table.id, stored_settings(table, seating=order)
+                table.id, stored_settings(table, seating=order, team_of=team_of)
             )
             await self._store.start_table(table.id, order[dealer], seed)
             lobby = table.seats

@@ -16,13 +16,17 @@ from .records import (
     GuildSettings,
     Language,
     LeaderboardPage,
+    MatchSummary,
     MoveRecord,
     NewSeat,
     PlayerResult,
     PlayerStats,
+    RatingEntry,
+    RatingsPage,
     SeatRecord,
     TableRecord,
     TableSnapshot,
+    TeamResult,
 )
 
 __all__ = ["Store"]
@@ -55,7 +59,12 @@ class Store(Protocol):
         self, table_id: int, dealer_seat: int, seed: int, deck: Sequence[str] | None = None
     ) -> DealRecord: ...
     async def cancel_table(self, table_id: int) -> None: ...
-    async def finish_table(self, table_id: int, results: Sequence[PlayerResult]) -> None: ...
+    async def finish_table(
+        self,
+        table_id: int,
+        results: Sequence[PlayerResult],
+        teams: Sequence[TeamResult] = (),
+    ) -> None: ...
     async def load_table(self, table_id: int) -> TableSnapshot: ...
     async def unfinished_tables(self) -> list[TableSnapshot]: ...
 
@@ -127,8 +136,38 @@ class Store(Protocol):
     async def user_language(self, user_id: int) -> Language | None: ...
     async def set_user_language(self, user_id: int, language: str | None) -> None: ...
     async def leaderboard(
-        self, guild_id: int, limit: int = 10, offset: int = 0, *, game: str = "albastini"
+        self,
+        guild_id: int,
+        limit: int = 10,
+        offset: int = 0,
+        *,
+        game: str = "albastini",
+        season: int | None = None,
     ) -> LeaderboardPage: ...
     async def user_stats(
         self, guild_id: int, user_id: int, *, game: str = "albastini"
     ) -> PlayerStats: ...
+
+    # seasons, ratings and history
+    async def current_season(self, guild_id: int) -> int: ...
+    async def start_season(self, guild_id: int) -> int: ...
+    async def ratings(
+        self,
+        guild_id: int,
+        limit: int = 10,
+        offset: int = 0,
+        *,
+        game: str = "albastini",
+        season: int | None = None,
+    ) -> RatingsPage: ...
+    async def user_rating(
+        self, guild_id: int, user_id: int, *, game: str = "albastini", season: int | None = None
+    ) -> RatingEntry | None: ...
+    async def history(
+        self,
+        guild_id: int | None = None,
+        user_id: int | None = None,
+        limit: int = 10,
+        offset: int = 0,
+    ) -> list[MatchSummary]: ...
+    async def recompute_ratings(self) -> int: ...

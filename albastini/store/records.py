@@ -18,14 +18,18 @@ __all__ = [
     "GuildSettings",
     "Language",
     "LeaderboardPage",
+    "MatchSummary",
     "MoveRecord",
     "NewSeat",
     "PlayerResult",
     "PlayerStats",
+    "RatingEntry",
+    "RatingsPage",
     "SeatRecord",
     "TableRecord",
     "TableSnapshot",
     "TableStatus",
+    "TeamResult",
 ]
 
 TableStatus = Literal["lobby", "running", "finished", "cancelled"]
@@ -183,6 +187,58 @@ class LeaderboardPage:
     total: int
     offset: int
     limit: int
+
+
+@dataclass(frozen=True, slots=True)
+class TeamResult:
+    """One side of a finished match: its final score and the levels of the computers on it
+    (the people on it have their :class:`PlayerResult`). Ratings are computed from these."""
+
+    team: int
+    score: int
+    computers: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class RatingEntry:
+    """A player's skill rating in one game and scope: the conservative score ``rating``
+    (mu - 3 sigma), the model's ``mu`` and ``sigma``, the rated matches, the rank on a board,
+    and ``trend``: their ratings after their last matches in this guild, oldest first."""
+
+    user_id: int
+    rating: float
+    mu: float
+    sigma: float
+    matches: int
+    rank: int | None = None
+    trend: tuple[float, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class RatingsPage:
+    """One page of a ratings board and how many players it ranks."""
+
+    entries: tuple[RatingEntry, ...]
+    total: int
+    offset: int
+    limit: int
+
+
+@dataclass(frozen=True, slots=True)
+class MatchSummary:
+    """A finished match for the history: its game and mode, when it ended, the final score of
+    every side, the winning sides (those ranked first) and who sat where: ``seats`` holds
+    ``(user_id or None for a computer, name, team)`` in seat order."""
+
+    table_id: int
+    guild_id: int
+    game: str
+    players: int
+    team_size: int
+    finished_at: datetime
+    scores: tuple[int, ...]
+    winners: tuple[int, ...]
+    seats: tuple[tuple[int | None, str, int], ...]
 
 
 @dataclass(frozen=True, slots=True)

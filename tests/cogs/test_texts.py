@@ -154,3 +154,17 @@ def test_no_english_text_puts_a_plural_noun_after_a_count_that_can_be_one() -> N
             if name in COUNTS and word not in {"s", "each"}:
                 bare.append((key, text))
     assert bare == []
+
+
+async def test_a_match_whose_best_score_is_shared_says_so(tmp_path: Path) -> None:
+    """Three players of Twenty-Eight can end with two sharing the most base cards: the match
+    is over without one winner, and the message names both."""
+    async with service(tmp_path / "a.db") as (svc, _store, _rec):
+        table = await svc.open_table(GUILD, CHANNEL, HOST, "Host", game="twentyeight",
+                                     players=3)  # fmt: skip
+        await svc.fill_computers(table.id, HOST)
+        await svc.start_match(table.id, HOST)
+        for lang in ("en", "sw"):
+            text = texts.match_over_text(table, lang, winner_team=None, scores=[7, 7, -2])
+            shared = texts.side_names(table, lang)
+            assert shared[0] in text and shared[1] in text and "🏆" in text

@@ -166,3 +166,28 @@ async def test_a_computer_s_illegal_choice_is_logged_without_its_card(
         await until(lambda: len(rec.of(Acted)) >= 3)
     errors = [r for r in caplog.records if "not legal" in r.getMessage()]
     assert errors and all("7H" not in r.getMessage() for r in errors)
+
+
+async def test_a_finished_match_rates_its_people_against_fixed_strength_computers(
+    db: Path,
+) -> None:
+    async with service(db) as (svc, store, _rec):
+        table = await svc.open_table(GUILD, CHANNEL, HOST, "Host", game="twentyeight",
+                                     players=3, computer_level="easy", target=1)  # fmt: skip
+        await svc.join(table.id, P2, "Second")
+        await svc.fill_computers(table.id, HOST)
+        await svc.start_match(table.id, HOST)
+        await svc.leave(table.id, HOST)  # a computer of the table's level plays on for them
+        await svc.leave(table.id, P2)
+        await until(lambda: table.status != "running", timeout=60)
+        board = await store.ratings(GUILD, game="twentyeight")
+        assert {e.user_id for e in board.entries} == {HOST, P2}
+        assert all(e.matches == 1 for e in board.entries)
+        assert (await store.ratings(GUILD)).entries == ()  # Albastini's ratings are apart
+        history = await store.history(GUILD)
+        assert [m.table_id for m in history] == [table.id]
+        summary = history[0]
+        assert summary.game == "twentyeight" and len(summary.seats) == 3
+        assert sorted(team for _, _, team in summary.seats) == [0, 1, 2]
+        assert await store.recompute_ratings() == 1
+        assert await store.ratings(GUILD, game="twentyeight") == board

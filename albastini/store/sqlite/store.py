@@ -36,6 +36,7 @@ from ..records import (
     TableRecord,
     TableSnapshot,
     TableStatus,
+    TeamResult,
 )
 from ..values import (
     INT64_MAX,
@@ -60,7 +61,6 @@ from ..values import (
     settings_json,
 )
 from .connections import Rows, fetch_on
-from .engine import SQLiteEngine
 from .rows import (
     DEAL_COLS,
     MOVE_COLS,
@@ -80,11 +80,12 @@ from .rows import (
     table_status,
     touch,
 )
+from .standings import StandingsStore, check_teams, current_season_on, record_ratings
 
 __all__ = ["SQLiteStore"]
 
 
-class SQLiteStore(SQLiteEngine):
+class SQLiteStore(StandingsStore):
     """The :class:`~albastini.store.Store` on SQLite (WAL). Create with
     ``await SQLiteStore.open(path)``."""
 
@@ -226,17 +227,32 @@ class SQLiteStore(SQLiteEngine):
         """Lobby or running → cancelled (the log is kept; the channel is free again)."""
         await self._set_final_status(table_id, "cancelled", ())
 
-    async def finish_table(self, table_id: int, results: Sequence[PlayerResult]) -> None:
-        """Running → finished, storing one result row per person seated at the end.
+    async def finish_table(
+        self,
+        table_id: int,
+        results: Sequence[PlayerResult],
+        teams: Sequence[TeamResult] = (),
+    ) -> None:
+        """Running → finished, storing one result row per person seated at the end, in the
+        guild's current season.
 
         Every result must belong to a person holding a seat (computers get none); a person who
-        left mid-match (their seat handed to the computer) gets no result.
+        left mid-match (their seat handed to the computer) gets no result. With ``teams`` (every
+        side's final score and computers) the people are rated too, in the same transaction.
         """
         rows = check_results(table_id, results)
-        await self._set_final_status(table_id, "finished", rows)
+        try:
+            sides = check_teams(teams)
+        except ValueError as exc:
+            raise InvalidValue(str(exc)) from None
+        await self._set_final_status(table_id, "finished", rows, sides)
 
     async def _set_final_status(
-        self, table_id: int, status: TableStatus, rows: Sequence[tuple[Any, ...]]
+        self,
+        table_id: int,
+        status: TableStatus,
+        rows: Sequence[tuple[Any, ...]],
+        teams: Sequence[TeamResult] = (),
     ) -> None:
         check_id("table_id", table_id)
         allowed: tuple[TableStatus, ...] = (
@@ -262,13 +278,28 @@ class SQLiteStore(SQLiteEngine):
                         f"results for users {sorted(strangers)} who hold no seat at "
                         f"table {table_id}"
                     )
+                guild_id, game = fetch_on(
+                    db, "SELECT guild_id, game FROM game_tables WHERE id = ?", (table_id,)
+                )[0]
+                season = current_season_on(db, guild_id)
+                rated = {}
+                if teams:
+                    users: dict[int, list[int]] = {}
+                    for r in sorted(rows):
+                        users.setdefault(r[1], []).append(r[0])
+                    rated = record_ratings(db, table_id, guild_id, game, season, users, teams)
                 db.executemany(
                     "INSERT INTO match_results (table_id, guild_id, game, user_id, team, "
                     "score, won, deals_played, deals_won, deals_won_big, card_points, "
-                    "finished_at) SELECT id, guild_id, game, ?, ?, ?, ?, ?, ?, ?, ?, ? "
-                    "FROM game_tables WHERE id = ?",
-                    [(*r, now, table_id) for r in rows],
-                )
+                    "finished_at, season, rating_mu, rating_sigma) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    [
+                        (table_id, guild_id, game, *r, now, season,
+                         *((rated[r[0]].mu, rated[r[0]].sigma) if r[0] in rated
+                           else (None, None)))
+                        for r in rows
+                    ],
+                )  # fmt: skip
 
         await self._write(tx)
 
@@ -691,29 +722,39 @@ class SQLiteStore(SQLiteEngine):
     # ---------------------------------------------------------------- statistics
 
     async def leaderboard(
-        self, guild_id: int, limit: int = 10, offset: int = 0, *, game: str = "albastini"
+        self,
+        guild_id: int,
+        limit: int = 10,
+        offset: int = 0,
+        *,
+        game: str = "albastini",
+        season: int | None = None,
     ) -> LeaderboardPage:
-        """A page of the guild's players ranked by matches won, then VP, then user id.
+        """A page of the guild's players ranked by matches won, then score, then user id, in
+        ``season`` (None: the guild's current season; 0: all time).
 
         Reads ``player_totals``, the per-player sums of ``match_results`` that triggers keep in
-        the same transaction as each result (see migration 0002); ``rank`` starts at offset + 1.
+        the same transaction as each result (see migrations 0002 and 0005); ``rank`` starts at
+        offset + 1.
         """
         check_id("guild_id", guild_id)
         check_int("limit", limit, 1, 100)
         check_int("offset", offset, 0, 10_000_000)
+        season = await self._season(guild_id, season)
 
         rows, total = await self._snapshot(
             [
                 (
                     "SELECT user_id, matches_played, matches_won, score, deals_played, deals_won, "
                     "deals_won_big, card_points FROM player_totals "
-                    "WHERE guild_id = ? AND game = ? "
+                    "WHERE guild_id = ? AND game = ? AND season = ? "
                     "ORDER BY matches_won DESC, score DESC, user_id LIMIT ? OFFSET ?",
-                    (guild_id, game, limit, offset),
+                    (guild_id, game, season, limit, offset),
                 ),
                 (
-                    "SELECT count(*) FROM player_totals WHERE guild_id = ? AND game = ?",
-                    (guild_id, game),
+                    "SELECT count(*) FROM player_totals "
+                    "WHERE guild_id = ? AND game = ? AND season = ?",
+                    (guild_id, game, season),
                 ),
             ]
         )
