@@ -1,4 +1,5 @@
-"""Store benchmark: durable moves per second, and leaderboard / user-stats query times.
+"""Store benchmark: durable moves per second, and the query times of leaderboards, user stats,
+ratings and match history over 100,000 stored results (``--queries-only`` for those alone).
 
 Prints figures, asserts nothing. Last line: ``moves/s: N`` (median of the runs, synchronous=NORMAL,
 the store as it is: commits inline on the event loop).
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import random
 import sqlite3
 import statistics
@@ -241,15 +243,24 @@ def seed_results(path: Path) -> None:
     now = "2026-01-01T00:00:00.000+00:00"
     tables: list[tuple[object, ...]] = []
     rows: list[tuple[object, ...]] = []
+    seats: list[tuple[object, ...]] = []
+    sides: list[tuple[object, ...]] = []
     table_id = 0
     while len(rows) < RESULTS:
         table_id += 1
-        tables.append((table_id, GUILD, 5_000_000 + table_id, 1, "{}", now, now))
         players = rng.choice((2, 3, 4, 6))
         teams = 2 if players in (4, 6) else players
+        settings = {"players": players, "team_size": players // teams,
+                    "seating": list(range(players)),
+                    "team_of": [s % teams for s in range(players)]}  # fmt: skip
+        tables.append((table_id, GUILD, 5_000_000 + table_id, 1, json.dumps(settings), now, now))
         winner = rng.randrange(teams)
         users = rng.sample(range(1, USERS + 1), players)
         deals = rng.randint(3, 12)
+        for team in range(teams):
+            sides.append((table_id, team, 5 if team == winner else 0))
+        for seat, user in enumerate(users):
+            seats.append((table_id, seat, user, f"player {user}"))
         for seat, user in enumerate(users[: RESULTS - len(rows)]):
             team = seat % teams
             won_deals = rng.randint(0, deals)
@@ -270,6 +281,11 @@ def seed_results(path: Path) -> None:
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             rows,
         )
+        db.executemany(
+            "INSERT INTO seats (table_id, seat_no, user_id, display_name) VALUES (?, ?, ?, ?)",
+            seats,
+        )
+        db.executemany("INSERT INTO match_teams (table_id, team, score) VALUES (?, ?, ?)", sides)
     db.execute("ANALYZE")
     db.close()
 
@@ -287,6 +303,9 @@ async def leaderboard_bench(path: Path) -> None:
     seconds = time.perf_counter() - t0
     print(f"seeded {RESULTS:,} match results for {USERS:,} users in {seconds:.1f} s")
     store = await SQLiteStore.open(path)
+    t0 = time.perf_counter()
+    rated = await store.recompute_ratings()
+    print(f"rated {rated:,} matches from the stored results in {time.perf_counter() - t0:.1f} s")
     page = await store.leaderboard(GUILD)
     print(f"leaderboard: {page.total} ranked players; #1 = user {page.entries[0].user_id} "
           f"with {page.entries[0].matches_won} wins")  # fmt: skip
@@ -294,6 +313,12 @@ async def leaderboard_bench(path: Path) -> None:
         ("leaderboard(limit=10)", lambda i: store.leaderboard(GUILD)),
         ("leaderboard(page 50)", lambda i: store.leaderboard(GUILD, 10, 500)),
         ("user_stats", lambda i: store.user_stats(GUILD, 1 + i % USERS)),
+        ("ratings(limit=10)", lambda i: store.ratings(GUILD)),
+        ("ratings(page 50)", lambda i: store.ratings(GUILD, 10, 500)),
+        ("user_rating", lambda i: store.user_rating(GUILD, 1 + i % USERS)),
+        ("history(guild)", lambda i: store.history(GUILD)),
+        ("history(guild, page 50)", lambda i: store.history(GUILD, offset=500)),
+        ("history(user)", lambda i: store.history(GUILD, 1 + i % USERS)),
     ):
         samples = []
         for i in range(100):
@@ -327,6 +352,9 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--runs", type=int, default=RUNS, help="rounds (runs of each writer)")
     parser.add_argument("--moves-only", action="store_true", help="skip the query figures")
     parser.add_argument(
+        "--queries-only", action="store_true", help="only the leaderboards, ratings and history"
+    )
+    parser.add_argument(
         "--loop",
         choices=("bot", "asyncio"),
         default="bot",
@@ -344,6 +372,9 @@ async def main(args: argparse.Namespace) -> None:
           f"GIL switch interval {sys.getswitchinterval() * 1e3:g} ms")  # fmt: skip
     with tempfile.TemporaryDirectory() as tmp:
         if not args.moves_only:
+            if args.queries_only:
+                await leaderboard_bench(Path(tmp) / "board.db")
+                return
             await file_check_bench(Path(tmp) / "check.db")
             await leaderboard_bench(Path(tmp) / "board.db")
             full = [

@@ -223,23 +223,29 @@ class StandingsStore(SQLiteEngine):
         or a player's in one guild (both)."""
         if guild_id is None and user_id is None:
             raise ValueError("history needs a guild or a user")
-        where, params = [], []
-        if guild_id is not None:
-            check_id("guild_id", guild_id)
-            where.append("t.guild_id = ?")
-            params.append(guild_id)
-        if user_id is not None:
-            check_id("user_id", user_id)
-            where.append(
-                "EXISTS (SELECT 1 FROM seats s WHERE s.table_id = t.id AND s.user_id = ?)"
-            )
-            params.append(user_id)
         check_int("limit", limit, 1, 100)
         check_int("offset", offset, 0, 10_000_000)
+        if user_id is not None:  # the matches the player finished seated (they have a result)
+            check_id("user_id", user_id)
+            where, params = "user_id = ?", [user_id]
+            if guild_id is not None:
+                check_id("guild_id", guild_id)
+                where, params = "user_id = ? AND guild_id = ?", [user_id, guild_id]
+            picked = (
+                f"SELECT table_id FROM match_results WHERE {where} "
+                "ORDER BY finished_at DESC, table_id DESC LIMIT ? OFFSET ?"
+            )
+        else:
+            assert guild_id is not None
+            check_id("guild_id", guild_id)
+            picked = (
+                "SELECT id FROM game_tables WHERE guild_id = ? AND status = 'finished' "
+                "ORDER BY updated_at DESC, id DESC LIMIT ? OFFSET ?"
+            )
+            params = [guild_id]
         tables = await self._fetch(
             "SELECT t.id, t.guild_id, t.game, t.settings, t.updated_at FROM game_tables t "
-            f"WHERE t.status = 'finished' AND {' AND '.join(where)} "
-            "ORDER BY t.updated_at DESC, t.id DESC LIMIT ? OFFSET ?",
+            f"WHERE t.id IN ({picked}) ORDER BY t.updated_at DESC, t.id DESC",
             (*params, limit, offset),
         )
         if not tables:

@@ -20,8 +20,11 @@ CREATE TABLE seasons (
 ALTER TABLE match_results ADD COLUMN season INTEGER NOT NULL DEFAULT 1 CHECK (season >= 1);
 ALTER TABLE match_results ADD COLUMN rating_mu REAL;
 ALTER TABLE match_results ADD COLUMN rating_sigma REAL;
-CREATE INDEX match_results_history ON match_results (guild_id, finished_at DESC, table_id);
-CREATE INDEX match_results_of_user ON match_results (user_id, finished_at DESC, table_id);
+-- the history: a guild's finished tables newest first, a player's results newest first
+CREATE INDEX game_tables_finished ON game_tables (guild_id, updated_at DESC, id DESC)
+    WHERE status = 'finished';
+CREATE INDEX match_results_of_user
+    ON match_results (user_id, guild_id, finished_at DESC, table_id DESC);
 
 CREATE TABLE match_teams (
     table_id   INTEGER NOT NULL REFERENCES game_tables (id),
