@@ -42,6 +42,7 @@ from ..table import Refusal, SeatInfo, Table
 from .checks import seat_info
 from .core import Listener
 from .lobby import LobbyService
+from .replays import DealReplay, ReplayStep, deal_replay
 
 
 class TableService(LobbyService):
@@ -126,9 +127,18 @@ class TableService(LobbyService):
         return await self._run(table, op)
 
 
+    async def deal_replay(
+        self, table_id: int, deal_no: int, *, guild_id: int | None = None
+    ) -> DealReplay:
+        """Deal ``deal_no`` of a finished match, step by step with every hand face up (see
+        :func:`~albastini.session.replays.deal_replay`)."""
+        self._check_open()
+        return await deal_replay(self._store, table_id, deal_no, guild_id=guild_id)
+
 __all__ = [
     "Acted",
     "DealOver",
+    "DealReplay",
     "DealStarted",
     "Event",
     "Listener",
@@ -136,6 +146,7 @@ __all__ = [
     "MatchOver",
     "MatchStarted",
     "Refusal",
+    "ReplayStep",
     "SeatAway",
     "SeatBack",
     "SeatInfo",

@@ -3,11 +3,13 @@
 
 from __future__ import annotations
 
-from ..games.interface import DealScore, MatchLike
+from collections.abc import Iterator
+
+from ..games.interface import DealScore
 from ..store import DealRecord, TableSnapshot
 from ..table import SeatInfo, Table
 
-__all__ = ["rebuild"]
+__all__ = ["rebuild", "replay_steps", "seated"]
 
 
 def rebuild(snap: TableSnapshot) -> Table:
@@ -16,6 +18,15 @@ def rebuild(snap: TableSnapshot) -> Table:
     ValueError (or the game's IllegalMove, a ValueError) when the stored log does not replay:
     a deal dealt by the wrong seat, a move out of turn, an illegal move; KeyError for a game
     this code does not have."""
+    table = seated(snap)
+    if table.status != "lobby":
+        _replay(table, snap)
+    return table
+
+
+def seated(snap: TableSnapshot) -> Table:
+    """The table and its seats as the store describes them (in seat order once it started),
+    without its match: :func:`replay_steps` plays the log into it."""
     rec = snap.table
     settings = dict(rec.settings)
     players = int(settings["players"])
@@ -55,40 +66,52 @@ def rebuild(snap: TableSnapshot) -> Table:
         info.seat = seat
         seats.append(info)
     table.seats = seats
-    _replay(table, snap)
     return table
 
 
-def _replay(table: Table, snap: TableSnapshot) -> None:
+def replay_steps(table: Table, snap: TableSnapshot) -> Iterator[tuple[int, int | None]]:
+    """Replay the stored log into ``table.match``, step by step: yields ``(deal_no, None)``
+    when a deal is dealt and ``(deal_no, index in snap.moves)`` after each of its moves, the
+    match showing that state. ValueError (or the game's IllegalMove) if the log does not
+    replay."""
     rules = table.rules
     deals: tuple[DealRecord, ...] = snap.deals
     seat_of_slot = {slot: seat for seat, slot in enumerate(table.slots)}
-    moves_by_deal: dict[int, list[tuple[int, str]]] = {}
-    for m in snap.moves:
-        moves_by_deal.setdefault(m.deal_no, []).append((seat_of_slot[m.seat_no], m.action))
+    moves_by_deal: dict[int, list[tuple[int, int]]] = {}
+    for i, m in enumerate(snap.moves):
+        moves_by_deal.setdefault(m.deal_no, []).append((i, seat_of_slot[m.seat_no]))
     if not set(moves_by_deal) <= {d.deal_no for d in deals}:
         raise ValueError(f"table {table.id} has moves of a deal it never dealt")
-    match: MatchLike | None = None
+    table.results = []
     for d in deals:
         dealer = seat_of_slot[d.dealer_seat]
-        if match is None:
-            match = rules.new_match(table.players, table.team_size, table.target, dealer, d.seed)
+        if table.match is None:
+            table.match = rules.new_match(
+                table.players, table.team_size, table.target, dealer, d.seed
+            )
         else:
-            expected = rules.next_dealer(match)
+            expected = rules.next_dealer(table.match)
             if expected != dealer:
                 raise ValueError(
                     f"table {table.id} deal {d.deal_no}: stored dealer {dealer}, "
                     f"rules say {expected}"
                 )
-            rules.next_deal(match, d.seed)
-        for seat, code in moves_by_deal.get(d.deal_no, []):
-            if match.deal.to_act != seat:
+            rules.next_deal(table.match, d.seed)
+        table.deal_no = d.deal_no
+        yield d.deal_no, None
+        for i, seat in moves_by_deal.get(d.deal_no, []):
+            if table.match.deal.to_act != seat:
                 raise ValueError(f"table {table.id}: a stored move of seat {seat} out of turn")
-            rules.apply(match, code)  # the game's IllegalMove if the log is corrupt
+            rules.apply(table.match, snap.moves[i].action)  # IllegalMove if the log is corrupt
+            yield d.deal_no, i
         table.result_recorded = d.result is not None
         if d.result is not None:
             r = d.result
             table.results.append(DealScore(r.card_points, r.winner_team, r.game_points))
-    table.match = match
-    table.deal_no = len(deals)
+
+
+def _replay(table: Table, snap: TableSnapshot) -> None:
+    for _ in replay_steps(table, snap):
+        pass
+    table.deal_no = len(snap.deals)
     table.move_no = snap.last_move_no + 1
