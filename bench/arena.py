@@ -15,6 +15,13 @@ redealt (3 players, all passed); in 3 players a pack is played three times, A in
 against two B players, and A wins a deal when its side (bidder alone, or the two defenders)
 does.
 
+``--game cassino`` plays Cassino (levels ``easy normal hard`` or kinds ``random greedy
+search``; modes "2" (default), "3", "4 pairs"), each computer seeing ``table_view`` as on the
+platform. A deal is decided unless the top points are tied; in 3 players a pack is played
+three times, A in each seat against two B players.
+
+    .venv/bin/python bench/arena.py --game cassino --a hard --b greedy --deals 100
+
 Latency is measured inside the workers: with ``--workers`` as large as the number of cores
 (and other programs running) it is pessimistic; ``--workers 1`` gives the unloaded figure.
 """
@@ -27,6 +34,7 @@ import os
 import random
 import sys
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -35,6 +43,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from albastini import MODES, new_deal
 from albastini.ai import DIFFICULTIES, make_player
+from albastini.games import cassino as cas
 from albastini.games import twentyeight as t28
 
 
@@ -79,6 +88,24 @@ def play_pair(
     return out
 
 
+def run_deal(deal: Any, bots: list[Any], view_of: Callable[[int], dict[str, Any]]
+             ) -> list[list[float]]:
+    """Play ``deal`` (a game package's Deal) to the end with one bot per seat, each shown
+    ``view_of(seat)``; per seat, the seconds of each decision that had a real choice."""
+    lat: list[list[float]] = [[] for _ in range(deal.players)]
+    while deal.phase != "finished":
+        seat = deal.to_act
+        assert seat is not None
+        view = view_of(seat)
+        t0 = time.perf_counter()
+        code = bots[seat].choose(view)
+        dt = time.perf_counter() - t0
+        if len(view["legal"]) > 1:
+            lat[seat].append(dt)
+        deal.apply(code)
+    return lat
+
+
 def play_pair_28(
     index: int, a: str, b: str, mode: str, seed: int, options: dict[str, Any]
 ) -> dict[str, Any]:
@@ -97,18 +124,8 @@ def play_pair_28(
             t28.make_player(lv, seed=rng.getrandbits(32), **options.get(lv, {}))
             for lv in levels
         ]
-        lat: list[list[float]] = [[] for _ in range(players)]
         deal = t28.new_deal(players, team_size, dealer, seed=deck_seed)
-        while deal.phase != "finished":
-            seat = deal.to_act
-            assert seat is not None
-            view = deal.view(seat)
-            t0 = time.perf_counter()
-            code = bots[seat].choose(view)
-            dt = time.perf_counter() - t0
-            if len(view["legal"]) > 1:
-                lat[seat].append(dt)
-            deal.apply(code)
+        lat = run_deal(deal, bots, deal.view)
         result = deal.result()
         a_won: bool | None
         if result.redeal:
@@ -119,6 +136,35 @@ def play_pair_28(
             a_won = result.winner == a_side
         stake = max(result.game_points)
         out["games"].append({"a_won": a_won, "vp": stake, "a_points": result.points[a_side]})
+        for seat in range(players):
+            out["lat"][levels[seat]].extend(lat[seat])
+    return out
+
+
+def play_pair_cassino(
+    index: int, a: str, b: str, mode: str, seed: int, options: dict[str, Any]
+) -> dict[str, Any]:
+    """Cassino: play pack ``index`` with A on each side in turn (3 players: in each seat);
+    results and latencies, as :func:`play_pair`."""
+    spec = cas.MODES[mode]
+    players, team_size = spec["players"], spec["team_size"]
+    teams = players // team_size
+    rng = random.Random(seed * 1_000_003 + index)
+    deck_seed = rng.getrandbits(63)
+    dealer = rng.randrange(players)
+    out: dict[str, Any] = {"games": [], "lat": {a: [], b: []}}
+    for a_side in range(teams):
+        levels = [a if seat % teams == a_side else b for seat in range(players)]
+        bots = [
+            cas.make_player(lv, seed=rng.getrandbits(32), **options.get(lv, {}))
+            for lv in levels
+        ]
+        deal = cas.new_deal(players, team_size, dealer, seed=deck_seed)
+        lat = run_deal(deal, bots, lambda seat, deal=deal: cas.table_view(deal, seat))
+        result = deal.result()
+        a_won = None if result.winner is None else result.winner == a_side
+        out["games"].append({"a_won": a_won, "vp": result.points[result.winner or 0],
+                             "a_points": result.points[a_side]})
         for seat in range(players):
             out["lat"][levels[seat]].extend(lat[seat])
     return out
@@ -147,11 +193,12 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--a", default="search", help="level or difficulty of side A")
     parser.add_argument("--b", default="greedy", help="level or difficulty of side B")
-    parser.add_argument("--game", default="albastini", choices=["albastini", "twentyeight"])
+    parser.add_argument("--game", default="albastini",
+                        choices=["albastini", "twentyeight", "cassino"])
     parser.add_argument("--mode", default=None, help="table mode (default: 2; 28: 4 pairs)")
     parser.add_argument("--deals", type=int, default=50, help="packs (each played twice)")
     parser.add_argument("--time-ms", type=float, default=None,
-                        help="search time per decision (default 300; 28: 200)")
+                        help="search time per decision (default 300; 28: 200; cassino: 150)")
     parser.add_argument("--iterations", type=int, default=None, help="search samples instead")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--seed", type=int, default=1)
@@ -160,16 +207,17 @@ def main(argv: list[str] | None = None) -> None:
         parser.error("--a and --b must differ (latencies are kept per level)")
 
     twenty_eight = args.game == "twentyeight"
-    modes = list(t28.MODES) if twenty_eight else list(MODES)
+    cassino = args.game == "cassino"
+    modes = list(t28.MODES) if twenty_eight else list(cas.MODES) if cassino else list(MODES)
     if args.mode is None:
         args.mode = "4 pairs" if twenty_eight else "2"
     if args.mode not in modes:
         parser.error(f"--mode must be one of {modes}")
     if args.time_ms is None:
-        args.time_ms = 200 if twenty_eight else 300
+        args.time_ms = 200 if twenty_eight else 150 if cassino else 300
     options: dict[str, dict[str, Any]] = {}
     for lv in (args.a, args.b):
-        if twenty_eight and lv in ("hard", "search"):
+        if (twenty_eight or cassino) and lv in ("hard", "search"):
             opts28: dict[str, Any] = {"time_ms": args.time_ms}
             if args.iterations:
                 opts28["iterations"] = args.iterations
@@ -180,15 +228,17 @@ def main(argv: list[str] | None = None) -> None:
                 opts["iterations"] = args.iterations
             options[lv] = opts
 
-    game = "twentyeight, " if twenty_eight else ""
+    game = "twentyeight, " if twenty_eight else "cassino, " if cassino else ""
     times = "x 2 (sides swapped)"
-    if twenty_eight and t28.MODES[args.mode]["team_size"] == 1:
+    if (twenty_eight and t28.MODES[args.mode]["team_size"] == 1) or (
+        cassino and args.mode == "3"
+    ):
         times = "x 3 (A in each seat)"
     print(
         f"arena: {game}A={args.a} vs B={args.b}, mode {args.mode}, {args.deals} packs {times}, "
         f"time {args.time_ms:g} ms, workers {args.workers}, seed {args.seed}"
     )
-    run = play_pair_28 if twenty_eight else play_pair
+    run = play_pair_28 if twenty_eight else play_pair_cassino if cassino else play_pair
     t0 = time.perf_counter()
     results: list[dict[str, Any]] = []
     jobs = [(i, args.a, args.b, args.mode, args.seed, options) for i in range(args.deals)]
@@ -218,7 +268,8 @@ def main(argv: list[str] | None = None) -> None:
     rate = wins / decided if decided else float("nan")
     lo, hi = wilson(wins, decided)
     print(f"deals: {wins + losses + ties}  A won {wins}, lost {losses}, tied {ties}")
-    print(f"{'game' if twenty_eight else 'victory'} points: A {vp_a}, B {vp_b}")
+    kind = "game" if twenty_eight else "winners' deal" if cassino else "victory"
+    print(f"{kind} points: A {vp_a}, B {vp_b}")
     print(f"A's win rate of decided deals: {rate:.3f}  (95% Wilson CI {lo:.3f} .. {hi:.3f})")
     load = "unloaded" if args.workers <= 1 else f"under load, {args.workers} workers"
     for lv, xs in lat.items():

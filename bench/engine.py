@@ -23,6 +23,14 @@ card, raises and plays, ``expose`` included) through its fast path
 (``albastini.games.twentyeight.fast.random_deal``, the kernel's rules without per-action
 dispatch) per mode, the clean path (``Deal``) for 4 pairs, and the hard player's rollouts
 (``ai.search.rollout`` from sampled first-trick worlds). Target: >= 20,000 4-pairs deals/s.
+
+Cassino (``--game cassino`` or ``all``): uniformly random deals through its fast path
+(``albastini.games.cassino.fast.random_deal``, the kernel without codes) per mode, the clean
+path (``Deal``, codes and checks) for 2 players, then the worst case of legal-move generation
+found: deals played by a policy that trails whenever it may (else builds), which is what grows
+the table, plus a contrived table of small cards; it prints the most legal actions and items
+seen and the slowest single generation. Last line with ``--game cassino``: its 2-player
+deals/s.
 """
 
 from __future__ import annotations
@@ -40,6 +48,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from albastini import MODES, new_deal
 from albastini.games.albastini.ai.sim import greedy_rollout, solve
 from albastini.games.albastini.fast import FastDeal, random_deal_points
+from albastini.games.cassino import MODES as MODES_CASSINO
+from albastini.games.cassino import kernel as KC
+from albastini.games.cassino import new_deal as new_deal_cassino
+from albastini.games.cassino.fast import random_deal as random_deal_cassino
+from albastini.games.cassino.fast import widest_positions
 from albastini.games.twentyeight import MODES as MODES_28
 from albastini.games.twentyeight import new_deal as new_deal_28
 from albastini.games.twentyeight.ai.core import read_view, sample_world
@@ -123,22 +136,28 @@ def ai_rates(seconds: float, seed: int) -> None:
     print(f"exact endgame solves, 4 pairs with 3 cards each: {rate:,.1f}/s")
 
 
-def rate_28(players: int, team_size: int, seconds: float, rng: random.Random
-            ) -> tuple[float, float]:
-    """Twenty-Eight: median and best random deals per CPU second through the fast path."""
-    random_deal(players, team_size, rng)
-    batch = 500
+def batch_rates(play: Callable[[], object], batch: int, seconds: float
+                ) -> tuple[float, float]:
+    """Median and best calls of ``play`` per CPU second, over batches of ``batch`` calls
+    filling about ``seconds`` of CPU (at least three batches)."""
     rates: list[float] = []
     spent = 0.0
     while spent < seconds or len(rates) < 3:
         start = time.process_time()
         for _ in range(batch):
-            random_deal(players, team_size, rng)
+            play()
         took = time.process_time() - start
         spent += took
         if took > 0:
             rates.append(batch / took)
     return statistics.median(rates), max(rates)
+
+
+def rate_28(players: int, team_size: int, seconds: float, rng: random.Random
+            ) -> tuple[float, float]:
+    """Twenty-Eight: median and best random deals per CPU second through the fast path."""
+    random_deal(players, team_size, rng)
+    return batch_rates(lambda: random_deal(players, team_size, rng), 500, seconds)
 
 
 def clean_rate_28(seconds: float, rng: random.Random) -> float:
@@ -182,6 +201,64 @@ def twentyeight(seconds: float, seed: int, ai: bool) -> float:
     return rates["4 pairs"]
 
 
+def rate_cassino(players: int, team_size: int, seconds: float, rng: random.Random
+                 ) -> tuple[float, float]:
+    """Cassino: median and best random deals per CPU second through the fast path."""
+    return batch_rates(lambda: random_deal_cassino(players, team_size, rng), 50, seconds)
+
+
+def clean_rate_cassino(seconds: float, rng: random.Random) -> float:
+    """Cassino 2-player deals per CPU second through ``Deal``, random legal codes."""
+    def one() -> None:
+        deal = new_deal_cassino(2, 1, rng.randrange(2), seed=rng.getrandbits(32))
+        while deal.phase != "finished":
+            deal.apply(rng.choice(deal.legal_actions()))
+
+    return batch_rates(one, 20, seconds)[0]
+
+
+def contrived_cassino() -> tuple[int, float, int]:
+    """A crowded table of small cards and builds that no sane play reaches: (legal actions,
+    microseconds per generation, items)."""
+    c = KC.CODE_INT
+    loose = ["AC", "AD", "AH", "AS", "2C", "2D", "3C", "4C", "5C", "JC", "QC", "KC"]
+    table: list[KC.Item] = [(c[x], (c[x],), KC.LOOSE, KC.VALUE[c[x]], -1) for x in loose]
+    pair = (c["2H"], c["3H"])
+    table.append((pair[0], pair, KC.SIMPLE, 5, 1))
+    table.sort()
+    hand = [c[x] for x in ("5S", "9S", "TD", "TS")]
+    runs = 20
+    start = time.perf_counter()
+    for _ in range(runs):
+        actions = KC.legal_actions(table, hand, 0)
+    took = (time.perf_counter() - start) / runs
+    return len(actions), took * 1e6, len(table)
+
+
+def cassino(seconds: float, seed: int) -> float:
+    """Print the Cassino lines; return the 2-player fast-path median."""
+    rng = random.Random(seed)
+    print(f"cassino clean path (Deal), 2 players: {clean_rate_cassino(seconds, rng):,.0f} deals/s")
+    rates: dict[str, float] = {}
+    for name, spec in MODES_CASSINO.items():
+        rates[name], best = rate_cassino(spec["players"], spec["team_size"], seconds, rng)
+        print(f"cassino fast path, {name:7}: {rates[name]:,.0f} deals/s ({best:,.0f})")
+    for name, spec in MODES_CASSINO.items():
+        widest, slowest, worst, items = widest_positions(
+            spec["players"], spec["team_size"], 300, rng)
+        shown = ""
+        if worst is not None:
+            table = " ".join("+".join(KC.CODES[x] for x in it[1]) for it in worst.table)
+            hand = " ".join(KC.CODES[x] for x in worst.hands[worst.to_act])
+            shown = f"; widest: table [{table}], hand [{hand}]"
+        print(f"cassino worst case, {name:7} (300 trail-first deals): {widest} legal actions, "
+              f"{items} table items, slowest generation {slowest * 1000:.2f} ms{shown}")
+    n, us, items = contrived_cassino()
+    print(f"cassino contrived table of {items} items, hand 5S 9S TD TS: {n} legal actions "
+          f"in {us:,.0f} us")
+    return rates["2"]
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=1.0, help="CPU seconds per mode")
@@ -190,12 +267,17 @@ def main(argv: list[str] | None = None) -> None:
         "--ai", action=argparse.BooleanOptionalAction, default=True,
         help="also time the computer players' rollouts and endgame solves",
     )
-    parser.add_argument("--game", default="albastini", choices=["albastini", "twentyeight", "all"])
+    parser.add_argument("--game", default="albastini",
+                        choices=["albastini", "twentyeight", "cassino", "all"])
     args = parser.parse_args(argv)
     rng = random.Random(args.seed)
     print(f"CPU time of this process, {args.seconds:g} s per mode: median batch (best batch)")
     if args.game == "twentyeight":
         rate = twentyeight(args.seconds, args.seed, args.ai)
+        print(f"deals/s: {rate:.0f}")
+        return
+    if args.game == "cassino":
+        rate = cassino(args.seconds, args.seed)
         print(f"deals/s: {rate:.0f}")
         return
     print(f"clean path (Deal), 4 pairs: {clean_rate(args.seconds, rng):,.0f} deals/s")
@@ -207,6 +289,7 @@ def main(argv: list[str] | None = None) -> None:
         ai_rates(args.seconds, args.seed)
     if args.game == "all":
         twentyeight(args.seconds, args.seed, args.ai)
+        cassino(args.seconds, args.seed)
     print(f"deals/s: {rates['4 pairs']:.0f}")
 
 

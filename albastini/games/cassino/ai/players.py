@@ -1,0 +1,129 @@
+"""The simple computer players: random, greedy (``easy``) and the counting heuristic
+(``normal``). All choose from their seat's view only."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from .. import kernel as K
+from .core import (
+    SWEEP,
+    WORTH,
+    Knowledge,
+    action_of,
+    after,
+    chance_held,
+    greedy_action,
+    read_view,
+    sweep_values,
+    worth,
+)
+
+
+class Player:
+    """A computer player: ``choose(view)`` returns a legal code of the view's seat, from
+    the view alone. Its only state is a ``random.Random`` seeded from ``seed``."""
+
+    level = "base"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.seed = seed
+        self.rng = random.Random(seed)
+
+    def choose(self, view: Mapping[str, Any]) -> str:
+        """The code to play; ValueError when the view's seat has nothing to do."""
+        legal = [str(c) for c in view.get("legal") or ()]
+        if not legal:
+            raise ValueError("It is not this seat's turn: the view lists no legal action")
+        if len(legal) == 1:
+            return legal[0]
+        code = self._choose(view, legal)
+        if code not in legal:  # a safety net: never return an illegal action
+            raise AssertionError(f"{self.level} chose {code}, not in {legal}")
+        return code
+
+    def _choose(self, view: Mapping[str, Any], legal: list[str]) -> str:
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(seed={self.seed!r})"
+
+
+class RandomPlayer(Player):
+    """Uniform over the legal codes (for tests and the arena)."""
+
+    level = "random"
+
+    def _choose(self, view: Mapping[str, Any], legal: list[str]) -> str:
+        return self.rng.choice(legal)
+
+
+class GreedyPlayer(Player):
+    """The baseline (``easy``): captures the most valuable set it can (cards towards the
+    majorities, Big and Little Cassino, aces, a sweep), else trails its least useful card
+    (no point card, the highest rank); it never builds unless nothing else is legal."""
+
+    level = "greedy"
+
+    def _choose(self, view: Mapping[str, Any], legal: list[str]) -> str:
+        k = read_view(view)
+        actions = {action_of(c): c for c in legal}
+        return actions[greedy_action(k.table, list(actions))]
+
+
+class NormalPlayer(Player):
+    """The heuristic player (``normal``): counts the cards it has not seen and scores each
+    legal move by what it captures, what it leaves the other sides (the chance that they
+    hold a card that takes the whole table for a sweep, or a valuable item) and, for a build,
+    the worth of the build times the chance that nobody else holds its value (build
+    planning: it holds the capturing card by the rules)."""
+
+    level = "normal"
+
+    def _choose(self, view: Mapping[str, Any], legal: list[str]) -> str:
+        k = read_view(view)
+        return max(legal, key=lambda code: (self.score(k, action_of(code)), code))
+
+    @staticmethod
+    def holds(k: Knowledge, values: set[int], ranks: set[int]) -> float:
+        """The chance that the other sides hold a card of one of ``values`` (number cards)
+        or ``ranks`` (face cards)."""
+        copies = sum(1 for c in k.unseen
+                     if (K.VALUE[c] in values if K.VALUE[c] else K.RANK[c] in ranks))
+        return chance_held(len(k.unseen), copies, k.others_cards())
+
+    def score(self, k: Knowledge, action: K.Action) -> float:
+        """The expected worth of ``action`` for this seat's side."""
+        kind, card, value, _ = action
+        table, taken = after(k.table, action, k.seat)
+        gain = worth(taken)
+        if kind == K.CAPTURE and not table:
+            gain += SWEEP
+        if kind == K.BUILD:
+            build = next(it for it in table if it[4] == k.seat and card in it[1])
+            risk = self.holds(k, {value}, set())
+            gain += (worth(build[1]) + 0.2) * (1 - risk) - WORTH[card] * risk
+        if kind == K.TRAIL:
+            gain -= 0.05  # a trail gives the other sides a card to take
+        # exposure: a sweep for the next side, and the valuable items it could take
+        values, faces = sweep_values(table)
+        if table and (values or faces) and not self.is_last_play(k):
+            gain -= self.holds(k, values, faces) * (SWEEP + worth([x for it in table
+                                                                    for x in it[1]]))
+        for it in table:
+            if it[4] == k.seat:
+                continue
+            w = worth(it[1])
+            if w >= 0.9:
+                ranks = {K.RANK[it[0]]} if it[3] == 0 else set()
+                gain -= 0.5 * w * self.holds(k, {it[3]} - {0}, ranks)
+        # keep high cards that can capture builds and tens later
+        gain -= 0.02 * K.VALUE[card]
+        return gain
+
+    @staticmethod
+    def is_last_play(k: Knowledge) -> bool:
+        """Whether this is the last card of the deal (nobody plays after it)."""
+        return k.pack == 0 and sum(k.hand_sizes) == 1

@@ -1,0 +1,77 @@
+"""Computer players: legal codes from the view alone at every level, the greedy player's
+stated policy, reproducible choices, picklable ``decide``."""
+
+from __future__ import annotations
+
+import json
+import pickle
+import random
+
+import pytest
+
+from albastini.games.cassino import decide, make_player, new_deal, table_view
+from albastini.games.cassino.ai import KINDS
+
+from .helpers import build, loose, position
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_every_level_plays_legal_codes_from_the_view(players: int) -> None:
+    rng = random.Random(players)
+    deal = new_deal(players, seed=players)
+    bots = {lv: make_player(lv, seed=1, **({"iterations": 2} if lv == "hard" else {}))
+            for lv in ("random", "greedy", "easy", "normal", "hard")}
+    levels = list(bots)
+    turn = 0
+    while deal.phase != "finished":
+        seat = deal.to_act
+        view = json.loads(json.dumps(table_view(deal, seat)))  # the view alone, as JSON
+        bot = bots[levels[turn % len(levels)]]
+        code = bot.choose(view)
+        assert code in deal.legal_actions()
+        # the plain rules view serves as well
+        assert bots["normal"].choose(deal.view(seat)) in deal.legal_actions()
+        deal.apply(code if rng.random() < 0.7 else rng.choice(deal.legal_actions()))
+        turn += 1
+
+
+def test_greedy_captures_the_most_valuable_set() -> None:
+    deal = position([loose("4C"), loose("5D"), loose("9H"), loose("TD"), loose("KH")],
+                    ["9S", "TS", "3C"])
+    # the 10 of diamonds (2 points) beats four cards of nothing
+    assert make_player("greedy").choose(deal.view(1)) == "capture:TS:TD"
+    deal = position([loose("4C"), loose("5D"), loose("9H")], ["9S", "2C"])
+    assert make_player("greedy").choose(deal.view(1)) == "capture:9S:4C5D9H"  # a sweep
+
+
+def test_greedy_trails_its_least_useful_card() -> None:
+    deal = position([loose("KH")], ["AS", "TD", "QC", "7D"])
+    assert make_player("greedy").choose(deal.view(1)) == "trail:QC"
+
+
+def test_normal_takes_its_own_build_and_plans_builds() -> None:
+    deal = position([build("2C5D", 7, 1), loose("4H")], ["7S", "4D", "KC"])
+    assert make_player("normal").choose(deal.view(1)).startswith("capture:7S:2C")
+    deal = position([loose("3C"), loose("KH")], ["7D", "TS"], others=["JD", "QD", "2H", "2D"])
+    choice = make_player("normal").choose(deal.view(1))
+    assert choice == "build:7D:10:3C"
+
+
+def test_players_reproduce_and_decide_pickles() -> None:
+    deal = new_deal(2, seed=4)
+    view = table_view(deal, deal.to_act)
+    a = make_player("hard", seed=5, iterations=3).choose(view)
+    b = make_player("hard", seed=5, iterations=3).choose(view)
+    assert a == b
+    assert pickle.loads(pickle.dumps(decide))("easy", view, 1) in view["legal"]
+    assert decide("random", view, 2) == decide("random", view, 2)
+
+
+def test_unknown_levels_and_options() -> None:
+    with pytest.raises(ValueError):
+        make_player("grandmaster")
+    with pytest.raises(ValueError):
+        make_player("hard", depth=3)
+    assert {"easy", "normal", "hard", "random", "greedy"} <= set(KINDS)
+    with pytest.raises(ValueError):
+        make_player("easy").choose({"legal": []})
