@@ -33,8 +33,9 @@ __all__ = ["DealLike", "DealScore", "Game", "MatchLike", "TrickInfo", "game"]
 #: The levels a computer decides inline: a few milliseconds at most. Every other level thinks
 #: in the executor, off the event loop.
 FAST_LEVELS = frozenset({"random", "greedy", "easy"})
-#: The longest action code a table accepts (the store keeps up to 16 characters).
-MAX_CODE = 16
+#: The longest action code a table accepts: the store's log keeps up to 64 characters
+#: (``albastini.store.ACTION_MAX``), enough for a Cassino build naming every card it stands on.
+MAX_CODE = 64
 
 
 class DealLike(Protocol):

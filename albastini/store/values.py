@@ -46,12 +46,12 @@ __all__ = [
 ]
 
 NAME_MAX = 100  # display names longer than this are truncated (they are cosmetic)
-ACTION_MAX = 16
+ACTION_MAX = 64
 SETTINGS_MAX = 4096  # characters of JSON
 LANGUAGES: tuple[Language, ...] = ("en", "sw")
 TURN_TIME_RANGE = (15, 600)
 TARGET_VP_RANGE = (1, 21)
-_ACTION_RE = re.compile(r"[A-Za-z0-9:_.,+\-]{1,16}")
+_ACTION_RE = re.compile(rf"[A-Za-z0-9:_.,+\-]{{1,{ACTION_MAX}}}")
 _CARD_RE = re.compile(r"[A-Za-z0-9]{1,4}")
 _LEVEL_RE = re.compile(r"[A-Za-z0-9_\-]{1,16}")
 _GAME_RE = re.compile(r"[a-z0-9_]{1,32}")

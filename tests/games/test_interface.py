@@ -146,7 +146,7 @@ def test_the_platform_checks_and_applies_codes_the_same_way(name: str) -> None:
     while not rules.deal_over(match):
         legal = rules.legal(match)
         before = copy.deepcopy(rules.view(match, match.deal.to_act))
-        for bad in (None, 7, "x" * 40, "play:ZZ", legal[0].upper() + "?"):
+        for bad in (None, 7, "x" * 65, "play:ZZ", legal[0].upper() + "?"):
             with pytest.raises(rules.illegal):
                 rules.check(match, bad)
         assert rules.view(match, match.deal.to_act) == before

@@ -172,7 +172,7 @@ async def test_moves_append_in_order_and_refusals_change_nothing(store: SQLiteSt
         (InvalidValue, {"move_no": 0}),
         (InvalidValue, {"move_no": "3"}),
         (InvalidValue, {"move_no": True}),
-        (InvalidValue, {"action": "play:" + "7" * 12}),  # 17 characters
+        (InvalidValue, {"action": "build:" + "7" * 59}),  # 65 characters
         (InvalidValue, {"action": ""}),
         (InvalidValue, {"action": "play 7H"}),
         (InvalidValue, {"action": "drop table;"}),
@@ -201,6 +201,9 @@ async def test_moves_append_in_order_and_refusals_change_nothing(store: SQLiteSt
     ok = await store.append_move(table_id, 3, 1, 3, "play:AS", user_id=None, by_computer=True)
     assert ok.move_no == 3 and len(await store.moves(table_id)) == 3
     assert [m.move_no for m in await store.moves(table_id, after=1)] == [2, 3]
+    longest = "build:7C:10:" + "AC3S4H5C" * 6 + "AC3S"  # 64 characters (a Cassino build)
+    await store.append_move(table_id, 4, 1, 0, longest, user_id=None, by_computer=True)
+    assert (await store.moves(table_id, after=3))[0].action == longest
 
 
 async def test_lobby_table_takes_no_moves(store: SQLiteStore) -> None:
