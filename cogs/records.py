@@ -40,7 +40,11 @@ async def leaderboard_payload(
 ) -> dict[str, Any]:
     """One page of the server's leaderboard of ``game`` (its pager buttons too), in the
     server's language."""
-    page = await store.leaderboard(guild_id, LEADERBOARD_PAGE, offset, game=game)
+    page = await (
+        store.leaderboard(guild_id, LEADERBOARD_PAGE, offset)  # Albastini: the call of old
+        if game == DEFAULT_GAME
+        else store.leaderboard(guild_id, LEADERBOARD_PAGE, offset, game=game)
+    )
     embed = discord.Embed(
         title=t(lang, game_key(game, "leaderboard.title"),
                 scope=t(lang, "leaderboard.scope.server")),
