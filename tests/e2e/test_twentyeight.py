@@ -186,19 +186,16 @@ async def test_a_four_pairs_match_with_people_and_computers(
             table = table_of(bot, fake)
             assert table.game == "twentyeight" and table.target == 1
             checked = 0
-            while table.status == "running":
-                await fake.wait_until(
-                    lambda: table.status != "running"
-                    or (table.to_act is not None and table.seats[table.to_act].user_id in people),
-                    timeout=10,
-                )
-                if table.status != "running":
-                    break
+
+            async def look() -> None:
+                nonlocal checked
                 await settle(bot, fake)
-                if not checked and face_down(bot, fake) is not None:
-                    probe(logs, face_down(bot, fake)[1])  # type: ignore[index]
+                down = face_down(bot, fake)
+                if not checked and down is not None:
+                    probe(logs, down[1])
                 checked += assert_trump_hidden(bot, fake, list(people.values()))
-                await take_turn(fake, people[table.seats[table.to_act].user_id], lobby)
+
+            await play_match(bot, fake, people, lobby, before_turn=look)
             await settle(bot, fake)
             assert table.status == "finished"
             assert checked > 0
@@ -206,7 +203,8 @@ async def test_a_four_pairs_match_with_people_and_computers(
             assert "wears the kunukku" in posted and "Base cards: " in posted
             assert re.search(r"Deal \d+ — (contract|Thani)", posted), posted
             assert "victory point" not in posted and " VP" not in posted
-            assert fake.find_button(fake.messages()[-1], label="Play again")
+            final = fake.messages()[-1]
+            assert fake.find_button(final, label="Play again")
 
             # the match counts on Twenty-Eight's leaderboard, not on Albastini's
             r = await fake.slash(binu, "albastini leaderboard", **GAME)
@@ -222,6 +220,13 @@ async def test_a_four_pairs_match_with_people_and_computers(
             r = await fake.slash(anu, "albastini stats")
             assert "hasn't finished a match" in r.message.text
             assert logs.leaks == []
+
+            # a rematch is a Twenty-Eight table again, with the same people and computers
+            r = await fake.click(binu, final, label="Play again")
+            assert r.response_type == 4 and not r.ephemeral
+            assert "Twenty-Eight (Irupathiyettu)" in r.message.text
+            assert r.message.text.count("Computer ") == 2
+            assert table_of(bot, fake).game == "twentyeight"
         assert_clean(fake)
 
 
