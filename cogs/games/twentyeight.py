@@ -95,20 +95,10 @@ def _bidding_side(lang: str, view: View, names: Sequence[str], bidder: int) -> s
 
 
 # --------------------------------------------------------------------------- the text table
-def _trump_fact(lang: str, view: View) -> str:
-    """The trump as everyone may know it: hidden while face down, the suit once exposed."""
-    if view.get("exposed") and view.get("trump"):
-        return t(lang, _k("table.trump_known"), suit=_suit(lang, view["trump"]))
-    if view.get("trump_face_down"):
-        return t(lang, _k("table.trump_hidden"))
-    return t(lang, _k("table.trump_pending"))
-
-
 def table_facts(lang: str, view: View) -> list[str]:
-    """The trump (thuruppu): to be chosen, hidden, or the suit once exposed."""
-    if view["phase"] == "finished" and view.get("bidder") is None:
-        return []
-    return [_trump_fact(lang, view)]
+    """While bidding, that the trump (thuruppu) is chosen after the auction; from then on the
+    trump has a line of its own, which names the bidder (:func:`table_lines`)."""
+    return [t(lang, _k("table.trump_pending"))] if view["phase"] == "bidding" else []
 
 
 def _auction_line(lang: str, view: View, names: Sequence[str]) -> str:

@@ -222,10 +222,9 @@ def test_once_exposed_the_trump_is_told_to_everyone() -> None:
         shown = table_text(view)
         suit = render.suit_label("en", view["trump"])
         if caller == deal.state.bidder:
-            assert f"Trump is {suit} ({card} shown by {NAMES[caller]})" in shown
+            assert f"Trump (thuruppu) is {suit} ({card} shown by {NAMES[caller]})" in shown
         else:
-            assert f"Trump is {suit} ({card} shown on {NAMES[caller]}'s call)" in shown
-        assert f"Trump (thuruppu): {suit}" in shown
+            assert f"Trump (thuruppu) is {suit} ({card} shown on {NAMES[caller]}'s call)" in shown
         assert render.table_picture(view, NAMES, game="twentyeight")
         other = (caller + 1) % 4
         assert f"Trump (thuruppu): {suit}." in hand_text(deal, other)

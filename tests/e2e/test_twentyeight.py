@@ -298,7 +298,7 @@ async def test_a_call_for_the_trump_and_the_bidders_forced_exposure_by_button(
                     await settle(bot, fake)
                     card = render.card_label(down[1])
                     assert f"({card} shown on <@{user.id}>'s call)" in lobby.text, lobby.text
-                    assert "Trump (thuruppu): " in lobby.text
+                    assert "Trump (thuruppu) is " in lobby.text
                     assert "You asked for the trump" in hand.text, hand.text
                     called = True
             assert forced and called
