@@ -314,7 +314,7 @@ def test_match_over_says_who_wears_the_kunukku() -> None:
     assert "VP" not in over
     three = _table(3)
     shared = texts.match_over_text(three, "en", winner_team=None, scores=[7, 7, 4])
-    assert "<@100> and <@101> share the win" in shared
+    assert "<@100> and <@101> share the best score" in shared
     albastini = _table(4, game="albastini")
     assert "VP" in texts.match_over_text(albastini, "en", winner_team=0, scores=[5, 2])
 

@@ -383,3 +383,37 @@ async def test_start_refuses_impossible_tables_and_the_rules_are_the_games(
             assert "game:Twenty-Eight" in r.message.text
             await fake.slash(anu, "albastini cancel")
         assert_clean(fake)
+
+
+#: The table service (albastini/session/core.py, ``_finish_match``) asserts that a finished
+#: match has one winner; Twenty-Eight's 3 players can end with the two defenders sharing the
+#: most base cards (the rules' ``winner`` None), and the last move then fails. The Discord side
+#: says "share the best score" (tests/cogs/test_twentyeight.py); the service is not ours to change.
+SHARED_WIN = pytest.mark.xfail(reason="the service asserts a single winner", strict=False)
+
+
+@pytest.mark.parametrize(("players", "sides"), [
+    pytest.param(3, "3 players, each for themselves", marks=SHARED_WIN),
+    (6, "6 players, 2 teams of 3"),
+])
+async def test_three_players_and_six_in_trios_play_to_the_end(
+    make_bot: Callable[..., AlbastiniBot], players: int, sides: str
+) -> None:
+    """The other two modes, a person among computers: in 3 players the bidder plays alone
+    against the two others, who settle separately; 6 players bid on all six cards."""
+    async with FakeDiscord() as fake:
+        anu = fake.add_user("Anu")
+        async with fake.run_bot(make_bot()) as bot:
+            r = await fake.slash(anu, "albastini start", players=players, target=1,
+                                 computers=True, **GAME)
+            assert sides in r.message.text and "1 base card per side" in r.message.text
+            lobby = r.message
+            await press_start(fake, anu, lobby)
+            await fake.wait_until(lambda: fake.find_button(lobby, label="Show my hand"))
+            table = await play_match(bot, fake, {anu.id: anu}, lobby)
+            assert table.status == "finished"
+            await settle(bot, fake)
+            posted = "\n".join(m.text for m in fake.messages())
+            assert "wears the kunukku" in posted or "share the best score" in posted, posted
+            assert "Base cards: " in posted
+        assert_clean(fake)
