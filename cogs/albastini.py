@@ -33,12 +33,12 @@ from albastini.games import GAMES
 from albastini.table import Refusal
 from cogs import ids, texts, views
 from cogs.feature import FeatureCog
-from cogs.games import presenter
+from cogs.games import DEFAULT_GAME, first_rules_page, presenter, rules_page
 from cogs.group import add_subcommand_cog
 from cogs.hands import HandFollower
-from cogs.i18n import join_list, t
+from cogs.i18n import game_key, join_list, t
 from cogs.lang import key_str, name_str
-from cogs.records import leaderboard_payload
+from cogs.records import GAME_CHOICES, leaderboard_payload
 from cogs.replies import Reply
 
 if TYPE_CHECKING:
@@ -47,7 +47,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-RULES_PAGES = 6
 TEAM_SIZES = {"solo": 1, "pairs": 2, "trios": 3}
 MODE_CHOICES = [app_commands.Choice(name=key_str(f"choice.mode.{m}"), value=m) for m in TEAM_SIZES]
 LEVEL_CHOICES = [
@@ -332,8 +331,9 @@ class AlbastiniCog(FeatureCog):
         computers=key_str("cmd.start.opt.computers.description"),
         level=key_str("cmd.start.opt.level.description"),
         turn_time=key_str("cmd.start.opt.turn_time.description"),
+        game=key_str("cmd.start.opt.game.description"),
     )
-    @app_commands.choices(teams=MODE_CHOICES, level=LEVEL_CHOICES)
+    @app_commands.choices(teams=MODE_CHOICES, level=LEVEL_CHOICES, game=GAME_CHOICES)
     async def start(
         self,
         interaction: discord.Interaction[Any],
@@ -343,8 +343,10 @@ class AlbastiniCog(FeatureCog):
         computers: bool = False,
         level: str = "normal",
         turn_time: app_commands.Range[int, 15, 600] | None = None,
+        game: str = DEFAULT_GAME,
     ) -> None:
-        """Open a table in this channel."""
+        """Open a table of ``game`` in this channel (Twenty-Eight: 3, 4 or 6 players, whose
+        ``target`` is the base cards each side starts with)."""
         reply = Reply(interaction, ephemeral=False)
         if not await self.guild_only(interaction, reply):
             return
@@ -363,6 +365,10 @@ class AlbastiniCog(FeatureCog):
                 reply, t(lang, "error.missing_permission", permission=t(lang, missing))
             )
             return
+        wrong = self._impossible_table(lang, game, players, teams)
+        if wrong is not None:
+            await self._private(reply, wrong)
+            return
         public = await self.bot.languages.guild(interaction.guild_id)
         try:
             table = await self.service.open_table(
@@ -376,28 +382,33 @@ class AlbastiniCog(FeatureCog):
                 turn_time=turn_time,
                 computer_level=level,
                 language=public,
+                game=game,
             )
             if computers:
                 table = await self.service.fill_computers(table.id, interaction.user.id)
         except Refusal as exc:
-            if exc.reason == "bad_value" and exc.details.get("field") == "team_size" and teams:
-                modes: dict[str, dict[str, int]] = GAMES["albastini"].MODES
-                sizes = [m["team_size"] for m in modes.values() if m["players"] == players]
-                choices = [
-                    t(lang, f"choice.mode.{m}") for m, size in TEAM_SIZES.items() if size in sizes
-                ]
-                text = t(
-                    lang,
-                    "refuse.bad_mode",
-                    players=players,
-                    mode=t(lang, f"choice.mode.{teams}"),
-                    choices=join_list(lang, choices),
-                )
-            else:
-                text = self._refusal(lang, exc, None)
-            await self._private(reply, text)
+            await self._private(reply, self._refusal(lang, exc, None))
             return
         await self._post_lobby(interaction, reply, table)
+
+    @staticmethod
+    def _impossible_table(lang: str, game: str, players: int, teams: str | None) -> str | None:
+        """Why ``game`` cannot be played by ``players`` (in ``teams``), from the game's modes
+        (Twenty-Eight: 3, 4 or 6 players, each with its own sides), naming what is possible;
+        None when it can."""
+        if game not in GAMES:
+            return t(lang, "refuse.bad_value")
+        modes: dict[str, dict[str, int]] = GAMES[game].MODES
+        counts = sorted({m["players"] for m in modes.values()})
+        if players not in counts:
+            return t(lang, "refuse.bad_players_game", game=t(lang, f"choice.game.{game}"),
+                     players=players, choices=", ".join(str(n) for n in counts))
+        sizes = [m["team_size"] for m in modes.values() if m["players"] == players]
+        if teams is None or TEAM_SIZES.get(teams) in sizes:
+            return None
+        choices = [t(lang, f"choice.mode.{m}") for m, size in TEAM_SIZES.items() if size in sizes]
+        return t(lang, "refuse.bad_mode", players=players, mode=t(lang, f"choice.mode.{teams}"),
+                 choices=join_list(lang, choices))
 
     async def _post_lobby(
         self,
@@ -525,20 +536,28 @@ class AlbastiniCog(FeatureCog):
         return True
 
     @app_commands.command(name=name_str("rules"), description=key_str("cmd.rules.description"))
-    async def rules(self, interaction: discord.Interaction[Any]) -> None:
-        """Read the rules, privately, in your language."""
+    @app_commands.describe(game=key_str("cmd.rules.opt.game.description"))
+    @app_commands.choices(game=GAME_CHOICES)
+    async def rules(
+        self, interaction: discord.Interaction[Any], game: str = DEFAULT_GAME
+    ) -> None:
+        """Read the rules of a game, privately, in your language."""
         reply = Reply(interaction, ephemeral=True)
         lang = await self._lang(interaction)
-        await reply.send(ephemeral=True, **self.rules_payload(1, lang))
+        await reply.send(ephemeral=True, **self.rules_payload(first_rules_page(game), lang))
 
     def rules_payload(self, page: int, lang: str) -> dict[str, Any]:
-        page = min(max(1, page), RULES_PAGES)
+        """A page of the rules book (every game's rules, one after the other), paged within
+        its game's rules."""
+        game, number, pages, first = rules_page(page)
         embed = discord.Embed(
-            title=t(lang, "rules.title", page=page, pages=RULES_PAGES),
-            description=t(lang, f"rules.page.{page}"),
+            title=t(lang, game_key(game, "rules.title"), page=number, pages=pages),
+            description=t(lang, game_key(game, f"rules.page.{number}")),
             colour=discord.Colour.dark_green(),
         )
-        specs = views.pager_buttons("rules", lang, page=page, pages=RULES_PAGES)
+        specs = views.pager_buttons(
+            "rules", lang, page=first + number - 1, pages=pages, first_page=first
+        )
         return {"embed": embed, "view": views.build_view(specs)}
 
     @app_commands.command(name=name_str("help"), description=key_str("cmd.help.description"))
@@ -574,7 +593,10 @@ class AlbastiniCog(FeatureCog):
                 return
             public = await self.bot.languages.guild(interaction.guild_id)
             await reply.edit(
-                **await leaderboard_payload(self.store, button.guild, button.offset or 0, public)
+                **await leaderboard_payload(
+                    self.store, button.guild, button.offset or 0, public,
+                    button.game or DEFAULT_GAME,
+                )
             )
             return
         table = self.service.get(button.table) if button.table is not None else None

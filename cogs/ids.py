@@ -19,7 +19,7 @@ kept in memory: after a restart the same ids keep working once the table is relo
 ``alb:cancel:<table>``                host: close the table
 ``alb:again:<table>``                 rematch with the same players
 ``alb:quit:<table>``                  confirm leaving a running match
-``alb:lb:<guild>:<offset>``           leaderboard page
+``alb:lb:<guild>:<offset>[:<game>]``  leaderboard page (of Albastini, or of ``game``)
 ``alb:rules:<page>``                  rules page
 ====================================  =====================================================
 
@@ -43,6 +43,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from cogs.games import DEFAULT_GAME
+
 PREFIX = "alb:"
 ID = r"[0-9]{1,19}"
 MOVE = r"[0-9]{1,9}"
@@ -51,6 +53,8 @@ MOVE = r"[0-9]{1,9}"
 MAX_ARG = 40
 #: A move's action code, by shape: a kind, and an optional argument (a card, a number...).
 CODE = rf"[a-z]{{1,16}}(?::[A-Za-z0-9]{{1,{MAX_ARG}}})?"
+#: A game's name (``albastini.games.GAMES``), on a leaderboard page of a game but Albastini.
+GAME = r"[a-z][a-z0-9_]{0,31}"
 #: A card code on a disabled card button: letters and digits.
 CARD = r"[A-Za-z0-9]{1,8}"
 
@@ -68,7 +72,7 @@ TEMPLATES: dict[str, str] = {
     "cancel": rf"alb:cancel:(?P<table>{ID})",
     "rematch": rf"alb:again:(?P<table>{ID})",
     "quit": rf"alb:quit:(?P<table>{ID})",
-    "leaderboard": rf"alb:lb:(?P<guild>{ID}):(?P<offset>[0-9]{{1,6}})",
+    "leaderboard": rf"alb:lb:(?P<guild>{ID}):(?P<offset>[0-9]{{1,6}})(?::(?P<game>{GAME}))?",
     "rules": r"alb:rules:(?P<page>[0-9]{1,2})",
 }
 COMPILED: dict[str, re.Pattern[str]] = {k: re.compile(v) for k, v in TEMPLATES.items()}
@@ -110,6 +114,8 @@ class ButtonId:
     guild: int | None = None
     offset: int | None = None
     page: int | None = None
+    #: the game of a leaderboard page (None: Albastini's)
+    game: str | None = None
 
 
 def parse(custom_id: str) -> ButtonId | None:
@@ -133,6 +139,7 @@ def parse(custom_id: str) -> ButtonId | None:
             guild=int(g["guild"]) if g.get("guild") else None,
             offset=int(g["offset"]) if g.get("offset") else None,
             page=int(g["page"]) if g.get("page") else None,
+            game=g.get("game"),
         )
     return None
 
@@ -168,8 +175,10 @@ def table_button(kind: str, table_id: int) -> str:
     return f"alb:{_SHORT[kind]}:{table_id}"
 
 
-def leaderboard(guild_id: int, offset: int) -> str:
-    return f"alb:lb:{guild_id}:{max(0, offset)}"
+def leaderboard(guild_id: int, offset: int, game: str | None = None) -> str:
+    """A leaderboard page's id; ``game`` other than Albastini is named at its end."""
+    base = f"alb:lb:{guild_id}:{max(0, offset)}"
+    return base if game in (None, DEFAULT_GAME) else f"{base}:{game}"
 
 
 def rules(page: int) -> str:

@@ -26,7 +26,6 @@ import aiohttp
 import discord
 
 from cogs import ids, texts, views
-from cogs.i18n import t
 
 if TYPE_CHECKING:
     from albastini.table import Table
@@ -196,10 +195,8 @@ class Notices:
         lang = table.language
         view = table.public_view()
         name = texts.mention(info.user_id)
-        if view.get("phase") == "bidding":
-            content = t(lang, "notify.your_bid", name=name)
-        else:
-            content = t(lang, "notify.your_turn", name=name, round=view.get("round", 1))
+        content = texts.turn_notice(lang, table.game, str(view.get("phase")), name=name,
+                                    round=int(view.get("round", 1)))
         clock = deadline_text(table, self.service.clock)
         if clock:
             content += " " + clock

@@ -14,8 +14,9 @@ from discord import app_commands
 
 from cogs import texts, views
 from cogs.feature import FeatureCog
+from cogs.games import DEFAULT_GAME
 from cogs.group import add_subcommand_cog
-from cogs.i18n import LANGUAGES, t
+from cogs.i18n import LANGUAGES, game_key, t
 from cogs.lang import key_str, name_str
 from cogs.replies import Reply
 
@@ -24,22 +25,33 @@ if TYPE_CHECKING:
     from bot import AlbastiniBot
 
 LEADERBOARD_PAGE = 10
+#: The games a command can be about (``albastini.games.GAMES``), Albastini first (the default).
+GAME_CHOICES = [
+    app_commands.Choice(name=key_str(f"choice.game.{game}"), value=game)
+    for game in ("albastini", "twentyeight")
+]
 LANGUAGE_CHOICES = [
     app_commands.Choice(name=key_str(f"language.{lang}"), value=lang) for lang in LANGUAGES
 ]
 
 
 async def leaderboard_payload(
-    store: SQLiteStore, guild_id: int, offset: int, lang: str
+    store: SQLiteStore, guild_id: int, offset: int, lang: str, game: str = DEFAULT_GAME
 ) -> dict[str, Any]:
-    """One page of the server's leaderboard (its pager buttons too), in the server's language."""
-    page = await store.leaderboard(guild_id, LEADERBOARD_PAGE, offset)
+    """One page of the server's leaderboard of ``game`` (its pager buttons too), in the
+    server's language."""
+    page = await (
+        store.leaderboard(guild_id, LEADERBOARD_PAGE, offset)  # Albastini: the call of old
+        if game == DEFAULT_GAME
+        else store.leaderboard(guild_id, LEADERBOARD_PAGE, offset, game=game)
+    )
     embed = discord.Embed(
-        title=t(lang, "leaderboard.title", scope=t(lang, "leaderboard.scope.server")),
+        title=t(lang, game_key(game, "leaderboard.title"),
+                scope=t(lang, "leaderboard.scope.server")),
         colour=discord.Colour.gold(),
     )
     if not page.entries:
-        embed.description = t(lang, "leaderboard.empty")
+        embed.description = t(lang, game_key(game, "leaderboard.empty"))
         return {"embed": embed, "view": views.build_view([])}
     rows = [
         texts.leaderboard_row(
@@ -61,6 +73,7 @@ async def leaderboard_payload(
         pages=pages,
         guild_id=guild_id,
         page_size=LEADERBOARD_PAGE,
+        game=game,
     )
     if pages <= 1:
         specs = []
@@ -73,40 +86,54 @@ class RecordsCog(FeatureCog):
     @app_commands.command(
         name=name_str("leaderboard"), description=key_str("cmd.leaderboard.description")
     )
-    async def leaderboard(self, interaction: discord.Interaction[Any]) -> None:
-        """The best players of this server."""
+    @app_commands.describe(game=key_str("cmd.leaderboard.opt.game.description"))
+    @app_commands.choices(game=GAME_CHOICES)
+    async def leaderboard(
+        self, interaction: discord.Interaction[Any], game: str = DEFAULT_GAME
+    ) -> None:
+        """The best players of this server, at one game."""
         reply = Reply(interaction, ephemeral=False)
         if not await self.guild_only(interaction, reply):
             return
         assert interaction.guild_id is not None
         lang = await self.bot.languages.guild(interaction.guild_id)
-        payload = await self.leaderboard_payload(interaction.guild_id, 0, lang)
+        payload = await self.leaderboard_payload(interaction.guild_id, 0, lang, game)
         await reply.send(ephemeral=False, **payload)
 
-    async def leaderboard_payload(self, guild_id: int, offset: int, lang: str) -> dict[str, Any]:
-        return await leaderboard_payload(self.store, guild_id, offset, lang)
+    async def leaderboard_payload(
+        self, guild_id: int, offset: int, lang: str, game: str = DEFAULT_GAME
+    ) -> dict[str, Any]:
+        return await leaderboard_payload(self.store, guild_id, offset, lang, game)
 
     @app_commands.command(name=name_str("stats"), description=key_str("cmd.stats.description"))
-    @app_commands.describe(player=key_str("cmd.stats.opt.player.description"))
+    @app_commands.describe(
+        player=key_str("cmd.stats.opt.player.description"),
+        game=key_str("cmd.stats.opt.game.description"),
+    )
+    @app_commands.choices(game=GAME_CHOICES)
     async def stats(
-        self, interaction: discord.Interaction[Any], player: discord.User | None = None
+        self,
+        interaction: discord.Interaction[Any],
+        player: discord.User | None = None,
+        game: str = DEFAULT_GAME,
     ) -> None:
-        """Your results, or another player's."""
+        """Your results at one game, or another player's."""
         reply = Reply(interaction, ephemeral=True)
         if not await self.guild_only(interaction, reply):
             return
         assert interaction.guild_id is not None
         lang = await self._lang(interaction)
         who = player or interaction.user
-        st = await self.store.user_stats(interaction.guild_id, who.id)
+        st = await self.store.user_stats(interaction.guild_id, who.id, game=game)
         name = texts.mention(who.id)
         embed = discord.Embed(
-            title=t(lang, "stats.title", name=who.display_name), colour=discord.Colour.blurple()
+            title=t(lang, game_key(game, "stats.title"), name=who.display_name),
+            colour=discord.Colour.blurple(),
         )
         if not st.matches_played:
-            embed.description = t(lang, "stats.empty", name=name)
+            embed.description = t(lang, game_key(game, "stats.empty"), name=name)
         else:
-            embed.description = "\n".join(texts.stats_lines(lang, st))
+            embed.description = "\n".join(texts.stats_lines(lang, st, game))
         await reply.send(embed=embed, ephemeral=True)
 
     @app_commands.command(

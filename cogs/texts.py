@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from cogs import render
 from cogs.games import DEFAULT_GAME, presenter
-from cogs.i18n import join_list, t, tn
+from cogs.i18n import game_key, join_list, t, tn
 from cogs.render import scores_text
 from cogs.render.text import TEAM_LETTERS
 
@@ -86,7 +86,7 @@ def lobby_text(table: Table, lang: str) -> tuple[str, str]:
     """(title, description) of the lobby embed."""
     title = tn(
         lang,
-        "lobby.title",
+        game_key(table.game, "lobby.title"),
         table.target,
         mode=mode_text(lang, table),
         target=table.target,
@@ -174,7 +174,8 @@ def since_events(
             out.append(shows.action_text(lang, what, who(s)))
         else:
             points = what.get("points", 0)
-            out.append(t(lang, "hand.event.ate", name=who(what["winner"]), points=points))
+            out.append(t(lang, game_key(game, "hand.event.ate"), name=who(what["winner"]),
+                         points=points))
     return out
 
 
@@ -263,7 +264,8 @@ def deal_over_text(
         presenter(table.game).deal_summary(
             lang, result, sides, deal_no=deal_no, team_size=table.team_size
         ),
-        t(lang, "deal.summary.scores", scores=scores_text(lang, sides, scores)),
+        t(lang, game_key(table.game, "deal.summary.scores"),
+          scores=scores_text(lang, sides, scores, game=table.game)),
     ]
     if next_dealer is not None:
         names = seat_names(table, lang)
@@ -275,23 +277,27 @@ def deal_over_text(
 def match_over_text(
     table: Table, lang: str, *, winner_team: int | None, scores: Sequence[int]
 ) -> str:
-    """The end of a match: who won it, or who share the best score."""
+    """"🏆 Team A wins the match, Team A 5 VP — Team B 3 VP!", as the table's game says it
+    (Twenty-Eight: base cards, and which side wears the kunukku: the one with the fewest). No
+    single winner (Twenty-Eight's 3 players, two sharing the most) shares the win."""
+    game = table.game
     sides = side_names(table, lang)
-    score_line = scores_text(lang, sides, scores)
-    if winner_team is None:
-        best = max(scores) if scores else 0
-        shared = [sides[i] for i, s in enumerate(scores) if s == best and i < len(sides)]
-        return t(lang, "match.shared", sides=join_list(lang, shared), scores=score_line)
-    side = sides[winner_team] if 0 <= winner_team < len(sides) else "?"
+    score_line = scores_text(lang, sides, scores, game=game)
+    if winner_team is None or not 0 <= winner_team < len(sides):
+        top = max(scores, default=0)
+        sharing = [sides[i] for i, s in enumerate(scores[: len(sides)]) if s == top]
+        return t(lang, "match.shared", scores=score_line, sides=join_list(lang, sharing))
+    side = sides[winner_team]
+    fewest = min(range(min(len(scores), len(sides))), key=lambda i: scores[i], default=None)
+    loser = sides[fewest] if fewest is not None else "?"
     if table.team_size > 1:
         names = seat_names(table, lang)
         sides_by_seat = sides_of(table)
         members = [names[s] for s, side in enumerate(sides_by_seat[: len(names)])
                    if side == winner_team]
-        return t(
-            lang, "match.won_team", side=side, scores=score_line, players=join_list(lang, members)
-        )
-    return t(lang, "match.won", side=side, scores=score_line)
+        return t(lang, game_key(game, "match.won_team"), side=side, scores=score_line,
+                 players=join_list(lang, members), loser=loser)
+    return t(lang, game_key(game, "match.won"), side=side, scores=score_line, loser=loser)
 
 
 def leaderboard_row(lang: str, entry: PlayerStats, *, rank: int) -> str:
@@ -310,15 +316,17 @@ def leaderboard_row(lang: str, entry: PlayerStats, *, rank: int) -> str:
     )
 
 
-def stats_lines(lang: str, st: PlayerStats) -> list[str]:
-    """A player's statistics, one line each (for someone who has finished a match)."""
+def stats_lines(lang: str, st: PlayerStats, game: str = DEFAULT_GAME) -> list[str]:
+    """A player's statistics in ``game``, one line each (for someone who has finished a
+    match)."""
     rate = round(100 * st.matches_won / st.matches_played) if st.matches_played else 0
     avg = st.avg_card_points_per_deal
     lines = [
         t(lang, "stats.matches", played=st.matches_played, won=st.matches_won, rate=rate),
         t(lang, "stats.deals_won", played=st.deals_played, won=st.deals_won),
-        tn(lang, "stats.vp", st.deals_won_big, vp=st.score, two_vp=st.deals_won_big),
-        t(lang, "stats.points", average=f"{avg:.1f}" if avg is not None else "—"),
+        tn(lang, game_key(game, "stats.vp"), st.deals_won_big, vp=st.score,
+           two_vp=st.deals_won_big),
+        t(lang, game_key(game, "stats.points"), average=f"{avg:.1f}" if avg is not None else "—"),
     ]
     if st.rank is not None:
         lines.append(t(lang, "stats.rank", rank=st.rank))
@@ -328,6 +336,16 @@ def stats_lines(lang: str, st: PlayerStats) -> list[str]:
 def target_text(lang: str, target: int) -> str:
     """The server's match target in the settings: "Match target: 5 victory points"."""
     return tn(lang, "settings.target", target, target=target)
+
+
+def turn_notice(lang: str, game: str, phase: str, *, name: str, round: int) -> str:
+    """The ping of a person whose turn it is: to bid, to play (trick ``round``), or what the
+    game's own phase asks of them (Twenty-Eight: choose the trump card, raise)."""
+    key = "notify.your_bid" if phase == "bidding" else "notify.your_turn"
+    own = game_key(game, f"notify.your_{phase}")
+    if own != f"notify.your_{phase}":
+        key = own
+    return t(lang, game_key(game, key), name=name, round=round)
 
 
 def move_counted(lang: str, code: str, game: str = DEFAULT_GAME) -> str:

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import discord
 
 from cogs import ids
-from cogs.games import DEFAULT_GAME, ButtonStyle, presenter
+from cogs.games import DEFAULT_GAME, ButtonStyle, first_rules_page, presenter
 from cogs.i18n import t
 
 if TYPE_CHECKING:
@@ -83,17 +83,31 @@ def hand_buttons(
             else ids.card(table_id, move_no, card)
         )
         specs.append(ButtonSpec(custom_id, label, style, disabled=move is None, row=i // 5))
-    last_row = min(4, (len(hand[:20]) + 4) // 5)
+    rows = _rows_after(len(hand[:20]))
     for move in moves:
         if not move.get("card"):
             label, style = shows.move_button(lang, move)
             specs.append(
-                ButtonSpec(ids.move(table_id, move_no, move["code"]), label, style, row=last_row)
+                ButtonSpec(ids.move(table_id, move_no, move["code"]), label, style, row=next(rows))
             )
     specs.append(
-        ButtonSpec(ids.table_button("refresh", table_id), t(lang, "button.refresh"), row=last_row)
+        ButtonSpec(ids.table_button("refresh", table_id), t(lang, "button.refresh"),
+                   row=next(rows))
     )
     return specs
+
+
+def _rows_after(cards: int) -> Generator[int, None, None]:
+    """The rows of the buttons after ``cards`` card buttons: the row after the cards, five to a
+    row, then the next ones (a game with many moves that put down no card, Twenty-Eight's
+    bids); the last row takes what is left (:func:`build_view` refuses a row over five)."""
+    row = min(4, (cards + 4) // 5)
+    used = 0
+    while True:
+        if used == 5 and row < 4:
+            row, used = row + 1, 0
+        used += 1
+        yield row
 
 
 def lobby_buttons(table: Table, lang: str) -> list[ButtonSpec]:
@@ -108,7 +122,7 @@ def lobby_buttons(table: Table, lang: str) -> list[ButtonSpec]:
         ),
         ButtonSpec(ids.table_button("start", tid), t(lang, "button.start"), "primary", not full),
         ButtonSpec(ids.table_button("cancel", tid), t(lang, "button.cancel"), "danger"),
-        ButtonSpec(ids.rules(1), t(lang, "button.rules"), row=1),
+        ButtonSpec(ids.rules(first_rules_page(table.game)), t(lang, "button.rules"), row=1),
     ]
 
 
@@ -121,7 +135,7 @@ def table_buttons(table: Table, lang: str) -> list[ButtonSpec]:
     if any(s is not None and s.user_id is not None and s.away for s in table.seats):
         specs.append(ButtonSpec(ids.table_button("back", tid), t(lang, "button.back"), "success"))
     specs.append(ButtonSpec(ids.table_button("leave", tid), t(lang, "button.leave")))
-    specs.append(ButtonSpec(ids.rules(1), t(lang, "button.rules")))
+    specs.append(ButtonSpec(ids.rules(first_rules_page(table.game)), t(lang, "button.rules")))
     return specs
 
 
@@ -149,15 +163,18 @@ def pager_buttons(
     pages: int,
     guild_id: int = 0,
     page_size: int = 10,
+    game: str = DEFAULT_GAME,
+    first_page: int = 1,
 ) -> list[ButtonSpec]:
-    """Previous / Next for the leaderboard (``page`` 0-based) and the rules (1-based pages)."""
+    """Previous / Next for the leaderboard of ``game`` (``page`` 0-based) and the rules (pages
+    of the rules book, ``pages`` of them from ``first_page``: one game's rules)."""
     if kind == "leaderboard":
-        prev_id = ids.leaderboard(guild_id, (page - 1) * page_size)
-        next_id = ids.leaderboard(guild_id, (page + 1) * page_size)
+        prev_id = ids.leaderboard(guild_id, (page - 1) * page_size, game)
+        next_id = ids.leaderboard(guild_id, (page + 1) * page_size, game)
         first, last = 0, pages - 1
     else:
         prev_id, next_id = ids.rules(page - 1), ids.rules(page + 1)
-        first, last = 1, pages
+        first, last = first_page, first_page + pages - 1
     return [
         ButtonSpec(prev_id, t(lang, "button.previous"), disabled=page <= first),
         ButtonSpec(next_id, t(lang, "button.next"), disabled=page >= last),

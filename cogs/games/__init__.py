@@ -28,10 +28,23 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 if TYPE_CHECKING:
     from PIL import Image
 
-__all__ = ["DEFAULT_GAME", "ButtonStyle", "Presenter", "presenter"]
+__all__ = [
+    "DEFAULT_GAME",
+    "RULES_PAGES",
+    "ButtonStyle",
+    "Presenter",
+    "first_rules_page",
+    "presenter",
+    "rules_page",
+]
 
 #: The game of a table that names none (every table before a second game was added).
 DEFAULT_GAME = "albastini"
+
+#: The rules of every game, one after the other in one book of pages, so that a page's number
+#: is all a Rules button carries: game -> its number of pages, in the book's order. A game's
+#: pages are its catalogue texts ``rules.page.<n>`` (``cogs.i18n.game_key``).
+RULES_PAGES: dict[str, int] = {"albastini": 6, "twentyeight": 3}
 
 ButtonStyle = Literal["primary", "secondary", "success", "danger"]
 #: A deal's view (``Deal.view``), or one legal move of its ``moves``: JSON-like data.
@@ -93,12 +106,35 @@ class Presenter(Protocol):
         the primitives of :mod:`cogs.render.picture`."""
 
 
+def first_rules_page(game: str) -> int:
+    """The book's page where the rules of ``game`` begin (the first page for an unknown game)."""
+    page = 1
+    for name, pages in RULES_PAGES.items():
+        if name == game:
+            return page
+        page += pages
+    return 1
+
+
+def rules_page(page: int) -> tuple[str, int, int, int]:
+    """A page of the rules book (clamped into it) as (game, page in that game's rules, that
+    game's number of pages, the book's page where they begin)."""
+    total = sum(RULES_PAGES.values())
+    page = min(max(1, page), total)
+    first = 1
+    for name, pages in RULES_PAGES.items():
+        if page < first + pages:
+            return name, page - first + 1, pages, first
+        first += pages
+    raise AssertionError("unreachable: the page was clamped into the book")
+
+
 @cache
 def presenter(game: str) -> Presenter:
     """The presenter of ``game`` (a name of ``albastini.games.GAMES``); KeyError if it has
     none."""
     # imported here: presenters use the renderer, which asks this module for them
-    from cogs.games import albastini
+    from cogs.games import albastini, twentyeight
 
-    presenters: dict[str, Presenter] = {albastini.NAME: albastini}
+    presenters: dict[str, Presenter] = {albastini.NAME: albastini, twentyeight.NAME: twentyeight}
     return presenters[game]

@@ -23,6 +23,7 @@ __all__ = [
     "DEFAULT_LANGUAGE",
     "LANGUAGES",
     "catalogue",
+    "game_key",
     "has",
     "join_list",
     "normalize_lang",
@@ -53,6 +54,16 @@ def normalize_lang(lang: str | None) -> str:
 def has(lang: str, key: str) -> bool:
     """True when ``key`` exists in the catalogue of ``lang`` (English fallback not counted)."""
     return key in catalogue(normalize_lang(lang))
+
+
+@cache
+def game_key(game: str, key: str) -> str:
+    """``key`` as ``game`` words it: the catalogue's ``<game>.<key>`` (or its counted forms
+    ``.one``/``.other``) where that game has a text of its own (Twenty-Eight's "base cards" for
+    Albastini's "victory points"), else ``key``, the text every game shares."""
+    own = f"{game}.{key}"
+    texts = catalogue(DEFAULT_LANGUAGE)
+    return own if own in texts or f"{own}.one" in texts else key
 
 
 @cache  # (language, key) pairs are few: the catalogues' keys; t() runs ~15 times per click

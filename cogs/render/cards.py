@@ -16,6 +16,7 @@ __all__ = [
     "SUIT_SYMBOLS",
     "card_button_label",
     "card_label",
+    "rank_label",
     "split_card",
     "suit_label",
     "suit_name",
@@ -24,6 +25,8 @@ __all__ = [
 
 SUIT_SYMBOLS: dict[str, str] = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 RED_SUITS = frozenset("DH")
+#: How a rank of a card code reads where it is not the code's own letter: ``T`` is the Ten.
+RANK_LABELS: dict[str, str] = {"T": "10"}
 _RANK = re.compile(r"[0-9A-Z]{1,2}")
 
 
@@ -35,10 +38,16 @@ def split_card(code: str) -> tuple[str, str]:
     return rank, suit
 
 
+def rank_label(rank: str) -> str:
+    """A rank as players read it: ``"T"`` -> ``"10"``, any other as it is."""
+    return RANK_LABELS.get(rank, rank)
+
+
 def card_label(code: str) -> str:
-    """The card as players read it: ``"AS"`` -> ``"A♠"``, ``"7H"`` -> ``"7♥"``."""
+    """The card as players read it: ``"AS"`` -> ``"A♠"``, ``"7H"`` -> ``"7♥"``, ``"TD"`` ->
+    ``"10♦"``."""
     rank, suit = split_card(code)
-    return rank + SUIT_SYMBOLS[suit]
+    return rank_label(rank) + SUIT_SYMBOLS[suit]
 
 
 def card_button_label(code: str, points: int) -> str:

@@ -12,14 +12,14 @@ from __future__ import annotations
 import io
 import math
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import cache, lru_cache
 from typing import Any, ParamSpec, TypeVar, cast
 
 from PIL import Image, ImageDraw
 
 from cogs.games import DEFAULT_GAME, presenter
-from cogs.render.cards import RED_SUITS, split_card
+from cogs.render.cards import RED_SUITS, rank_label, split_card
 from cogs.render.fonts import SS, drawable_name, fit, sprite_font, text_font
 
 __all__ = [
@@ -32,7 +32,9 @@ __all__ = [
     "back",
     "count_badge",
     "face",
+    "label",
     "paste_centre",
+    "seat_spot",
     "suit_disc",
     "table_picture",
 ]
@@ -137,6 +139,7 @@ def _card_face(code: str, w: int, h: int, *, highlight: bool = False) -> Image.I
     box = [pad, pad, pad + w * k - 1, pad + h * k - 1]
     d.rounded_rectangle(box, radius=6 * k, fill=_WHITE, outline=(150, 150, 150), width=k)
     rank, suit = split_card(code)
+    rank = rank_label(rank)
     colour = _RED if suit in RED_SUITS else _BLACK
     if w < 40:  # a miniature: rank above, suit below, nothing else
         d.text((pad + w * k / 2, pad + h * k * 0.3), rank, font=sprite_font(max(11, h // 3)),
@@ -203,6 +206,24 @@ def _text(canvas: Image.Image, x: float, y: float, text: str, size: int,
     picture, and FreeType would render each of their glyphs again each time."""
     img, left, top = _label(text, size, colour, anchor)
     canvas.paste(img, (round(x) + left, round(y) + top), img)
+
+
+def label(canvas: Image.Image, x: float, y: float, text: str, size: int, *,
+          anchor: str = "mm", muted: bool = False) -> None:
+    """A short label (a number, a seat) drawn on the canvas at (x, y), ``anchor`` as Pillow
+    reads it ("mm": centred), light or ``muted``."""
+    _text(canvas, x, y, text, size, _MUTED if muted else _TEXT, anchor)
+
+
+def seat_spot(view: Mapping[str, Any], seat: int, reach: float = 1.0) -> tuple[float, float]:
+    """Where ``seat``'s card lies in front of them on the picture of ``view`` (``reach`` 1), or
+    that fraction of the way from the middle towards it."""
+    n = int(view["players"])
+    own = view.get("seat")
+    bottom = own if isinstance(own, int) and 0 <= own < n else 0
+    _px, _py, x, y = _seat_positions(n, bottom)[seat % n]
+    cx, cy = CENTRE
+    return cx + (x - cx) * reach, cy + (y - cy) * reach
 
 
 def paste_centre(canvas: Image.Image, img: Image.Image, cx: float, cy: float) -> None:

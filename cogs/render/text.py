@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from cogs.games import DEFAULT_GAME, presenter
-from cogs.i18n import t
+from cogs.i18n import game_key, t
 from cogs.render.cards import card_label
 
 __all__ = [
@@ -54,16 +54,21 @@ def default_side_names(
 
 def _sides(view: dict[str, Any], names: Sequence[str], lang: str,
            side_names: Sequence[str] | None) -> list[str]:
-    teams = int(view.get("teams") or view["players"])
+    teams = view.get("teams")
+    if not isinstance(teams, int):  # a list of every seat's side (Twenty-Eight's view)
+        teams = int(view.get("n_teams") or len(set(view.get("team_of") or ())) or view["players"])
     default = default_side_names(lang, view["players"], teams, names)
     if side_names:
         return [side_names[i] if i < len(side_names) else default[i] for i in range(len(default))]
     return default
 
 
-def scores_text(lang: str, sides: Sequence[str], scores: Sequence[int]) -> str:
-    """The match's score by side: "Team A 2 VP · Team B 1 VP"."""
-    items = [t(lang, "table.score", side=sides[i], vp=scores[i] if i < len(scores) else 0)
+def scores_text(lang: str, sides: Sequence[str], scores: Sequence[int], *,
+                game: str = DEFAULT_GAME) -> str:
+    """The match's score by side, as ``game`` counts it: "Team A 2 VP · Team B 1 VP"
+    (Twenty-Eight: base cards, "Team A 7 — Team B 5")."""
+    key = game_key(game, "table.score")
+    items = [t(lang, key, side=sides[i], vp=scores[i] if i < len(scores) else 0)
              for i in range(len(sides))]
     return t(lang, "table.score_separator").join(items)
 
@@ -86,7 +91,8 @@ def deal_summary_text(
 
 
 # --------------------------------------------------------------------------- text table
-def _trick_line(lang: str, view: dict[str, Any], names: Sequence[str]) -> str | None:
+def _trick_line(lang: str, view: dict[str, Any], names: Sequence[str],
+                game: str = DEFAULT_GAME) -> str | None:
     """The trick in progress: "Round 4 of 9: @A **A♠** · @B 7♠ · @C … (to play)"."""
     if view["phase"] != "playing" or "current" not in view:
         return None
@@ -95,7 +101,7 @@ def _trick_line(lang: str, view: dict[str, Any], names: Sequence[str]) -> str | 
     to_act = view.get("to_act")
     if not current:
         leader = to_act if to_act is not None else view.get("leader")
-        return t(lang, "table.round_not_started", round=view["round"],
+        return t(lang, game_key(game, "table.round_not_started"), round=view["round"],
                  total=view["rounds_total"], name=seat_name(names, leader or 0, lang))
     winning = view.get("winning")
     plays = []
@@ -104,11 +110,12 @@ def _trick_line(lang: str, view: dict[str, Any], names: Sequence[str]) -> str | 
         plays.append(t(lang, key, name=seat_name(names, seat, lang), card=card_label(card)))
     if to_act is not None:
         plays.append(t(lang, "table.to_play", name=seat_name(names, to_act, lang)))
-    return t(lang, "table.round", round=view["round"], total=view["rounds_total"],
-             plays=sep.join(plays))
+    return t(lang, game_key(game, "table.round"), round=view["round"],
+             total=view["rounds_total"], plays=sep.join(plays))
 
 
-def _last_trick_line(lang: str, view: dict[str, Any], names: Sequence[str]) -> str | None:
+def _last_trick_line(lang: str, view: dict[str, Any], names: Sequence[str],
+                     game: str = DEFAULT_GAME) -> str | None:
     """The last trick won: who won it, with which card, what it was worth, its plays."""
     last = view.get("last_trick")
     if not last:
@@ -119,21 +126,26 @@ def _last_trick_line(lang: str, view: dict[str, Any], names: Sequence[str]) -> s
         t(lang, "table.play", name=seat_name(names, s, lang), card=card_label(c))
         for s, c in last["plays"]
     )
-    return t(lang, "table.last_round", name=seat_name(names, winner, lang),
+    return t(lang, game_key(game, "table.last_round"), name=seat_name(names, winner, lang),
              card=card_label(win_card) if win_card else "?", points=last["points"], plays=plays)
 
 
-def _turn_line(lang: str, view: dict[str, Any], names: Sequence[str]) -> str | None:
+def _turn_line(lang: str, view: dict[str, Any], names: Sequence[str],
+               game: str = DEFAULT_GAME) -> str | None:
     to_act = view.get("to_act")
     if view["phase"] == "finished":
         return None
     if to_act is None:
         return t(lang, "table.turn.none")
     key = "table.turn.bid" if view["phase"] == "bidding" else "table.turn.play"
+    # a phase of the game's own (Twenty-Eight: choosing the trump card, raising) has its words
+    phase_key = f"table.turn.{view['phase']}"
+    key = key if game_key(game, phase_key) == phase_key else game_key(game, phase_key)
     return t(lang, key, name=seat_name(names, to_act, lang))
 
 
-def _tricks_won_line(lang: str, view: dict[str, Any], sides: Sequence[str]) -> str | None:
+def _tricks_won_line(lang: str, view: dict[str, Any], sides: Sequence[str],
+                     game: str = DEFAULT_GAME) -> str | None:
     """Tricks won so far by side (``tricks_won`` by seat, added up by ``team_of``)."""
     won = view.get("tricks_won") or []
     if not any(won):
@@ -141,7 +153,7 @@ def _tricks_won_line(lang: str, view: dict[str, Any], sides: Sequence[str]) -> s
     per_side = [0] * len(sides)
     for seat, count in enumerate(won):
         per_side[view["team_of"][seat]] += count
-    return t(lang, "table.eaten", items=t(lang, "inline.separator").join(
+    return t(lang, game_key(game, "table.eaten"), items=t(lang, "inline.separator").join(
         t(lang, "table.eaten_item", side=sides[i], count=c) for i, c in enumerate(per_side)))
 
 
@@ -167,11 +179,11 @@ def table_text(
     shows = presenter(game)
     sides = _sides(view, names, lang, side_names)
     sep = t(lang, "inline.separator")
-    title = t(lang, "table.title", deal=deal_no, scores=scores_text(lang, sides, scores),
-              target=target)
+    title = t(lang, game_key(game, "table.title"), deal=deal_no,
+              scores=scores_text(lang, sides, scores, game=game), target=target)
     info = sep.join([t(lang, "table.dealer", name=seat_name(names, view["dealer"], lang)),
                      *shows.table_facts(lang, view)])
-    status = _turn_line(lang, view, names)
+    status = _turn_line(lang, view, names, game)
     if view["phase"] == "finished":
         # The end of the deal takes the place of the turn line: it is the news.
         result = view.get("result")
@@ -180,7 +192,7 @@ def table_text(
                          if result else t(lang, "table.finished"))
     essential: list[str | None] = [
         title, status, info, *shows.table_lines(lang, view, names),
-        _trick_line(lang, view, names), _last_trick_line(lang, view, names),
+        _trick_line(lang, view, names, game), _last_trick_line(lang, view, names, game),
     ]
     optional: list[str] = []
     if view["phase"] != "finished":
@@ -188,7 +200,7 @@ def table_text(
                  for s, n in enumerate(view.get("hand_sizes") or [])]
         if hands:
             optional.append(t(lang, "table.hands", hands=sep.join(hands)))
-    won = _tricks_won_line(lang, view, sides)
+    won = _tricks_won_line(lang, view, sides, game)
     if won:
         optional.append(won)
     lines = [line for line in essential if line]

@@ -98,7 +98,7 @@ def hidden_by_seat(bot: AlbastiniBot, fake: FakeDiscord) -> dict[int, set[str]]:
     for bid in public.get("bids") or []:
         if bid.get("card"):
             shown.add(bid["card"])
-    for key in ("face_up", "indicator"):
+    for key in ("face_up", "indicator", "trump_card"):  # Twenty-Eight: the exposed trump
         if public.get(key):
             shown.add(public[key])
     for _seat, card in public.get("current") or []:

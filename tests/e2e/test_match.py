@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
@@ -57,7 +57,10 @@ async def play_match(
     table_msg: FakeMessage,
     *,
     check_notices: bool = False,
+    before_turn: Callable[[], Awaitable[None]] | None = None,
 ) -> Any:
+    """The people play the match to its end, each turn with their first enabled move;
+    ``before_turn``, awaited before each of their turns, can look at the table then."""
     table = table_of(bot, fake)
     assert table is not None and table.status == "running"
     turns = checked = 0
@@ -69,6 +72,8 @@ async def play_match(
         )
         if table.status != "running":
             break
+        if before_turn is not None:
+            await before_turn()
         user = people[table.seats[table.to_act].user_id]
         if check_notices:
             # the person to act is mentioned in one short notice, unless the private hand they
