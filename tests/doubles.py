@@ -242,3 +242,126 @@ def run_unprivileged(script: str, *args: str) -> subprocess.CompletedProcess[str
         timeout=120,
         check=False,
     )
+
+
+# --------------------------------------------------------------------------- a PostgreSQL server
+
+#: Where the PostgreSQL binaries the tests run are looked for (Debian's postgresql package puts
+#: them in /usr/lib/postgresql/NN/bin; PG_BINDIR names another folder).
+PG_BINDIRS = ("/usr/local/bin", *sorted(Path("/usr/lib/postgresql").glob("*/bin"), reverse=True))
+PG_USER = "albastini"
+
+
+def pg_bindir() -> Path:
+    """The folder holding ``initdb``, ``pg_ctl`` and ``postgres``; a clear failure if none."""
+    wanted = os.environ.get("PG_BINDIR")
+    folders = [Path(wanted)] if wanted else [Path(f) for f in PG_BINDIRS]
+    for folder in folders:
+        if all((folder / tool).exists() for tool in ("initdb", "pg_ctl", "postgres")):
+            return folder
+    raise RuntimeError(
+        "the store tests run a real PostgreSQL server and found no initdb, pg_ctl and postgres "
+        f"in {', '.join(map(str, folders))}: install PostgreSQL 15 (Debian: apt-get install "
+        "postgresql) or set PG_BINDIR to the folder of its binaries"
+    )
+
+
+class PostgresServer:
+    """A throwaway PostgreSQL server for the tests: its own cluster in a temporary folder, run
+    by an unprivileged user (``nobody`` when the tests run as root: postgres refuses root),
+    listening only on a Unix socket in that folder, with ``fsync`` on (the store's durability
+    is what some tests check). One per test session; each test gets a fresh database copied
+    from a migrated template (:meth:`database`)."""
+
+    TEMPLATE = "albastini_template"
+
+    def __init__(self) -> None:
+        self.bindir = pg_bindir()
+        self._tmp = tempfile.TemporaryDirectory(prefix="albastini-pg-")
+        self.folder = Path(self._tmp.name)
+        self.data = self.folder / "data"
+        self.log = self.folder / "server.log"
+        self.port = 5432  # only a Unix socket: the number names the socket file
+        self._count = 0
+        self.running = False
+        self._template_ready = False
+
+    def _run(self, *argv: str, timeout: float = 120) -> None:
+        user = NOBODY if os.geteuid() == 0 else None
+        done = subprocess.run(
+            [str(self.bindir / argv[0]), *argv[1:]],
+            user=user,
+            group=user,
+            extra_groups=[] if user is not None else None,
+            cwd=self.folder,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            check=False,
+        )
+        if done.returncode != 0:
+            log = self.log.read_text(errors="replace")[-3000:] if self.log.exists() else ""
+            raise RuntimeError(
+                f"{' '.join(argv[:2])} failed ({done.returncode}): {done.stderr.strip()}\n{log}"
+            )
+
+    def start(self) -> None:
+        if os.geteuid() == 0:
+            os.chown(self.folder, NOBODY, NOBODY)
+        self._run(
+            "initdb", "-D", str(self.data), "-U", PG_USER, "--auth=trust", "-E", "UTF8",
+            "--locale=C", "--no-sync",
+        )  # fmt: skip
+        options = (
+            f"-c listen_addresses='' -c unix_socket_directories='{self.folder}' "
+            f"-c port={self.port} -c fsync=on -c synchronous_commit=on "
+            "-c max_connections=200 -c shared_buffers=16MB"
+        )
+        self._run("pg_ctl", "start", "-w", "-D", str(self.data), "-l", str(self.log), "-o", options)
+        self.running = True
+
+    def stop(self) -> None:
+        if self.running:
+            self.running = False
+            with contextlib.suppress(RuntimeError, subprocess.TimeoutExpired):
+                self._run("pg_ctl", "stop", "-D", str(self.data), "-m", "fast", timeout=60)
+        self._tmp.cleanup()
+
+    def dsn(self, database: str = "postgres") -> str:
+        return f"postgresql://{PG_USER}@/{database}?host={self.folder}&port={self.port}"
+
+    async def admin(self, *statements: str) -> None:
+        """Run statements (CREATE DATABASE and the like) as the cluster's superuser."""
+        import asyncpg
+
+        conn = await asyncpg.connect(self.dsn())
+        try:
+            for sql in statements:
+                await conn.execute(sql)
+        finally:
+            await conn.close()
+
+    async def _prepare_template(self) -> None:
+        """The migrated database every test database is copied from (made on first use)."""
+        from albastini.store import PostgresStore
+
+        if self._template_ready:
+            return
+        await self.admin(f"CREATE DATABASE {self.TEMPLATE}")
+        store = await PostgresStore.open(self.dsn(self.TEMPLATE))
+        await store.close()
+        self._template_ready = True
+
+    async def database(self, *, migrated: bool = True) -> str:
+        """A fresh database's DSN: a copy of the migrated template, or empty."""
+        self._count += 1
+        name = f"test_{os.getpid()}_{self._count}"
+        if migrated:
+            await self._prepare_template()
+        template = self.TEMPLATE if migrated else "template0"
+        await self.admin(f"CREATE DATABASE {name} TEMPLATE {template}")
+        return self.dsn(name)
+
+    async def drop(self, dsn: str) -> None:
+        name = dsn.split("?")[0].rsplit("/", 1)[1]
+        await self.admin(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
