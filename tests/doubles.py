@@ -5,7 +5,9 @@
 - ``FlakyStore``: a real SQLite store whose chosen methods fail like a full disk would;
 - ways an operator or another program can upset the database under a running bot: a second
   process holding SQLite's write lock, and a process that runs without the rights root has (so
-  that file permissions apply to it, as they do to a bot run by a normal user).
+  that file permissions apply to it, as they do to a bot run by a normal user);
+- ``PostgresServer``: a real PostgreSQL server of the test session's own (PostgreSQL 15's
+  ``initdb``/``pg_ctl``/``postgres``, run as ``nobody`` when the tests run as root).
 
 The fake Discord itself is the package ``tests/fakediscord`` (a wire-level server).
 """
@@ -27,7 +29,7 @@ from typing import Any
 
 from albastini.events import Event
 from albastini.session import Table, TableService
-from albastini.store import SQLiteStore, StoreError
+from albastini.store import SQLiteStore, Store, StoreError
 from albastini.timers import ManualClock
 
 GUILD = 1
@@ -82,7 +84,7 @@ async def service(
         await store.close()
 
 
-async def move_count(store: SQLiteStore, table_id: int) -> int:
+async def move_count(store: Store, table_id: int) -> int:
     return len(await store.moves(table_id))
 
 
@@ -144,7 +146,7 @@ MODE = {"players": 4, "team_size": 2, "target_vp": 5, "turn_time": 60, "computer
 
 
 async def running_table(
-    store: SQLiteStore, channel: int = CHANNEL, people: tuple[int, ...] = (ALICE, BOB)
+    store: Store, channel: int = CHANNEL, people: tuple[int, ...] = (ALICE, BOB)
 ) -> int:
     """A 4-seat table: the people in seats 0.., computers after them; deal 1 dealt by seat 0."""
     table = await store.create_table(GUILD, channel, HOST, MODE)
@@ -312,19 +314,25 @@ class PostgresServer:
             "initdb", "-D", str(self.data), "-U", PG_USER, "--auth=trust", "-E", "UTF8",
             "--locale=C", "--no-sync",
         )  # fmt: skip
+        self.pg_ctl("start", "-w")
+        self.running = True
+
+    def pg_ctl(self, action: str, *args: str) -> None:
+        """``pg_ctl start|stop|restart`` on this cluster (the tests stop and start it under a
+        running store)."""
         options = (
             f"-c listen_addresses='' -c unix_socket_directories='{self.folder}' "
             f"-c port={self.port} -c fsync=on -c synchronous_commit=on "
             "-c max_connections=200 -c shared_buffers=16MB"
         )
-        self._run("pg_ctl", "start", "-w", "-D", str(self.data), "-l", str(self.log), "-o", options)
-        self.running = True
+        extra = ("-l", str(self.log), "-o", options) if action in ("start", "restart") else ()
+        self._run("pg_ctl", action, "-D", str(self.data), *extra, *args, timeout=60)
 
     def stop(self) -> None:
         if self.running:
             self.running = False
             with contextlib.suppress(RuntimeError, subprocess.TimeoutExpired):
-                self._run("pg_ctl", "stop", "-D", str(self.data), "-m", "fast", timeout=60)
+                self.pg_ctl("stop", "-m", "fast")
         self._tmp.cleanup()
 
     def dsn(self, database: str = "postgres") -> str:
