@@ -20,7 +20,7 @@ from cogs.lang import key_str, name_str
 from cogs.replies import Reply
 
 if TYPE_CHECKING:
-    from albastini.store import SQLiteStore
+    from albastini.store import Store
     from bot import AlbastiniBot
 
 LEADERBOARD_PAGE = 10
@@ -30,7 +30,7 @@ LANGUAGE_CHOICES = [
 
 
 async def leaderboard_payload(
-    store: SQLiteStore, guild_id: int, offset: int, lang: str
+    store: Store, guild_id: int, offset: int, lang: str
 ) -> dict[str, Any]:
     """One page of the server's leaderboard (its pager buttons too), in the server's language."""
     page = await store.leaderboard(guild_id, LEADERBOARD_PAGE, offset)
