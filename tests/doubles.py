@@ -279,7 +279,10 @@ class PostgresServer:
 
     def __init__(self) -> None:
         self.bindir = pg_bindir()
-        self._tmp = tempfile.TemporaryDirectory(prefix="albastini-pg-")
+        # under /tmp when it exists: the server's user must reach the folder (a TMPDIR under
+        # /root would not let nobody in) and a Unix socket's path must stay short (107 bytes)
+        shared = "/tmp" if os.path.isdir("/tmp") else None
+        self._tmp = tempfile.TemporaryDirectory(prefix="albastini-pg-", dir=shared)
         self.folder = Path(self._tmp.name)
         self.data = self.folder / "data"
         self.log = self.folder / "server.log"
