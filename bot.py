@@ -42,9 +42,15 @@ from discord import app_commands
 from discord.ext import commands
 from dotenv import load_dotenv
 
-from albastini.config import TOKEN_REFUSED_HELP, ConfigError, Settings, load_settings
+from albastini.config import (
+    TOKEN_REFUSED_HELP,
+    ConfigError,
+    Settings,
+    describe_database,
+    load_settings,
+)
 from albastini.session import TableService
-from albastini.store import SQLiteStore, StoreError
+from albastini.store import Store, StoreError, open_store
 from albastini.workers import HealingPool, process_pool
 from cogs.courier import Courier
 from cogs.lang import CatalogueTranslator, Languages
@@ -78,8 +84,12 @@ def bot_intents() -> discord.Intents:
     return discord.Intents(guilds=True)
 
 
-def command_hash_path(database: Path) -> Path:
-    """Where the hash of the last synced command tree is kept (beside the database)."""
+def command_hash_path(database: Path | str) -> Path:
+    """Where the hash of the last synced command tree is kept: beside an SQLite database; for
+    a PostgreSQL one, in ``data/``, named after the database (its URL without the password)."""
+    if isinstance(database, str):
+        name = hashlib.sha256(describe_database(database).encode()).hexdigest()[:16]
+        return Path("data") / f"postgresql-{name}-commands.sha256"
     return database.with_name(database.name + "-commands.sha256")
 
 
@@ -127,7 +137,7 @@ class AlbastiniBot(commands.AutoShardedBot):
     """
 
     tree: AlbastiniTree  # tree_cls=AlbastiniTree
-    store: SQLiteStore
+    store: Store
     service: TableService
     publisher: Publisher
     languages: Languages
@@ -136,7 +146,7 @@ class AlbastiniBot(commands.AutoShardedBot):
         self,
         settings: Settings,
         *,
-        store: SQLiteStore | None = None,
+        store: Store | None = None,
         service_options: dict[str, Any] | None = None,
         **options: Any,
     ) -> None:
@@ -160,7 +170,7 @@ class AlbastiniBot(commands.AutoShardedBot):
     async def setup_hook(self) -> None:
         settings = self.settings
         if getattr(self, "store", None) is None:
-            self.store = await SQLiteStore.open(settings.database)
+            self.store = await open_store(settings.database)
         workers = settings.workers or os.cpu_count() or 1
         # A worker that dies is replaced (one warning), not left failing every hard move.
         self.executor = HealingPool(
@@ -282,7 +292,7 @@ class AlbastiniBot(commands.AutoShardedBot):
         # AutoShardedClient.close before login has nothing to close and raises AttributeError
         with contextlib.suppress(AttributeError):
             await super().close()
-        store: SQLiteStore | None = getattr(self, "store", None)
+        store: Store | None = getattr(self, "store", None)
         if store is not None:
             try:
                 await store.close()
@@ -300,13 +310,14 @@ def _one_line(text: object) -> str:
 async def _main(settings: Settings) -> int:
     apply_endpoints(settings)
     try:
-        store = await SQLiteStore.open(settings.database)
+        store = await open_store(settings.database)
     except StoreError as exc:
         print(f"Cannot use the database: {_one_line(exc)}", file=sys.stderr)
         return 1
     except OSError as exc:
         print(
-            f"Cannot use the database {settings.database}: {_one_line(exc.strerror or exc)}",
+            f"Cannot use the database {describe_database(settings.database)}: "
+            f"{_one_line(exc.strerror or exc)}",
             file=sys.stderr,
         )
         return 1

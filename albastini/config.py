@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit
 
 _TOKEN_STEPS = """\
   1. Open https://discord.com/developers/applications and create an application.
@@ -32,10 +33,40 @@ class ConfigError(Exception):
     """A setting is missing or malformed; the message says which and how to fix it."""
 
 
+def _database(env: dict[str, str]) -> Path | str:
+    """ALBASTINI_DB: a PostgreSQL URL (``postgresql://user:password@host:port/db``, kept as
+    written) or the path of an SQLite file (the default ``data/albastini.db``)."""
+    raw = env.get("ALBASTINI_DB", "").strip() or "data/albastini.db"
+    scheme = raw.split("://", 1)[0].lower() if "://" in raw else ""
+    if not scheme:
+        return Path(raw)
+    if scheme not in ("postgresql", "postgres"):
+        raise ConfigError(
+            f"ALBASTINI_DB must be the path of an SQLite file or a postgresql:// URL, got a "
+            f"{scheme}:// URL"
+        )
+    if not urlsplit(raw).path.strip("/"):
+        raise ConfigError(
+            "ALBASTINI_DB names no database: write postgresql://user:password@host:port/dbname"
+        )
+    return raw
+
+
+def describe_database(database: Path | str) -> str:
+    """The database for messages and logs: a URL without its password."""
+    if isinstance(database, Path):
+        return str(database)
+    parts = urlsplit(database)
+    if parts.password is None:
+        return database
+    return parts._replace(netloc=parts.netloc.replace(f":{parts.password}@", ":***@")).geturl()
+
+
 @dataclass(frozen=True)
 class Settings:
     token: str
-    database: Path
+    #: an SQLite file's path, or a PostgreSQL server's URL (``albastini.store.open_store``)
+    database: Path | str
     log_level: str = "INFO"
     #: discord.py's own loggers: at DEBUG they print every payload, hands and interaction
     #: tokens included, so they stay at INFO unless DISCORD_LOG_LEVEL asks for more.
@@ -50,7 +81,8 @@ class Settings:
     gateway_url: str | None = None
 
     def __repr__(self) -> str:  # never print the token
-        return f"Settings(database={self.database!s}, log_level={self.log_level})"
+        database = describe_database(self.database)  # nor a database password
+        return f"Settings(database={database}, log_level={self.log_level})"
 
 
 def _float(env: dict[str, str], name: str, default: float, lo: float, hi: float) -> float:
@@ -104,7 +136,7 @@ def load_settings(env: dict[str, str] | None = None, *, require_token: bool = Tr
         raise ConfigError(f"ALBASTINI_SYNC must be auto, always or never, got {sync!r}")
     return Settings(
         token=token,
-        database=Path(env.get("ALBASTINI_DB", "").strip() or "data/albastini.db"),
+        database=_database(env),
         log_level=level,
         discord_log_level=discord_level,
         computer_pause=_float(env, "ALBASTINI_COMPUTER_PAUSE", 1.5, 0.0, 30.0),

@@ -18,7 +18,7 @@ from cogs.replies import Reply
 
 if TYPE_CHECKING:
     from albastini.session import TableService
-    from albastini.store import SQLiteStore
+    from albastini.store import Store
     from bot import AlbastiniBot
 
 log = logging.getLogger(__name__)
@@ -48,7 +48,7 @@ class FeatureCog(commands.Cog):
         return self.bot.service
 
     @property
-    def store(self) -> SQLiteStore:
+    def store(self) -> Store:
         return self.bot.store
 
     async def _lang(self, interaction: discord.Interaction[Any]) -> str:

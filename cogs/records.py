@@ -21,7 +21,7 @@ from cogs.lang import key_str, name_str
 from cogs.replies import Reply
 
 if TYPE_CHECKING:
-    from albastini.store import SQLiteStore
+    from albastini.store import Store
     from bot import AlbastiniBot
 
 LEADERBOARD_PAGE = 10
@@ -36,7 +36,7 @@ LANGUAGE_CHOICES = [
 
 
 async def leaderboard_payload(
-    store: SQLiteStore, guild_id: int, offset: int, lang: str, game: str = DEFAULT_GAME
+    store: Store, guild_id: int, offset: int, lang: str, game: str = DEFAULT_GAME
 ) -> dict[str, Any]:
     """One page of the server's leaderboard of ``game`` (its pager buttons too), in the
     server's language."""

@@ -5,7 +5,9 @@
 - ``FlakyStore``: a real SQLite store whose chosen methods fail like a full disk would;
 - ways an operator or another program can upset the database under a running bot: a second
   process holding SQLite's write lock, and a process that runs without the rights root has (so
-  that file permissions apply to it, as they do to a bot run by a normal user).
+  that file permissions apply to it, as they do to a bot run by a normal user);
+- ``PostgresServer``: a real PostgreSQL server of the test session's own (PostgreSQL 15's
+  ``initdb``/``pg_ctl``/``postgres``, run as ``nobody`` when the tests run as root).
 
 The fake Discord itself is the package ``tests/fakediscord`` (a wire-level server).
 """
@@ -27,7 +29,7 @@ from typing import Any
 
 from albastini.events import Event
 from albastini.session import Table, TableService
-from albastini.store import SQLiteStore, StoreError
+from albastini.store import SQLiteStore, Store, StoreError
 from albastini.timers import ManualClock
 
 GUILD = 1
@@ -82,7 +84,7 @@ async def service(
         await store.close()
 
 
-async def move_count(store: SQLiteStore, table_id: int) -> int:
+async def move_count(store: Store, table_id: int) -> int:
     return len(await store.moves(table_id))
 
 
@@ -144,7 +146,7 @@ MODE = {"players": 4, "team_size": 2, "target_vp": 5, "turn_time": 60, "computer
 
 
 async def running_table(
-    store: SQLiteStore, channel: int = CHANNEL, people: tuple[int, ...] = (ALICE, BOB)
+    store: Store, channel: int = CHANNEL, people: tuple[int, ...] = (ALICE, BOB)
 ) -> int:
     """A 4-seat table: the people in seats 0.., computers after them; deal 1 dealt by seat 0."""
     table = await store.create_table(GUILD, channel, HOST, MODE)
@@ -242,3 +244,135 @@ def run_unprivileged(script: str, *args: str) -> subprocess.CompletedProcess[str
         timeout=120,
         check=False,
     )
+
+
+# --------------------------------------------------------------------------- a PostgreSQL server
+
+#: Where the PostgreSQL binaries the tests run are looked for (Debian's postgresql package puts
+#: them in /usr/lib/postgresql/NN/bin; PG_BINDIR names another folder).
+PG_BINDIRS = ("/usr/local/bin", *sorted(Path("/usr/lib/postgresql").glob("*/bin"), reverse=True))
+PG_USER = "albastini"
+
+
+def pg_bindir() -> Path:
+    """The folder holding ``initdb``, ``pg_ctl`` and ``postgres``; a clear failure if none."""
+    wanted = os.environ.get("PG_BINDIR")
+    folders = [Path(wanted)] if wanted else [Path(f) for f in PG_BINDIRS]
+    for folder in folders:
+        if all((folder / tool).exists() for tool in ("initdb", "pg_ctl", "postgres")):
+            return folder
+    raise RuntimeError(
+        "the store tests run a real PostgreSQL server and found no initdb, pg_ctl and postgres "
+        f"in {', '.join(map(str, folders))}: install PostgreSQL 15 (Debian: apt-get install "
+        "postgresql) or set PG_BINDIR to the folder of its binaries"
+    )
+
+
+class PostgresServer:
+    """A throwaway PostgreSQL server for the tests: its own cluster in a temporary folder, run
+    by an unprivileged user (``nobody`` when the tests run as root: postgres refuses root),
+    listening only on a Unix socket in that folder, with ``fsync`` on (the store's durability
+    is what some tests check). One per test session; each test gets a fresh database copied
+    from a migrated template (:meth:`database`)."""
+
+    TEMPLATE = "albastini_template"
+
+    def __init__(self) -> None:
+        self.bindir = pg_bindir()
+        # under /tmp when it exists: the server's user must reach the folder (a TMPDIR under
+        # /root would not let nobody in) and a Unix socket's path must stay short (107 bytes)
+        shared = "/tmp" if os.path.isdir("/tmp") else None
+        self._tmp = tempfile.TemporaryDirectory(prefix="albastini-pg-", dir=shared)
+        self.folder = Path(self._tmp.name)
+        self.data = self.folder / "data"
+        self.log = self.folder / "server.log"
+        self.port = 5432  # only a Unix socket: the number names the socket file
+        self._count = 0
+        self.running = False
+        self._template_ready = False
+
+    def _run(self, *argv: str, timeout: float = 120) -> None:
+        user = NOBODY if os.geteuid() == 0 else None
+        done = subprocess.run(
+            [str(self.bindir / argv[0]), *argv[1:]],
+            user=user,
+            group=user,
+            extra_groups=[] if user is not None else None,
+            cwd=self.folder,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            check=False,
+        )
+        if done.returncode != 0:
+            log = self.log.read_text(errors="replace")[-3000:] if self.log.exists() else ""
+            raise RuntimeError(
+                f"{' '.join(argv[:2])} failed ({done.returncode}): {done.stderr.strip()}\n{log}"
+            )
+
+    def start(self) -> None:
+        if os.geteuid() == 0:
+            os.chown(self.folder, NOBODY, NOBODY)
+        self._run(
+            "initdb", "-D", str(self.data), "-U", PG_USER, "--auth=trust", "-E", "UTF8",
+            "--locale=C", "--no-sync",
+        )  # fmt: skip
+        self.pg_ctl("start", "-w")
+        self.running = True
+
+    def pg_ctl(self, action: str, *args: str) -> None:
+        """``pg_ctl start|stop|restart`` on this cluster (the tests stop and start it under a
+        running store)."""
+        options = (
+            f"-c listen_addresses='' -c unix_socket_directories='{self.folder}' "
+            f"-c port={self.port} -c fsync=on -c synchronous_commit=on "
+            "-c max_connections=200 -c shared_buffers=16MB"
+        )
+        extra = ("-l", str(self.log), "-o", options) if action in ("start", "restart") else ()
+        self._run("pg_ctl", action, "-D", str(self.data), *extra, *args, timeout=60)
+
+    def stop(self) -> None:
+        if self.running:
+            self.running = False
+            with contextlib.suppress(RuntimeError, subprocess.TimeoutExpired):
+                self.pg_ctl("stop", "-m", "fast")
+        self._tmp.cleanup()
+
+    def dsn(self, database: str = "postgres") -> str:
+        return f"postgresql://{PG_USER}@/{database}?host={self.folder}&port={self.port}"
+
+    async def admin(self, *statements: str) -> None:
+        """Run statements (CREATE DATABASE and the like) as the cluster's superuser."""
+        import asyncpg
+
+        conn = await asyncpg.connect(self.dsn())
+        try:
+            for sql in statements:
+                await conn.execute(sql)
+        finally:
+            await conn.close()
+
+    async def _prepare_template(self) -> None:
+        """The migrated database every test database is copied from (made on first use)."""
+        from albastini.store import PostgresStore
+
+        if self._template_ready:
+            return
+        await self.admin(f"CREATE DATABASE {self.TEMPLATE}")
+        store = await PostgresStore.open(self.dsn(self.TEMPLATE))
+        await store.close()
+        self._template_ready = True
+
+    async def database(self, *, migrated: bool = True) -> str:
+        """A fresh database's DSN: a copy of the migrated template, or empty."""
+        self._count += 1
+        name = f"test_{os.getpid()}_{self._count}"
+        if migrated:
+            await self._prepare_template()
+        template = self.TEMPLATE if migrated else "template0"
+        await self.admin(f"CREATE DATABASE {name} TEMPLATE {template}")
+        return self.dsn(name)
+
+    async def drop(self, dsn: str) -> None:
+        name = dsn.split("?")[0].rsplit("/", 1)[1]
+        await self.admin(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")

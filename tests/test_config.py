@@ -63,6 +63,25 @@ def test_defaults() -> None:
     assert "secret-token" not in repr(s)
 
 
+def test_albastini_db_is_a_file_path_or_a_postgresql_url() -> None:
+    url = "postgresql://bot:s3cret@db.example:5433/albastini?sslmode=require"
+    s = load_settings({"DISCORD_TOKEN": "x", "ALBASTINI_DB": f"  {url} "})
+    assert s.database == url  # kept as written: not a Path (that would fold the //)
+    assert "s3cret" not in repr(s) and "db.example:5433" in repr(s)
+    assert load_settings({"DISCORD_TOKEN": "x", "ALBASTINI_DB": "postgres://h/db"}).database == (
+        "postgres://h/db"
+    )
+    assert load_settings({"DISCORD_TOKEN": "x", "ALBASTINI_DB": "/srv/a.db"}).database == Path(
+        "/srv/a.db"
+    )
+    for bad, message in (
+        ("mysql://h/db", "postgresql:// URL"),
+        ("postgresql://bot@host", "names no database"),
+    ):
+        with pytest.raises(ConfigError, match=message):
+            load_settings({"DISCORD_TOKEN": "x", "ALBASTINI_DB": bad})
+
+
 @pytest.mark.parametrize(
     ("name", "value", "message"),
     [

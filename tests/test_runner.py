@@ -21,7 +21,7 @@ TOKEN = "secret-token-do-not-print-1234567890"
 SYNC = "PUT /api/v{version}/applications/{app}/commands"
 
 
-def env_for(db: Path, **extra: str) -> dict[str, str]:
+def env_for(db: Path | str, **extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "ALBASTINI_"))}
     env.update({"DISCORD_TOKEN": TOKEN, "ALBASTINI_DB": str(db), "LOG_LEVEL": "INFO"})
     env.update({"ALBASTINI_COMPUTER_PAUSE": "0", "ALBASTINI_WORKERS": "1"})
@@ -53,6 +53,25 @@ async def test_bad_database_is_one_line_and_exit_1(tmp_path: Path, kind: str) ->
     lines = [line for line in text.splitlines() if line.strip()]
     assert len(lines) == 1 and "database" in lines[0].lower(), text
     assert TOKEN not in text
+
+
+async def test_unreachable_postgresql_is_one_line_and_exit_1(tmp_path: Path) -> None:
+    """ALBASTINI_DB naming a PostgreSQL server nobody answers at: one line naming the database
+    (its password hidden) and why, exit 1, nothing written."""
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]  # closed again: nothing listens there
+    url = f"postgresql://bot:hunter2-secret@127.0.0.1:{port}/albastini"
+    proc = await run_bot_py(env_for(url), tmp_path)
+    _out, err = await asyncio.wait_for(proc.communicate(), 30)
+    text = err.decode()
+    assert proc.returncode == 1
+    assert "Traceback" not in text
+    lines = [line for line in text.splitlines() if line.strip()]
+    assert len(lines) == 1 and "cannot reach" in lines[0] and f":{port}/albastini" in lines[0]
+    assert "hunter2" not in text and TOKEN not in text
 
 
 async def test_subprocess_serves_and_stops_cleanly_on_sigterm(tmp_path: Path) -> None:

@@ -11,14 +11,18 @@ What every back end shares, apart from what is SQLite's:
   and its kinds); ``protocol.py``: the :class:`Store` protocol the table service uses;
   ``values.py``: the checks of the values given to a store, and the conversions SQL needs;
 - ``sqlite/``: :class:`SQLiteStore`, the implementation for one bot process: SQLite in WAL mode
-  (its SQL, its engine of connections and group commit, its migrations; see its docstring).
+  (its SQL, its engine of connections and group commit, its migrations; see its docstring);
+- ``postgres/``: :class:`PostgresStore`, the same on a PostgreSQL server (asyncpg), chosen by a
+  ``postgresql://`` URL in ``ALBASTINI_DB`` (:func:`open_store` picks the back end).
 
 Durability: ``synchronous=NORMAL`` in WAL mode (the default here). A commit has written its WAL
 frames to the operating system before ``COMMIT`` returns, so a move acknowledged by
 :meth:`SQLiteStore.append_move` survives the bot process being killed (SIGKILL, OOM killer,
 crash). Only an operating-system crash or power loss may lose the last few commits, and never
 corrupts the file. ``synchronous="FULL"`` (fsync on each commit) is available to
-:meth:`SQLiteStore.open` for hosts where that matters more than speed.
+:meth:`SQLiteStore.open` for hosts where that matters more than speed. On PostgreSQL a move is
+acknowledged once its commit is flushed to the server's write-ahead log (``synchronous_commit``
+on): it survives the bot and the server being killed.
 
 Everything is imported from here (``from albastini.store import SQLiteStore, StoreError``);
 the submodules are the layout, not the interface. The engine's tunables (``CHECKPOINT_EVERY``,
@@ -26,6 +30,9 @@ the submodules are the layout, not the interface. The engine's tunables (``CHECK
 """
 
 from __future__ import annotations
+
+from os import PathLike
+from pathlib import Path
 
 from .errors import (
     ChannelBusy,
@@ -46,6 +53,7 @@ from .errors import (
     UnknownTable,
     WrongStatus,
 )
+from .postgres import PostgresStore
 from .protocol import Store
 from .records import (
     DEFAULT_GUILD_SETTINGS,
@@ -77,12 +85,31 @@ from .values import (
     TURN_TIME_RANGE,
 )
 
+#: The URL schemes of ALBASTINI_DB that mean a PostgreSQL server (anything else is a file).
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+
+
+def is_postgres_url(database: str | PathLike[str]) -> bool:
+    """Whether ``database`` names a PostgreSQL server (a URL) rather than an SQLite file."""
+    return isinstance(database, str) and database.strip().lower().startswith(POSTGRES_SCHEMES)
+
+
+async def open_store(database: str | PathLike[str]) -> SQLiteStore | PostgresStore:
+    """Open the store ``database`` names: a ``postgresql://`` (or ``postgres://``) URL is a
+    PostgreSQL server (:class:`PostgresStore`), anything else the path of an SQLite file
+    (:class:`SQLiteStore`). Refusals are :class:`StoreError` (see each ``open``)."""
+    if is_postgres_url(database):
+        return await PostgresStore.open(str(database).strip())
+    return await SQLiteStore.open(Path(database))
+
+
 __all__ = [
     "ACTION_MAX",
     "DEFAULT_GUILD_SETTINGS",
     "LANGUAGES",
     "MIGRATIONS_DIR",
     "NAME_MAX",
+    "POSTGRES_SCHEMES",
     "SETTINGS_MAX",
     "TARGET_VP_RANGE",
     "TURN_TIME_RANGE",
@@ -104,6 +131,7 @@ __all__ = [
     "NewSeat",
     "PlayerResult",
     "PlayerStats",
+    "PostgresStore",
     "RatingEntry",
     "RatingsPage",
     "SQLiteStore",
@@ -123,4 +151,6 @@ __all__ = [
     "UnknownSeat",
     "UnknownTable",
     "WrongStatus",
+    "is_postgres_url",
+    "open_store",
 ]

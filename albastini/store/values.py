@@ -145,8 +145,9 @@ def now_text() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
-def parse_ts(text: str) -> datetime:
-    return datetime.fromisoformat(text)
+def parse_ts(value: str | datetime) -> datetime:
+    """A stored time as a datetime: SQLite keeps ISO text, PostgreSQL returns a datetime."""
+    return value if isinstance(value, datetime) else datetime.fromisoformat(value)
 
 
 def check_seat(

@@ -1,5 +1,10 @@
 """What the store promises under load and crashes: acknowledged moves survive SIGKILL, the
-write-ahead log is checkpointed, a stream of moves lets the event loop run, reads see writes."""
+write-ahead log is checkpointed, a stream of moves lets the event loop run, reads see writes.
+
+The tests taking ``store`` run on both back ends (one transaction for a table and its seats,
+a stream of moves letting the loop run, reads seeing writes, a cancelled read). SQLite-only,
+by nature: SIGKILL of an SQLite writer (PostgreSQL's is in test_postgres.py), a process that
+never closes its store (aiosqlite's thread), and the WAL checkpoints."""
 
 from __future__ import annotations
 
@@ -19,6 +24,7 @@ from albastini.store import (
     InvalidValue,
     NewSeat,
     SQLiteStore,
+    Store,
 )
 from tests.doubles import (
     CHANNEL,
@@ -130,7 +136,7 @@ def test_a_process_that_never_closes_its_store_still_exits(tmp_path: Path) -> No
     assert done.returncode == 3
 
 
-async def test_create_table_with_seats_is_one_transaction(store: SQLiteStore) -> None:
+async def test_create_table_with_seats_is_one_transaction(store: Store) -> None:
     table = await store.create_table(
         GUILD, CHANNEL, HOST, MODE,
         seats=[NewSeat(0, HOST, " Host "), NewSeat(2, None, "Computer", "easy")],
@@ -203,7 +209,7 @@ async def test_closing_while_checkpoints_are_due_keeps_every_move(
 
 
 async def test_a_stream_of_moves_lets_the_event_loop_run(
-    store: SQLiteStore, monkeypatch: pytest.MonkeyPatch
+    store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Moves commit on the event loop's thread while nothing else writes, but at most
     INLINE_BUDGET of commits per turn: a caller appending in a tight loop does not keep the
@@ -233,7 +239,7 @@ async def test_a_stream_of_moves_lets_the_event_loop_run(
 
 
 async def test_a_read_right_after_a_write_sees_it_while_snapshots_are_read(
-    store: SQLiteStore,
+    store: Store,
 ) -> None:
     """Reads share one connection (on aiosqlite's thread), and a snapshot is several statements
     in one read transaction. A read must never run inside another caller's snapshot: it would
@@ -262,7 +268,7 @@ async def test_a_read_right_after_a_write_sees_it_while_snapshots_are_read(
         await asyncio.gather(*readers)
 
 
-async def test_a_read_cancelled_half_way_leaves_reading_working(store: SQLiteStore) -> None:
+async def test_a_read_cancelled_half_way_leaves_reading_working(store: Store) -> None:
     """A click whose handler is cancelled (a timeout, a shutdown) while the store reads a
     snapshot must not leave the reading connection inside that snapshot: later reads would
     not see later moves."""

@@ -1,5 +1,7 @@
 """The store when the database misbehaves under it: locked by another process, deleted or
-replaced, read-only. Real SQLite files and real processes (see tests/doubles.py)."""
+replaced, read-only. Real SQLite files and real processes (see tests/doubles.py). SQLite-only:
+these are an SQLite file's troubles; a PostgreSQL server stopped under the store is in
+test_postgres.py."""
 
 from __future__ import annotations
 

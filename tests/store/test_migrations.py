@@ -1,5 +1,6 @@
 """Opening a database: the schema created, migrated, or refused (newer, corrupt, half-migrated)
-and nothing changed when refused. Real SQLite files, never a mock."""
+and nothing changed when refused. Real SQLite files, never a mock (SQLite-only: the file, its
+header and its migrations; PostgreSQL's opening and migrations are in test_postgres.py)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
 """A database written by the first release (schema 0001-0003, ``tests/data/release_1.sql``)
 opens with the current code: the per-game results migration keeps every result and the
-leaderboard, and the running match replays to exactly what that release showed."""
+leaderboard, and the running match replays to exactly what that release showed. SQLite-only:
+that release wrote SQLite files."""
 
 from __future__ import annotations
 

@@ -1,19 +1,20 @@
-"""Ratings, seasons and match history in the store (schema 0005), on real SQLite files:
-ratings kept in the transaction of each result, in three scopes, equal to a recomputation from
-the stored results; seasons; the history a guild or a player reads."""
+"""Ratings, seasons and match history in the store (schema 0005), on both back ends (a real
+SQLite file and a real PostgreSQL database; the ``store`` fixture): ratings kept in the
+transaction of each result, in three scopes, equal to a recomputation from the stored
+results; seasons; the history a guild or a player reads."""
 
 from __future__ import annotations
 
 import pytest
 
-from albastini.store import InvalidValue, PlayerResult, SQLiteStore, TeamResult
+from albastini.store import InvalidValue, PlayerResult, Store, TeamResult
 from tests.doubles import ALICE, BOB, CAROL, DAVE, GUILD, running_table
 
 OTHER_GUILD = GUILD + 1
 
 
 async def finish(
-    store: SQLiteStore, channel: int, winner_first: bool, *, computers: bool = True
+    store: Store, channel: int, winner_first: bool, *, computers: bool = True
 ) -> int:
     """A 4-seat table (Alice and Bob in seats 0 and 1, computers after them) finished with
     Alice's side (team 0) winning or losing; returns its id."""
@@ -30,7 +31,7 @@ async def finish(
     return table_id
 
 
-async def test_a_finished_match_rates_its_people_in_every_scope(store: SQLiteStore) -> None:
+async def test_a_finished_match_rates_its_people_in_every_scope(store: Store) -> None:
     await finish(store, 500, winner_first=True)
     board = await store.ratings(GUILD)
     assert [e.user_id for e in board.entries] == [ALICE, BOB]
@@ -46,7 +47,7 @@ async def test_a_finished_match_rates_its_people_in_every_scope(store: SQLiteSto
     assert await store.user_rating(GUILD, CAROL) is None
 
 
-async def test_ratings_computed_again_equal_the_stored_ones(store: SQLiteStore) -> None:
+async def test_ratings_computed_again_equal_the_stored_ones(store: Store) -> None:
     for i, first in enumerate([True, False, True, True, False]):
         await finish(store, 600 + i, first)
     await store.start_season(GUILD)
@@ -59,7 +60,7 @@ async def test_ratings_computed_again_equal_the_stored_ones(store: SQLiteStore) 
     assert before[1].total == 2 and before[3].entries[0].matches == 6
 
 
-async def test_a_new_season_starts_empty_and_all_time_keeps_counting(store: SQLiteStore) -> None:
+async def test_a_new_season_starts_empty_and_all_time_keeps_counting(store: Store) -> None:
     await finish(store, 800, True)
     assert await store.current_season(GUILD) == 1
     assert await store.start_season(GUILD) == 2
@@ -81,7 +82,7 @@ async def test_a_new_season_starts_empty_and_all_time_keeps_counting(store: SQLi
     assert len(all_rating.trend) == 2
 
 
-async def test_history_lists_finished_matches_newest_first_with_pages(store: SQLiteStore) -> None:
+async def test_history_lists_finished_matches_newest_first_with_pages(store: Store) -> None:
     ids = [await finish(store, 900 + i, i % 2 == 0) for i in range(5)]
     page = await store.history(GUILD, limit=3)
     assert [m.table_id for m in page] == ids[::-1][:3]
@@ -100,7 +101,7 @@ async def test_history_lists_finished_matches_newest_first_with_pages(store: SQL
         await store.history()
 
 
-async def test_bad_sides_are_refused_and_nothing_is_written(store: SQLiteStore) -> None:
+async def test_bad_sides_are_refused_and_nothing_is_written(store: Store) -> None:
     table_id = await running_table(store, 950)
     results = [PlayerResult(ALICE, 0, 5, True, 3, 2, 0, 70)]
     for teams in ([TeamResult(0, 5), TeamResult(0, 2)], [TeamResult(0, 10**7)], "x"):

@@ -1,5 +1,10 @@
-"""The persistence layer against real SQLite files (tmp_path), never a mock: tables and seats,
-the move log, settings, results and the leaderboard."""
+"""The persistence layer against real databases, never a mock: tables and seats, the move log,
+settings, results and the leaderboard.
+
+Every test taking ``store`` runs on both back ends (``[sqlite]``: a file under tmp_path;
+``[postgres]``: a fresh database on the session's PostgreSQL server), which must agree on
+every record and error. SQLite-only here: ``test_a_chosen_english_is_told_apart_from_never_chosen``
+(its restart reopens the SQLite file; the PostgreSQL reopen is in test_postgres.py)."""
 
 from __future__ import annotations
 
@@ -18,6 +23,7 @@ from albastini.store import (
     PlayerStats,
     SQLiteStore,
     StaleMove,
+    Store,
     StoreError,
     UnknownSeat,
     UnknownTable,
@@ -39,7 +45,7 @@ from tests.doubles import (
 # ---------------------------------------------------------------- tables and seats
 
 
-async def test_table_life_cycle_lobby_running_finished(store: SQLiteStore) -> None:
+async def test_table_life_cycle_lobby_running_finished(store: Store) -> None:
     table = await store.create_table(GUILD, CHANNEL, HOST, MODE, language="sw")
     assert (table.status, table.game, table.language, table.message_id) == (
         "lobby",
@@ -99,7 +105,7 @@ async def test_table_life_cycle_lobby_running_finished(store: SQLiteStore) -> No
     assert (await store.user_stats(GUILD, ALICE)).matches_won == 1
 
 
-async def test_one_active_table_per_channel(store: SQLiteStore) -> None:
+async def test_one_active_table_per_channel(store: Store) -> None:
     first = await store.create_table(GUILD, CHANNEL, HOST, MODE)
     with pytest.raises(ChannelBusy, match=str(CHANNEL)):
         await store.create_table(GUILD, CHANNEL, ALICE, MODE)
@@ -111,7 +117,7 @@ async def test_one_active_table_per_channel(store: SQLiteStore) -> None:
     assert (await store.active_table(CHANNEL)) == again
 
 
-async def test_seats_join_leave_computer_takeover_and_flags(store: SQLiteStore) -> None:
+async def test_seats_join_leave_computer_takeover_and_flags(store: Store) -> None:
     table = await store.create_table(GUILD, CHANNEL, HOST, MODE)
     seat = await store.add_seat(table.id, 0, ALICE, "  " + "A" * 150 + "  ")
     assert seat.display_name == "A" * 100  # names are stripped and truncated, not refused
@@ -159,7 +165,7 @@ async def test_seats_join_leave_computer_takeover_and_flags(store: SQLiteStore) 
 # ---------------------------------------------------------------- the move log
 
 
-async def test_moves_append_in_order_and_refusals_change_nothing(store: SQLiteStore) -> None:
+async def test_moves_append_in_order_and_refusals_change_nothing(store: Store) -> None:
     table_id = await running_table(store)
     await store.append_move(table_id, 1, 1, 1, "bid:4C", user_id=BOB, by_computer=False)
     await store.append_move(table_id, 2, 1, 2, "pass", user_id=None, by_computer=True)
@@ -206,14 +212,14 @@ async def test_moves_append_in_order_and_refusals_change_nothing(store: SQLiteSt
     assert (await store.moves(table_id, after=3))[0].action == longest
 
 
-async def test_lobby_table_takes_no_moves(store: SQLiteStore) -> None:
+async def test_lobby_table_takes_no_moves(store: Store) -> None:
     table = await store.create_table(GUILD, CHANNEL, HOST, MODE)
     await store.add_seat(table.id, 0, ALICE, "Alice")
     with pytest.raises(WrongStatus):
         await store.append_move(table.id, 1, 1, 0, "pass", user_id=ALICE, by_computer=False)
 
 
-async def test_concurrent_moves_same_number_one_wins(store: SQLiteStore) -> None:
+async def test_concurrent_moves_same_number_one_wins(store: Store) -> None:
     table_id = await running_table(store)
     outcomes = await asyncio.gather(
         *(
@@ -227,7 +233,7 @@ async def test_concurrent_moves_same_number_one_wins(store: SQLiteStore) -> None
     assert [m.action for m in await store.moves(table_id)] == ["play:2H"]
 
 
-async def test_concurrent_tables_group_commit_isolates_bad_moves(store: SQLiteStore) -> None:
+async def test_concurrent_tables_group_commit_isolates_bad_moves(store: Store) -> None:
     tables = [await running_table(store, CHANNEL + i) for i in range(8)]
 
     async def play(table_id: int, n: int) -> None:
@@ -250,7 +256,7 @@ async def test_concurrent_tables_group_commit_isolates_bad_moves(store: SQLiteSt
         assert [m.move_no for m in await store.moves(t)] == list(range(1, 31))
 
 
-async def test_other_writes_are_not_starved_by_a_stream_of_moves(store: SQLiteStore) -> None:
+async def test_other_writes_are_not_starved_by_a_stream_of_moves(store: Store) -> None:
     tables = [await running_table(store, CHANNEL + i) for i in range(6)]
     stop = asyncio.Event()
 
@@ -271,7 +277,7 @@ async def test_other_writes_are_not_starved_by_a_stream_of_moves(store: SQLiteSt
         await asyncio.gather(*streams)
 
 
-async def test_unfinished_tables_returns_everything_needed_to_replay(store: SQLiteStore) -> None:
+async def test_unfinished_tables_returns_everything_needed_to_replay(store: Store) -> None:
     lobby = await store.create_table(GUILD, 1, HOST, {"players": 2})
     await store.add_seat(lobby.id, 0, ALICE, "Alice")
     running = await running_table(store, 2)
@@ -304,7 +310,7 @@ async def test_unfinished_tables_returns_everything_needed_to_replay(store: SQLi
     assert run.last_move_no == 3 and run.moves[0].user_id == BOB
 
 
-async def test_deal_and_result_validation(store: SQLiteStore) -> None:
+async def test_deal_and_result_validation(store: Store) -> None:
     table_id = await running_table(store)
     for bad in (
         {"card_points": [70, -1]},
@@ -341,7 +347,7 @@ async def test_deal_and_result_validation(store: SQLiteStore) -> None:
     assert len((await store.load_table(table_id)).deals) == 1
 
 
-async def test_bad_table_input_is_refused(store: SQLiteStore) -> None:
+async def test_bad_table_input_is_refused(store: Store) -> None:
     for kwargs in (
         {"settings": {"x": float("nan")}},
         {"settings": {"x": object()}},
@@ -374,7 +380,7 @@ async def test_bad_table_input_is_refused(store: SQLiteStore) -> None:
 # ---------------------------------------------------------------- settings
 
 
-async def test_guild_settings_defaults_updates_and_validation(store: SQLiteStore) -> None:
+async def test_guild_settings_defaults_updates_and_validation(store: Store) -> None:
     defaults = await store.guild_settings(GUILD)
     assert (defaults.turn_time, defaults.target_vp, defaults.language) == (60, 5, "en")
     s = await store.set_guild_settings(GUILD, turn_time=90)
@@ -427,7 +433,7 @@ async def test_a_chosen_english_is_told_apart_from_never_chosen(tmp_path: Path) 
         await store.close()
 
 
-async def test_user_language_preference(store: SQLiteStore) -> None:
+async def test_user_language_preference(store: Store) -> None:
     assert await store.user_language(ALICE) is None
     await store.set_user_language(ALICE, "sw")
     assert await store.user_language(ALICE) == "sw"
@@ -442,7 +448,7 @@ async def test_user_language_preference(store: SQLiteStore) -> None:
 
 
 async def finished_match(
-    store: SQLiteStore, channel: int, results: list[PlayerResult], guild: int = GUILD
+    store: Store, channel: int, results: list[PlayerResult], guild: int = GUILD
 ) -> None:
     table = await store.create_table(guild, channel, HOST, MODE)
     for seat, r in enumerate(results):
@@ -451,7 +457,7 @@ async def finished_match(
     await store.finish_table(table.id, results)
 
 
-async def test_leaderboard_figures_paging_and_user_stats(store: SQLiteStore) -> None:
+async def test_leaderboard_figures_paging_and_user_stats(store: Store) -> None:
     # Match 1: Alice+Carol beat Bob+Dave 5-3 over 6 deals.
     await finished_match(
         store,
@@ -526,7 +532,7 @@ async def test_leaderboard_figures_paging_and_user_stats(store: SQLiteStore) -> 
         assert direct == dataclasses.replace(entry, rank=None)
 
 
-async def test_results_validation_writes_nothing(store: SQLiteStore) -> None:
+async def test_results_validation_writes_nothing(store: Store) -> None:
     table_id = await running_table(store)
     for bad in (
         [PlayerResult(ALICE, 0, 5, True, 3, 4, 0, 10)],  # more deals won than played

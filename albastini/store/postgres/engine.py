@@ -1,0 +1,248 @@
+"""The PostgreSQL engine under :class:`~albastini.store.PostgresStore`: the asyncpg pool, opening
+(reaching the server, migrating) and closing, write transactions and reads, and the server's
+troubles turned into store errors. The store's SQL is in store.py and standings.py.
+
+Every write is one transaction on a connection of the pool, committed before the call returns:
+with ``synchronous_commit`` on (the engine sets it on every connection where the server has it
+off), ``COMMIT`` returns once the commit is flushed to the server's write-ahead log, so an
+acknowledged move survives the bot's process, and the server's, being killed. Transactions of
+different tables run side by side on different connections; those of one table queue on its
+row in ``game_tables``, which each of them locks first (see the schema's ``moves_in_order``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import ssl
+from collections.abc import Awaitable, Callable, Sequence
+from pathlib import Path
+from typing import Any, Self, TypeVar
+from urllib.parse import urlsplit
+
+import asyncpg
+
+from ..errors import (
+    DatabaseReadOnly,
+    StoreBusy,
+    StoreClosed,
+    StoreError,
+    StoreUnavailable,
+)
+from .migrations import MIGRATIONS_DIR, load_migrations, migrate
+
+_log = logging.getLogger(__name__)
+
+__all__ = ["CONNECT_TIMEOUT", "POOL_SIZE", "Conn", "PostgresEngine", "Rows", "describe_dsn"]
+
+_T = TypeVar("_T")
+Conn = Any  # an asyncpg connection (asyncpg ships no type information)
+Rows = list[tuple[Any, ...]]
+
+#: Seconds to reach the server (each connection) before the store says it is unreachable.
+CONNECT_TIMEOUT = 10.0
+#: Connections the pool keeps at most: moves of different tables commit side by side.
+POOL_SIZE = 10
+#: Seconds a statement may wait for a lock held elsewhere (another program, a long
+#: transaction) before it is refused with StoreBusy: a click cannot wait longer.
+LOCK_TIMEOUT_MS = 2000
+
+
+def describe_dsn(dsn: str) -> str:
+    """The DSN without its password, for messages and logs."""
+    try:
+        parts = urlsplit(dsn)
+    except ValueError:
+        return "the PostgreSQL database"
+    if parts.password is None:
+        return dsn
+    netloc = parts.netloc.replace(f":{parts.password}@", ":***@")
+    return parts._replace(netloc=netloc).geturl()
+
+
+#: Errors meaning the server could not be reached or the connection was lost.
+_CONNECTION_ERRORS: tuple[type[BaseException], ...] = (
+    OSError,
+    asyncio.TimeoutError,
+    asyncpg.PostgresConnectionError,
+    asyncpg.InterfaceError,
+    asyncpg.exceptions.OperatorInterventionError,  # admin shutdown, crash shutdown...
+    asyncpg.exceptions.InsufficientResourcesError,  # disk full, too many connections
+)
+
+#: Errors meaning another transaction holds what this one needs: worth trying again later.
+_BUSY_ERRORS: tuple[type[BaseException], ...] = (
+    asyncpg.SerializationError,
+    asyncpg.DeadlockDetectedError,
+    asyncpg.exceptions.LockNotAvailableError,
+)
+
+
+def unavailable(where: str, exc: BaseException) -> StoreUnavailable:
+    """The store error for a database that cannot take a write now."""
+    if isinstance(exc, asyncpg.ReadOnlySQLTransactionError):
+        return DatabaseReadOnly(
+            f"database {where} is read-only (a standby, or default_transaction_read_only): {exc}"
+            "; nothing was written"
+        )
+    if isinstance(exc, _BUSY_ERRORS):
+        return StoreBusy(
+            f"database {where} is busy (a lock held by another transaction): {exc}; nothing was "
+            "written"
+        )
+    text = str(exc) or type(exc).__name__
+    return StoreUnavailable(f"cannot use PostgreSQL database {where}: {text}; nothing was written")
+
+
+def is_unavailable(exc: BaseException) -> bool:
+    """Whether ``exc`` is the server's trouble (unreachable, read-only, busy), not the row's."""
+    return isinstance(
+        exc, (*_CONNECTION_ERRORS, *_BUSY_ERRORS, asyncpg.ReadOnlySQLTransactionError)
+    )
+
+
+async def _init_connection(conn: Conn) -> None:
+    """Every pool connection: commits wait for the server's write-ahead log (durability), and
+    a lock held elsewhere makes a statement fail rather than hang a click."""
+    if await conn.fetchval("SHOW synchronous_commit") in ("off", "local"):
+        await conn.execute("SET synchronous_commit = on")
+    await conn.execute(f"SET lock_timeout = {LOCK_TIMEOUT_MS}")
+
+
+class PostgresEngine:
+    """The pool, transactions and their failures; :class:`~albastini.store.PostgresStore` adds
+    the SQL. Create with ``await PostgresStore.open(dsn)``."""
+
+    def __init__(self, dsn: str, pool: Any) -> None:
+        """Use :meth:`open`; this only wires an already-open pool."""
+        self.dsn = dsn
+        self.where = describe_dsn(dsn)
+        self._pool: Any | None = pool
+
+    @classmethod
+    async def open(
+        cls,
+        dsn: str,
+        *,
+        pool_size: int = POOL_SIZE,
+        connect_timeout: float = CONNECT_TIMEOUT,
+        migrations_dir: Path | None = None,
+        ssl_context: ssl.SSLContext | None = None,
+    ) -> Self:
+        """Connect to the database at ``dsn`` (``postgresql://user:password@host:port/db``) and
+        bring its schema up to date.
+
+        Refuses with :class:`StoreUnavailable` a server that cannot be reached (or refuses the
+        login, or has no such database) within ``connect_timeout`` seconds, and with
+        :class:`SchemaTooNew` a database written by newer code (left unchanged)."""
+        migrations = load_migrations(migrations_dir or MIGRATIONS_DIR)
+        where = describe_dsn(dsn)
+        try:
+            pool = await asyncpg.create_pool(
+                dsn,
+                min_size=1,
+                max_size=pool_size,
+                timeout=connect_timeout,
+                command_timeout=None,
+                init=_init_connection,
+                ssl=ssl_context,
+            )
+        except (*_CONNECTION_ERRORS, asyncpg.PostgresError, ValueError) as exc:
+            raise StoreUnavailable(
+                f"cannot reach the PostgreSQL database {where}: {_reason(exc)}. Check that the "
+                "server runs and that ALBASTINI_DB names the right host, port, user and "
+                "database; nothing was changed"
+            ) from None
+        try:
+            async with pool.acquire() as conn:
+                await migrate(conn, where, migrations)
+        except StoreError:
+            await pool.close()
+            raise
+        except BaseException as exc:
+            pool.terminate()
+            if isinstance(exc, Exception) and is_unavailable(exc):
+                raise unavailable(where, exc) from None
+            raise
+        return cls(dsn, pool)
+
+    async def close(self) -> None:
+        """Wait for the transactions under way, then close every connection."""
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            try:
+                await asyncio.wait_for(pool.close(), timeout=10)
+            except Exception as exc:  # nothing is lost: every write was committed or refused
+                _log.warning("closing the PostgreSQL pool of %s: %s", self.where, exc)
+                pool.terminate()
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    def _p(self) -> Any:
+        if self._pool is None:
+            raise StoreClosed(f"store {self.where} is closed")
+        return self._pool
+
+    async def _write(self, fn: Callable[[Conn], Awaitable[_T]]) -> _T:
+        """Run ``fn`` as one transaction on a pooled connection; committed when this returns.
+
+        The server's troubles are store errors (:class:`StoreUnavailable` and its kinds);
+        a row the database refuses (asyncpg's integrity errors) is the caller's to explain."""
+        try:
+            async with self._p().acquire() as conn, conn.transaction():
+                return await fn(conn)
+        except Exception as exc:
+            if is_unavailable(exc):
+                raise unavailable(self.where, exc) from None
+            raise
+
+    async def _execute(self, sql: str, *args: Any) -> str:
+        """One statement in its own transaction (autocommit): committed when this returns."""
+        try:
+            async with self._p().acquire() as conn:
+                return str(await conn.execute(sql, *args))
+        except Exception as exc:
+            if is_unavailable(exc):
+                raise unavailable(self.where, exc) from None
+            raise
+
+    async def _fetch(self, sql: str, *args: Any) -> Rows:
+        """One query (committed data only)."""
+        try:
+            async with self._p().acquire() as conn:
+                return [tuple(r) for r in await conn.fetch(sql, *args)]
+        except Exception as exc:
+            if is_unavailable(exc):
+                raise unavailable(self.where, exc) from None
+            raise
+
+    async def _snapshot(self, queries: Sequence[tuple[str, Sequence[Any]]]) -> list[Rows]:
+        """Several queries in one read-only transaction: one consistent snapshot."""
+        try:
+            async with (
+                self._p().acquire() as conn,
+                conn.transaction(isolation="repeatable_read", readonly=True),
+            ):
+                return [[tuple(r) for r in await conn.fetch(sql, *args)] for sql, args in queries]
+        except Exception as exc:
+            if is_unavailable(exc):
+                raise unavailable(self.where, exc) from None
+            raise
+
+
+def _reason(exc: BaseException) -> str:
+    if isinstance(exc, ConnectionRefusedError):
+        return "connection refused (is the server running, on that host and port?)"
+    if isinstance(exc, FileNotFoundError | asyncio.TimeoutError | TimeoutError):
+        return (
+            "no server answered (is it running? is the host, port or socket folder right?)"
+            if not isinstance(exc, asyncio.TimeoutError | TimeoutError)
+            else "no answer in time (is the host reachable?)"
+        )
+    if isinstance(exc, asyncpg.InvalidCatalogNameError):
+        return f"{exc} (create it with createdb, or fix the database name)"
+    return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
