@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ...players import build_player
 from .players import GreedyPlayer, NormalPlayer, Player, RandomPlayer
 from .search import SearchPlayer
 
@@ -32,8 +33,6 @@ KINDS: dict[str, type[Player]] = {
     "hard": SearchPlayer,
     "search": SearchPlayer,
 }
-#: The options of the search player; the other kinds ignore them.
-SEARCH_OPTIONS = frozenset({"time_ms", "iterations"})
 
 
 def make_player(level: str, seed: int | None = None, **options: Any) -> Player:
@@ -41,16 +40,8 @@ def make_player(level: str, seed: int | None = None, **options: Any) -> Player:
     ``greedy``, ``search``). Options: ``time_ms`` (hard: time per decision, default 150) and
     ``iterations`` (hard: a fixed number of sampled worlds instead, reproducible); other
     kinds ignore them. ValueError for an unknown level or option."""
-    name = level.strip().lower() if isinstance(level, str) else level
-    if name not in KINDS:
-        raise ValueError(f"No computer player level {level!r} (choose from {', '.join(KINDS)})")
-    unknown = sorted(set(options) - SEARCH_OPTIONS)
-    if unknown:
-        raise ValueError(f"Unknown computer player option(s): {', '.join(unknown)}")
-    cls = KINDS[name]
-    if cls is SearchPlayer:
-        return SearchPlayer(seed, **options)
-    return cls(seed)
+    player: Player = build_player(KINDS, SearchPlayer, level, seed, options)
+    return player
 
 
 def decide(level: str, view: Mapping[str, Any], seed: int | None = None) -> str:
