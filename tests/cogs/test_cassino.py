@@ -104,3 +104,68 @@ def test_refusals_and_log_lines_are_sentences() -> None:
     assert cassino.action_text("en", "trail:KH", "Ana") == "Ana trailed K♦".replace("♦", "♥")
     assert cassino.action_text("en", "build:2D:10:8C", "Ben") == "Ben built 10 with 2♦ (on 8♣)"
     assert cassino.action_text("en", "capture:9S:2C5H", None) == "Your capture with 9♠ counted."
+
+
+# --------------------------------------------------------------------------- the chooser
+def test_a_card_with_several_uses_opens_a_chooser_whose_ids_fit() -> None:
+    from cogs import chooser, ids, views
+
+    deal = _deal_with(["AS", "6D", "8C", "KH"], ["9H", "2D", "TS", "3C"], ["4C", "4D", "4H", "4S"])
+    view = {**table_view(deal, 0), "move_no": 999_999_999}
+    big = 2**63 - 1
+    specs = views.hand_buttons(view, big, "en", game="cassino")
+    by_card = {}
+    for spec in specs:
+        parsed = ids.parse(spec.custom_id)
+        assert parsed is not None and len(spec.custom_id) <= 100
+        if parsed.card or parsed.action:
+            by_card[parsed.card or parsed.action.split(":")[1]] = parsed  # type: ignore[union-attr]
+    for card in view["hand"]:
+        options = chooser.card_options(view, card)
+        parsed = by_card[card]
+        if len(options) > 1:
+            assert parsed.kind == "options"
+            menus, buttons = chooser.chooser_specs(view, big, "en", card, game="cassino")
+            values = [v for m in menus for _label, v, _d in m.options]
+            assert values == [m["code"] for m in options]  # every option, none cut
+            for m in menus:
+                assert ids.parse(m.custom_id).kind == "pick"  # type: ignore[union-attr]
+                assert len(m.options) <= 25
+            assert ids.parse(buttons[0].custom_id).kind == "refresh"  # type: ignore[union-attr]
+            rows = chooser.ChooserView(menus, buttons).to_components()
+            assert len(rows) <= 5
+        elif options:
+            assert parsed.kind == "move" and parsed.action == options[0]["code"]
+
+
+def test_many_options_are_split_by_kind_and_by_25_then_paged() -> None:
+    from cogs import chooser, ids
+
+    moves = [{"code": f"capture:9H:{i:02d}", "kind": "capture", "card": "9H",
+              "items": [], "cards_taken": 2, "sweep": False} for i in range(120)]
+    moves += [{"code": "trail:9H", "kind": "trail", "card": "9H"}]
+    view = {"moves": moves, "legal": [m["code"] for m in moves], "move_no": 3}
+    menus, buttons = chooser.chooser_specs(view, 1, "en", "9H", game="albastini")
+    assert len(menus) == 4 and menus[0].placeholder == "Trail"
+    assert menus[1].placeholder == "Take 1–25 of 120"
+    assert [ids.parse(b.custom_id).kind for b in buttons] == [  # type: ignore[union-attr]
+        "refresh", "options"]
+    later, _ = chooser.chooser_specs(view, 1, "en", "9H", 1, game="albastini")
+    shown = [v for page in (menus, later) for m in page for _l, v, _d in m.options]
+    assert sorted(shown) == sorted(m["code"] for m in moves)
+    assert chooser.picked_code({"values": ["build:7C:10:AC3S4H5C"]}) == "build:7C:10:AC3S4H5C"
+    assert chooser.picked_code({"values": []}) is None
+    assert chooser.picked_code(None) is None
+
+
+def test_long_move_ids_parse_and_garbage_does_not() -> None:
+    from cogs import ids
+
+    longest = "build:7C:10:" + "AC2C3C4C5C6C8C9CTCAD2D3D4D5D6D8D9DTDAH2H3H4H5H"[:52]
+    custom_id = ids.move(2**63 - 1, 999_999_999, "capture:9S:2C5H")
+    assert ids.parse(custom_id).action == "capture:9S:2C5H"  # type: ignore[union-attr]
+    # the longest code of the shape still fits with the longest table id and move number
+    assert len(ids.move(2**63 - 1, 999_999_999, longest)) <= 100
+    assert ids.parse("alb:m:1:2:play:7H:x") is None
+    assert ids.parse("alb:s:1:2:9H:0").kind == "pick"  # type: ignore[union-attr]
+    assert ids.parse("alb:o:1:2:9H").kind == "options"  # type: ignore[union-attr]
