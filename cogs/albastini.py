@@ -13,6 +13,7 @@ are their own cog (records.py), the rendering is the renderer's and the presente
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import logging
 from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -31,7 +32,7 @@ from albastini.events import (
 )
 from albastini.games import GAMES
 from albastini.table import Refusal
-from cogs import ids, texts, views
+from cogs import chooser, ids, texts, views
 from cogs.feature import FeatureCog
 from cogs.games import DEFAULT_GAME, first_rules_page, presenter, rules_page
 from cogs.group import add_subcommand_cog
@@ -668,6 +669,39 @@ class AlbastiniCog(FeatureCog):
         payload = self.hand_payload(c.table, c.user.id, c.lang, note=note)
         if payload is not None:
             await self._show_hand(c.interaction, c.reply, c.table, c.lang, payload)
+
+    async def _click_options(self, c: Click) -> None:
+        """A card with several legal uses (Cassino): its options in place of the hand
+        (cogs/chooser.py); an old card, or one with one use left, shows the hand again."""
+        view = c.table.view_for(c.user.id)
+        card = c.button.card or ""
+        if view and c.table.status == "running" and c.button.move == c.table.move_no:
+            menus, buttons = chooser.chooser_specs(view, c.table.id, c.lang, card,
+                                                   c.button.page or 0, game=c.table.game)
+            if menus:
+                names = texts.seat_names(c.table, c.lang)
+                title = t(c.lang, "cassino.chooser.title",
+                          card=presenter(c.table.game).card_label(card))
+                content = texts.hand_content(view, names, c.lang, game=c.table.game)
+                await self.hands.quiet(c.table.id, c.user.id)
+                await c.reply.edit(content=f"{content}\n\n{title}",
+                                   view=chooser.ChooserView(menus, buttons))
+                return
+        payload = self.hand_payload(c.table, c.user.id, c.lang,
+                                    note=t(c.lang, "cassino.chooser.gone"))
+        if payload is None:
+            await self._private(c.reply, t(c.lang, "refuse.not_seated"))
+            return
+        await self._show_hand(c.interaction, c.reply, c.table, c.lang, payload)
+
+    async def _click_pick(self, c: Click) -> None:
+        """An option chosen in a card's menu: the move it names, checked as any move."""
+        code = chooser.picked_code(c.interaction.data)
+        if code is None:
+            await self._private(c.reply, t(c.lang, "refuse.bad_button"))
+            return
+        await self._click_move(
+            c._replace(button=dataclasses.replace(c.button, kind="move", action=code)))
 
     @staticmethod
     async def _private_in_place(

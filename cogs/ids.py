@@ -9,6 +9,10 @@ kept in memory: after a restart the same ids keep working once the table is relo
                                       number ``move``
 ``alb:c:<table>:<move>:<card>``       a card of a hand that no move puts down now (its
                                       button is disabled; never a move)
+``alb:o:<table>:<move>:<card>[:<p>]`` show the options of a card with several legal uses
+                                      (Cassino), page ``p`` of them
+``alb:s:<table>:<move>:<card>:<part>`` a select menu of those options: the chosen value is
+                                      the action code, checked by the service as any move
 ``alb:r:<table>``                     refresh my private hand (in place)
 ``alb:h:<table>``                     show my hand (public table message, opens a private one)
 ``alb:back:<table>``                  I'm back (clears "away")
@@ -53,6 +57,9 @@ MOVE = r"[0-9]{1,9}"
 MAX_ARG = 40
 #: A move's action code, by shape: a kind, and an optional argument (a card, a number...).
 CODE = rf"[a-z]{{1,16}}(?::[A-Za-z0-9]{{1,{MAX_ARG}}})?"
+#: A longer move code, read by its shape too: a kind, a card, an optional number and table
+#: items named by cards (Cassino's ``capture:9S:2C5H``, ``build:7C:10:AC3S4H5C``).
+LONG_CODE = r"[a-z]{1,16}:[0-9A-Z][CDHS](?::(?:10|[1-9]))?:(?:[0-9A-Z][CDHS]){1,26}"
 #: A game's name (``albastini.games.GAMES``), on a leaderboard page of a game but Albastini.
 GAME = r"[a-z][a-z0-9_]{0,31}"
 #: A card code on a disabled card button: letters and digits.
@@ -60,7 +67,9 @@ CARD = r"[A-Za-z0-9]{1,8}"
 
 #: kind -> regular expression (fullmatch) with named groups
 TEMPLATES: dict[str, str] = {
-    "move": rf"alb:m:(?P<table>{ID}):(?P<move>{MOVE}):(?P<code>{CODE})",
+    "move": rf"alb:m:(?P<table>{ID}):(?P<move>{MOVE}):(?P<code>{CODE}|{LONG_CODE})",
+    "options": rf"alb:o:(?P<table>{ID}):(?P<move>{MOVE}):(?P<card>{CARD})(?::(?P<page>[0-9]))?",
+    "pick": rf"alb:s:(?P<table>{ID}):(?P<move>{MOVE}):(?P<card>{CARD}):(?P<offset>[0-9])",
     "card": rf"alb:c:(?P<table>{ID}):(?P<move>{MOVE}):(?P<card>{CARD})",
     "refresh": rf"alb:r:(?P<table>{ID})",
     "hand": rf"alb:h:(?P<table>{ID})",
@@ -156,10 +165,29 @@ def _legacy_move(m: re.Match[str]) -> ButtonId | None:
 
 def move(table_id: int, move_no: int, code: str) -> str:
     """The id of a move button for the service's action ``code`` ("play:7H", "bid:4C", "pass"):
-    any code of the right shape (:data:`CODE`), whatever the game; ValueError for another."""
-    if not re.fullmatch(CODE, code):
+    any code of the right shape (:data:`CODE`, :data:`LONG_CODE`), whatever the game;
+    ValueError for another, or when the id would not fit Discord's 100 characters."""
+    if not (re.fullmatch(CODE, code) or re.fullmatch(LONG_CODE, code)):
         raise ValueError(f"not a move code: {code!r}")
-    return f"alb:m:{table_id}:{move_no}:{code}"
+    custom_id = f"alb:m:{table_id}:{move_no}:{code}"
+    if len(custom_id) > 100:
+        raise ValueError(f"a move id too long for Discord: {code!r}")
+    return custom_id
+
+
+def options(table_id: int, move_no: int, card: str, page: int = 0) -> str:
+    """The id of a card button that opens that card's options (page ``page`` of them)."""
+    if not re.fullmatch(CARD, card):
+        raise ValueError(f"not a card code: {card!r}")
+    base = f"alb:o:{table_id}:{move_no}:{card}"
+    return f"{base}:{page}" if page else base
+
+
+def pick(table_id: int, move_no: int, card: str, part: int) -> str:
+    """The id of the ``part``-th select menu of a card's options (its values are codes)."""
+    if not re.fullmatch(CARD, card):
+        raise ValueError(f"not a card code: {card!r}")
+    return f"alb:s:{table_id}:{move_no}:{card}:{part}"
 
 
 def card(table_id: int, move_no: int, code: str) -> str:
@@ -186,7 +214,7 @@ def rules(page: int) -> str:
 
 
 #: Kinds of buttons that only private (ephemeral) messages carry: a hand, the leave confirmation.
-PRIVATE_KINDS = frozenset({"move", "card", "refresh", "quit"})
+PRIVATE_KINDS = frozenset({"move", "card", "options", "pick", "refresh", "quit"})
 #: Kinds that only public messages carry: lobby, table, turn notice, match over, leaderboard.
 PUBLIC_KINDS = frozenset(
     {"hand", "back", "leave", "join", "computer", "start", "cancel", "rematch", "leaderboard"}
@@ -194,7 +222,7 @@ PUBLIC_KINDS = frozenset(
 #: Kinds of a hand's buttons that carry a move number: a hand whose buttons have moved on still
 #: routes an older one (to the service, which answers "that was an earlier move" with the fresh
 #: hand).
-MOVE_KINDS = frozenset({"move", "card"})
+MOVE_KINDS = frozenset({"move", "card", "options", "pick"})
 
 
 def carried_by(button: ButtonId, custom_id: str, present: set[str], ephemeral: bool) -> bool:

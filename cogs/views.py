@@ -69,6 +69,10 @@ def hand_buttons(
     legal: set[str] = set(view.get("legal") or [])
     moves = [m for m in view.get("moves") or [] if m["code"] in legal]
     by_card = {m["card"]: m for m in moves if m.get("card")}
+    uses: dict[str, int] = {}
+    for m in moves:
+        if m.get("card"):
+            uses[m["card"]] = uses.get(m["card"], 0) + 1
     points: dict[str, int] = view.get("card_points") or {}
     hand: list[str] = list(view.get("hand") or [])
     specs: list[ButtonSpec] = []
@@ -78,7 +82,7 @@ def hand_buttons(
             lang, card, move, moves=moves, points=int(points.get(card, 0))
         )
         custom_id = (
-            ids.move(table_id, move_no, move["code"])
+            _card_move_id(table_id, move_no, card, move["code"], uses[card])
             if move is not None
             else ids.card(table_id, move_no, card)
         )
@@ -95,6 +99,17 @@ def hand_buttons(
                    row=next(rows))
     )
     return specs
+
+
+def _card_move_id(table_id: int, move_no: int, card: str, code: str, uses: int) -> str:
+    """A card with one legal use makes it; one with several (Cassino) opens its options, as
+    does a move whose id would not fit Discord (:mod:`cogs.chooser`)."""
+    if uses == 1:
+        try:
+            return ids.move(table_id, move_no, code)
+        except ValueError:
+            pass
+    return ids.options(table_id, move_no, card)
 
 
 def _rows_after(cards: int) -> Generator[int, None, None]:

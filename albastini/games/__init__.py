@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from . import albastini, twentyeight
+from . import albastini, cassino, twentyeight
 
-GAMES: dict[str, ModuleType] = {albastini.NAME: albastini, twentyeight.NAME: twentyeight}
+GAMES: dict[str, ModuleType] = {
+    albastini.NAME: albastini, twentyeight.NAME: twentyeight, cassino.NAME: cassino,
+}
 
 __all__ = ["GAMES"]

@@ -44,7 +44,7 @@ DEFAULT_GAME = "albastini"
 #: The rules of every game, one after the other in one book of pages, so that a page's number
 #: is all a Rules button carries: game -> its number of pages, in the book's order. A game's
 #: pages are its catalogue texts ``rules.page.<n>`` (``cogs.i18n.game_key``).
-RULES_PAGES: dict[str, int] = {"albastini": 6, "twentyeight": 3}
+RULES_PAGES: dict[str, int] = {"albastini": 6, "twentyeight": 3, "cassino": 3}
 
 ButtonStyle = Literal["primary", "secondary", "success", "danger"]
 #: A deal's view (``Deal.view``), or one legal move of its ``moves``: JSON-like data.
@@ -134,7 +134,8 @@ def presenter(game: str) -> Presenter:
     """The presenter of ``game`` (a name of ``albastini.games.GAMES``); KeyError if it has
     none."""
     # imported here: presenters use the renderer, which asks this module for them
-    from cogs.games import albastini, twentyeight
+    from cogs.games import albastini, cassino, twentyeight
 
-    presenters: dict[str, Presenter] = {albastini.NAME: albastini, twentyeight.NAME: twentyeight}
+    presenters: dict[str, Presenter] = {albastini.NAME: albastini, twentyeight.NAME: twentyeight,
+                                        cassino.NAME: cassino}
     return presenters[game]
