@@ -191,3 +191,27 @@ async def test_a_finished_match_rates_its_people_against_fixed_strength_computer
         assert sorted(team for _, _, team in summary.seats) == [0, 1, 2]
         assert await store.recompute_ratings() == 1
         assert await store.ratings(GUILD, game="twentyeight") == board
+
+
+@pytest.mark.parametrize(("players", "team_size"), [(2, 1), (3, 1), (4, 2)])
+async def test_cassino_tables_play_to_the_end_through_the_service(
+    db: Path, players: int, team_size: int
+) -> None:
+    """Cassino's long codes (a capture or build names every card) are stored and replayed."""
+    async with service(db) as (svc, store, rec):
+        table = await svc.open_table(GUILD, CHANNEL, HOST, "Host", game="cassino",
+                                     players=players, team_size=team_size,
+                                     computer_level="easy", target=5)  # fmt: skip
+        await svc.fill_computers(table.id, HOST)
+        await svc.start_match(table.id, HOST)
+        await svc.leave(table.id, HOST)
+        await until(lambda: table.status != "running", timeout=120)
+        assert table.status == "finished"
+        codes = [m.action for m in await store.moves(table.id)]
+        assert any(code.count(":") >= 2 for code in codes)  # captures naming their cards
+        over = rec.of(MatchOver)[0]
+        assert max(over.scores) >= 5
+        replay = await svc.deal_replay(table.id, 1)
+        assert [s.code for s in replay.steps[1:]] == [
+            m.action for m in await store.moves(table.id) if m.deal_no == 1
+        ]
