@@ -165,7 +165,8 @@ def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None) -> int
     args, _ = parser.parse_known_args(argv)
     package = GAMES[args.game]
     modes = list(package.MODES)
-    parser.add_argument("--mode", default=modes[min(1, len(modes) - 1)], choices=modes)
+    default_mode = getattr(package, "DEFAULT_MODE", modes[0])
+    parser.add_argument("--mode", default=default_mode, choices=modes)
     parser.add_argument("--target", type=int, default=None, help="the score that ends a match")
     parser.add_argument("--seat", type=int, default=0, help="your seat, 0 = first")
     parser.add_argument("--seed", type=int, default=None, help="make the match reproducible")

@@ -20,6 +20,8 @@ NAME = "cassino"
 #: Computer player levels offered to people.
 LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
 #: The points that win a match (the rules' game to 21).
+#: The mode a table gets when none is chosen (the rules' default).
+DEFAULT_MODE = "2"
 DEFAULT_TARGET = 21
 
 
@@ -30,6 +32,7 @@ def default_team_size(players: int) -> int:
 
 __all__ = [
     "CARDS",
+    "DEFAULT_MODE",
     "DEFAULT_TARGET",
     "LEVELS",
     "MODES",

@@ -19,11 +19,14 @@ from .table_view import table_view
 NAME = "twentyeight"
 #: Computer player levels offered to people.
 LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
+#: The mode a table gets when none is chosen (the rules' default).
+DEFAULT_MODE = "4 pairs"
 #: The base cards each side starts a match with (the rules' default ``target``).
 DEFAULT_TARGET = 6
 
 __all__ = [
     "CARDS",
+    "DEFAULT_MODE",
     "DEFAULT_TARGET",
     "LEVELS",
     "MODES",
