@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -54,7 +55,7 @@ from cogs.replies import Reply
 if TYPE_CHECKING:
     from albastini.session import DealReplay, Event
     from albastini.store import SQLiteStore
-    from albastini.store.records import MatchSummary, RatingEntry
+    from albastini.store.records import MatchSummary, RatingEntry, SeatRecord
     from albastini.table import Table
     from bot import AlbastiniBot
 
@@ -127,6 +128,24 @@ async def stats_rating_lines(
     return rating_lines(lang, here, everywhere)
 
 
+def computer_name(lang: str, stored: str) -> str:
+    """A computer seat's name in ``lang`` from its stored name (its number)."""
+    found = re.search(r"(\d+)\s*$", stored)
+    return t(lang, "computer.name", n=int(found.group(1)) if found else 1)
+
+
+def replay_names(lang: str, replay: DealReplay, seats: Sequence[SeatRecord]) -> list[str]:
+    """The seats of a replay as the table named them: a mention for a person, "Computer 2"
+    for a computer (the stored seats, in seat order, when they match the replay's)."""
+    ordered = sorted(seats, key=lambda s: s.seat_no)
+    if len(ordered) != len(replay.names):
+        return list(replay.names)
+    return [
+        texts.mention(s.user_id) if s.user_id is not None else computer_name(lang, s.display_name)
+        for s in ordered
+    ]
+
+
 def mode_of(lang: str, players: int, team_size: int) -> str:
     mode = {1: "solo", 2: "pairs", 3: "trios"}.get(team_size, "solo")
     return t(lang, "history.mode", players=players, mode=t(lang, f"choice.mode.{mode}"))
@@ -138,7 +157,7 @@ def match_line(lang: str, number: int, match: MatchSummary) -> str:
     sides: dict[int, list[str]] = {}
     for user_id, name, team in match.seats:
         sides.setdefault(team, []).append(
-            texts.mention(user_id) if user_id is not None else name
+            texts.mention(user_id) if user_id is not None else computer_name(lang, name)
         )
     parts = []
     for team in sorted(sides):
@@ -260,13 +279,15 @@ def trick_ends(replay: DealReplay) -> list[int]:
     return ends
 
 
-def replay_payload(replay: DealReplay, step_no: int, lang: str) -> dict[str, Any]:
+def replay_payload(
+    replay: DealReplay, step_no: int, lang: str, names: Sequence[str] | None = None
+) -> dict[str, Any]:
     """Step ``step_no`` of a deal's replay: the table as everyone saw it then, every hand face
     up, and the buttons to walk it (previous, next, trick by trick, deal by deal)."""
     last = len(replay.steps) - 1
     step_no = max(0, min(step_no, last))
     step = replay.steps[step_no]
-    names = list(replay.names)
+    names = list(names if names is not None else replay.names)
     if step.seat is None:
         what = t(lang, "replay.dealt")
     else:
@@ -360,7 +381,7 @@ class HistoryCog(FeatureCog):
     ) -> dict[str, Any] | None:
         payload = watch_payload(table, lang)
         if retired:
-            payload["content"] = t(lang, "hand.retired") + "\n" + payload["content"]
+            payload["content"] = t(lang, "watch.retired") + "\n" + payload["content"]
         return payload
 
     def on_events(self, table: Table, events: list[Event]) -> None:
@@ -500,7 +521,8 @@ class HistoryCog(FeatureCog):
     ) -> None:
         replay = await self._replay(interaction, reply, button.num("table"), 1, lang)
         if replay is not None:
-            await reply.send(ephemeral=True, **replay_payload(replay, 0, lang))
+            names = replay_names(lang, replay, await self.store.seats(replay.table_id))
+            await reply.send(ephemeral=True, **replay_payload(replay, 0, lang, names))
 
     async def _click_replay(
         self, interaction: discord.Interaction[Any], reply: Reply, button: Button, lang: str
@@ -508,7 +530,8 @@ class HistoryCog(FeatureCog):
         replay = await self._replay(interaction, reply, button.num("table"),
                                     button.num("deal"), lang)
         if replay is not None:
-            await reply.edit(**replay_payload(replay, button.num("step"), lang))
+            names = replay_names(lang, replay, await self.store.seats(replay.table_id))
+            await reply.edit(**replay_payload(replay, button.num("step"), lang, names))
 
     async def _click_watch(
         self, interaction: discord.Interaction[Any], reply: Reply, button: Button, lang: str

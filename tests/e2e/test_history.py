@@ -55,6 +55,10 @@ async def test_ratings_seasons_history_replay_and_a_spectator(
                 for label in hidden:
                     assert not _shows(watch.text, label), (label, watch.text)
                 looks += 1
+                if looks == 2:  # Refresh shows the table now, in place
+                    r = await fake.click(juma, watch, label="Refresh")
+                    assert r.response_type == 7
+                    assert watch.text.startswith(watch_payload(table, "en")["content"])
 
             await play_match(bot, fake, {neema.id: neema}, lobby, before_turn=look)
             assert table.status == "finished" and looks > 3
@@ -88,13 +92,15 @@ async def test_ratings_seasons_history_replay_and_a_spectator(
             # the history: the match, with its players, and a Replay button
             r = await fake.slash(juma, "albastini history")
             assert r.ephemeral and f"match #{table.id}" in r.message.text
-            assert f"<@{neema.id}>" in r.message.text
+            assert f"<@{neema.id}>" in r.message.text and "Computer 1" in r.message.text
             history = r.message
             r = await fake.click(juma, history, label="Replay 1")
             assert r.ephemeral and "step 0 of" in r.message.text
             replay = r.message
             first = replay.text
             assert "dealt" in first and first.count("\n") > 3
+            # every hand face up, named as at the table
+            assert f"<@{neema.id}>: " in first and "Computer 1: " in first
             steps = 0
             while fake.find_button(replay, label="Next") is not None and not fake.find_button(
                 replay, label="Next"
