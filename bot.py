@@ -123,7 +123,7 @@ class AlbastiniTree(app_commands.CommandTree["AlbastiniBot"]):
 #: The features, each a discord.py extension (a module with ``async def setup(bot)``): the
 #: tables and every click, then the server's records and settings. The /albastini group they
 #: share is made by the first (cogs/group.py).
-initial_extensions: tuple[str, ...] = ("cogs.albastini", "cogs.records")
+initial_extensions: tuple[str, ...] = ("cogs.albastini", "cogs.records", "cogs.history")
 
 
 class AlbastiniBot(commands.AutoShardedBot):

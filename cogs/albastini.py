@@ -811,6 +811,8 @@ class AlbastiniCog(FeatureCog):
             return
         data: Any = interaction.data or {}
         custom_id = str(data.get("custom_id", ""))
+        if any(getattr(c, "claims", lambda _: False)(custom_id) for c in self.bot.cogs.values()):
+            return  # another extension's button (cogs/history.py): it answers the click
         parsed = ids.parse(custom_id)
         if parsed is not None and _clicked_on(interaction, parsed, custom_id):
             await self.on_button(interaction, parsed)

@@ -16,6 +16,7 @@ from cogs import texts, views
 from cogs.feature import FeatureCog
 from cogs.games import DEFAULT_GAME
 from cogs.group import add_subcommand_cog
+from cogs.history import PERIOD_CHOICES, SORT_CHOICES, board_payload, stats_rating_lines
 from cogs.i18n import LANGUAGES, game_key, t
 from cogs.lang import key_str, name_str
 from cogs.replies import Reply
@@ -86,18 +87,32 @@ class RecordsCog(FeatureCog):
     @app_commands.command(
         name=name_str("leaderboard"), description=key_str("cmd.leaderboard.description")
     )
-    @app_commands.describe(game=key_str("cmd.leaderboard.opt.game.description"))
-    @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.describe(
+        game=key_str("cmd.leaderboard.opt.game.description"),
+        sort=key_str("cmd.leaderboard.opt.sort.description"),
+        season=key_str("cmd.leaderboard.opt.season.description"),
+    )
+    @app_commands.choices(game=GAME_CHOICES, sort=SORT_CHOICES, season=PERIOD_CHOICES)
     async def leaderboard(
-        self, interaction: discord.Interaction[Any], game: str = DEFAULT_GAME
+        self,
+        interaction: discord.Interaction[Any],
+        game: str = DEFAULT_GAME,
+        sort: str = "points",
+        season: str = "season",
     ) -> None:
-        """The best players of this server, at one game."""
+        """The best players of this server, at one game (by victory points or rating, of this
+        season or of all time: cogs/history.py draws the latter boards)."""
         reply = Reply(interaction, ephemeral=False)
         if not await self.guild_only(interaction, reply):
             return
         assert interaction.guild_id is not None
         lang = await self.bot.languages.guild(interaction.guild_id)
-        payload = await self.leaderboard_payload(interaction.guild_id, 0, lang, game)
+        if sort != "points" or season != "season":
+            payload = await board_payload(
+                self.store, interaction.guild_id, 0, lang, sort=sort, period=season, game=game
+            )
+        else:
+            payload = await self.leaderboard_payload(interaction.guild_id, 0, lang, game)
         await reply.send(ephemeral=False, **payload)
 
     async def leaderboard_payload(
@@ -133,7 +148,9 @@ class RecordsCog(FeatureCog):
         if not st.matches_played:
             embed.description = t(lang, game_key(game, "stats.empty"), name=name)
         else:
-            embed.description = "\n".join(texts.stats_lines(lang, st, game))
+            lines = texts.stats_lines(lang, st, game)
+            lines += await stats_rating_lines(self.store, lang, interaction.guild_id, who.id, game)
+            embed.description = "\n".join(lines)
         await reply.send(embed=embed, ephemeral=True)
 
     @app_commands.command(

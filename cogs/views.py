@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 
-from cogs import ids
+from cogs import history_ids, ids
 from cogs.games import DEFAULT_GAME, ButtonStyle, first_rules_page, presenter
 from cogs.i18n import t
 
@@ -151,6 +151,7 @@ def table_buttons(table: Table, lang: str) -> list[ButtonSpec]:
         specs.append(ButtonSpec(ids.table_button("back", tid), t(lang, "button.back"), "success"))
     specs.append(ButtonSpec(ids.table_button("leave", tid), t(lang, "button.leave")))
     specs.append(ButtonSpec(ids.rules(first_rules_page(table.game)), t(lang, "button.rules")))
+    specs.append(ButtonSpec(history_ids.watch_id(tid), t(lang, "button.watch")))  # spectators
     return specs
 
 
@@ -167,7 +168,8 @@ def leave_confirm_buttons(table_id: int, lang: str) -> list[ButtonSpec]:
 
 
 def rematch_buttons(table_id: int, lang: str) -> list[ButtonSpec]:
-    return [ButtonSpec(ids.table_button("rematch", table_id), t(lang, "button.rematch"), "success")]
+    return [ButtonSpec(ids.table_button("rematch", table_id), t(lang, "button.rematch"), "success"),
+            ButtonSpec(history_ids.open_id(table_id), t(lang, "button.replay"))]
 
 
 def pager_buttons(

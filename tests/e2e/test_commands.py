@@ -323,6 +323,7 @@ async def test_one_albastini_group_across_the_feature_cogs(
     usable in a server, with every subcommand; reloading one feature keeps it that way."""
     everything = {"start", "hand", "leave", "cancel", "rules", "help",
                   "leaderboard", "stats", "settings", "language"}
+    everything |= {"history", "season", "recompute"}  # cogs/history.py
     async with FakeDiscord() as fake:
         neema = fake.add_user("Neema")
         async with fake.run_bot(make_bot(sync_commands="always")) as bot:

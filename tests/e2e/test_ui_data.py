@@ -181,7 +181,7 @@ def test_lobby_and_table_buttons() -> None:
 
     running = _table("running", seats=4)
     labels = [s.label for s in views.table_buttons(running, "en")]
-    assert labels == ["Show my hand", "Leave", "Rules"]
+    assert labels == ["Show my hand", "Leave", "Rules", "Watch"]
     running.seats[1].away = True  # type: ignore[union-attr]
     assert "Back to my seat" in [s.label for s in views.table_buttons(running, "en")]
     assert views.table_buttons(_table("finished", seats=4), "en") == []

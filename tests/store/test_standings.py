@@ -45,6 +45,8 @@ async def test_a_finished_match_rates_its_people_in_every_scope(store: Store) ->
     mine = await store.user_rating(GUILD, ALICE)
     assert mine is not None and mine.rank == 1 and mine.trend == (pytest.approx(alice.rating),)
     assert await store.user_rating(GUILD, CAROL) is None
+    everywhere = await store.user_rating(0, ALICE)  # across servers, as /stats shows it
+    assert everywhere is not None and everywhere.rank == 1 and everywhere.matches == 1
 
 
 async def test_ratings_computed_again_equal_the_stored_ones(store: Store) -> None:
