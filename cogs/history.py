@@ -54,7 +54,7 @@ from cogs.replies import Reply
 
 if TYPE_CHECKING:
     from albastini.session import DealReplay, Event
-    from albastini.store import SQLiteStore
+    from albastini.store import Store
     from albastini.store.records import MatchSummary, RatingEntry, SeatRecord
     from albastini.table import Table
     from bot import AlbastiniBot
@@ -120,7 +120,7 @@ def rating_lines(
 
 
 async def stats_rating_lines(
-    store: SQLiteStore, lang: str, guild_id: int, user_id: int, game: str
+    store: Store, lang: str, guild_id: int, user_id: int, game: str
 ) -> list[str]:
     """What /albastini stats adds about ratings (nothing for an unrated player)."""
     here = await store.user_rating(guild_id, user_id, game=game)
@@ -178,7 +178,7 @@ def match_line(lang: str, number: int, match: MatchSummary) -> str:
 
 
 async def history_payload(
-    store: SQLiteStore, lang: str, guild_id: int, user_id: int, offset: int,
+    store: Store, lang: str, guild_id: int, user_id: int, offset: int,
     here: int | None,
 ) -> dict[str, Any]:
     """A page of the history (``guild_id`` 0: every server; ``user_id`` 0: everyone), with a
@@ -220,7 +220,7 @@ async def history_payload(
 
 
 async def board_payload(
-    store: SQLiteStore, guild_id: int, offset: int, lang: str, *, sort: str, period: str,
+    store: Store, guild_id: int, offset: int, lang: str, *, sort: str, period: str,
     game: str = DEFAULT_GAME,
 ) -> dict[str, Any]:
     """A leaderboard page sorted by rating or by victory points, of this season or of all
