@@ -163,11 +163,13 @@ class PostgresStandings(PostgresEngine):
         self, guild_id: int, user_id: int, *, game: str = "albastini", season: int | None = None
     ) -> RatingEntry | None:
         """A player's rating in a guild and season (None: current; 0: all time) with its rank
-        and trend, None before their first rated match there."""
-        check_id("guild_id", guild_id)
+        and trend, None before their first rated match there; ``guild_id`` 0: across every
+        guild (all time, no trend)."""
+        if guild_id != 0:
+            check_id("guild_id", guild_id)
         check_id("user_id", user_id)
         check_game(game)
-        season = await self._season(guild_id, season)
+        season = 0 if guild_id == 0 else await self._season(guild_id, season)
         mine, trend = await self._snapshot(
             [
                 (
