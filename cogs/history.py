@@ -13,7 +13,8 @@ counts only on a message that carries that button, private or public as that kin
   only of a finished match of this server (the service refuses any other).
 * ``/albastini season``: an admin (Manage Server) starts a new season; boards show the current
   season unless asked for all time.
-* ``/albastini recompute``: an admin has every rating computed again from the stored results.
+* ``/albastini recompute``: the bot's owner has every rating computed again from the stored
+  results (every server's at once, so no server's admin may start it).
 * Watch: a button on a running table shows a person who does not play the public table
   privately, kept up to date like a hand (:class:`cogs.hands.HandFollower`). Only
   ``Table.public_view()`` is ever rendered there.
@@ -444,14 +445,11 @@ class HistoryCog(FeatureCog):
         name=name_str("recompute"), description=key_str("cmd.recompute.description")
     )
     async def recompute(self, interaction: discord.Interaction[Any]) -> None:
-        """Every rating computed again from the stored results (Manage Server, or the bot's
-        owner)."""
+        """Every rating computed again from the stored results: the bot's owner only, since it
+        rewrites every server's ratings and holds the store's writes while it runs."""
         reply = Reply(interaction, ephemeral=True)
         lang = await self._lang(interaction)
-        owner = interaction.user.id in (self.bot.owner_ids or set()) or (
-            self.bot.owner_id is not None and interaction.user.id == self.bot.owner_id
-        )
-        if not owner and not interaction.permissions.manage_guild:
+        if not await self.bot.is_owner(interaction.user):
             await self._private(reply, t(lang, "recompute.not_allowed"))
             return
         matches = await self.store.recompute_ratings()
