@@ -4,6 +4,11 @@ ratings and match history over 100,000 stored results (``--queries-only`` for th
 Prints figures, asserts nothing. Last line: ``moves/s: N`` (median of the runs, synchronous=NORMAL,
 the store as it is: commits inline on the event loop).
 
+``--postgres`` adds PostgreSQL's durable moves/s beside SQLite's (``--postgres-only`` for those
+alone): a server the bench starts itself (the tests' ``PostgresServer``: PostgreSQL 15, run as
+``nobody`` when root, Unix socket, fsync and synchronous_commit on), 50 tables appending at once
+from 1 process, then from 4 processes (50 tables each, started together).
+
     .venv/bin/python bench/store.py
     .venv/bin/python bench/store.py --writer inline,aiosqlite,thread --runs 5
 
@@ -26,6 +31,7 @@ import json
 import random
 import sqlite3
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -37,7 +43,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import aiosqlite
 
-from albastini.store import SQLiteStore, StoreClosed, Synchronous
+from albastini.store import PostgresStore, SQLiteStore, Store, StoreClosed, Synchronous
 from albastini.store.sqlite.connections import Writer
 from bot import SWITCH_INTERVAL, event_loop_factory
 
@@ -139,6 +145,108 @@ async def moves_run(
     elapsed = time.perf_counter() - start
     await store.close()
     return Run(sum(counts) / elapsed, latencies)
+
+
+async def appending_tables(store: Store, channel_base: int) -> list[int]:
+    """TABLES running 4-seat tables (people in every seat), deal 1 dealt."""
+    ids = []
+    for t in range(TABLES):
+        table = await store.create_table(GUILD, channel_base + t, 1, {"players": 4})
+        for seat in range(4):
+            await store.add_seat(table.id, seat, 100 + seat, f"P{seat}")
+        await store.start_table(table.id, 0, random.getrandbits(64))
+        ids.append(table.id)
+    return ids
+
+
+async def append_until(store: Store, ids: list[int], stop: float) -> int:
+    """Every table appends moves, one after another, until ``stop`` (wall clock, so that
+    processes share it); the moves committed."""
+    counts = [0] * len(ids)
+
+    async def play(i: int) -> None:
+        move = 0
+        while time.time() < stop:
+            move += 1
+            await store.append_move(
+                ids[i], move, 1, move % 4, "play:7H", user_id=100 + move % 4, by_computer=False
+            )
+            counts[i] = move
+
+    await asyncio.gather(*(play(i) for i in range(len(ids))))
+    return sum(counts)
+
+
+async def pg_one_process(dsn: str) -> float:
+    """50 tables of one process appending at once for SECONDS: committed moves per second."""
+    store = await PostgresStore.open(dsn)
+    try:
+        ids = await appending_tables(store, 30_000)
+        start = time.time()
+        done = await append_until(store, ids, start + SECONDS)
+        return done / (time.time() - start)
+    finally:
+        await store.close()
+
+
+async def pg_worker(dsn: str, channel_base: int, start: float) -> None:
+    """One of the processes of pg_processes: its tables, then moves from ``start`` (wall clock)
+    for SECONDS; prints its count."""
+    store = await PostgresStore.open(dsn)
+    try:
+        ids = await appending_tables(store, channel_base)
+        await asyncio.sleep(max(0.0, start - time.time()))
+        print(await append_until(store, ids, start + SECONDS), flush=True)
+    finally:
+        await store.close()
+
+
+def pg_processes(dsn: str, processes: int) -> float:
+    """``processes`` bot-like processes, 50 tables each, appending together for SECONDS."""
+    start = time.time() + 5.0  # time for each to start, connect and open its tables
+    procs = [
+        subprocess.Popen(
+            [sys.executable, __file__, "--pg-worker", dsn, str(40_000 + 1_000 * k), str(start)],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        for k in range(processes)
+    ]
+    counts = []
+    for p in procs:
+        out, _ = p.communicate(timeout=120)
+        if p.returncode != 0:
+            raise RuntimeError(f"a bench process failed ({p.returncode})")
+        counts.append(int(out.strip().splitlines()[-1]))
+    return sum(counts) / SECONDS
+
+
+async def postgres_bench(runs: int) -> tuple[float, float]:
+    """PostgreSQL's durable moves/s from 1 process and from 4 (medians of ``runs``), each run on
+    a fresh database of a server started here."""
+    from tests.doubles import PostgresServer
+
+    server = PostgresServer()
+    one: list[float] = []
+    four: list[float] = []
+    try:
+        server.start()
+        for _ in range(runs):
+            dsn = await server.database()
+            one.append(await pg_one_process(dsn))
+            await server.drop(dsn)
+            dsn = await server.database()
+            four.append(await asyncio.to_thread(pg_processes, dsn, 4))
+            await server.drop(dsn)
+    finally:
+        server.stop()
+    print(f"PostgreSQL, 1 process x {TABLES} tables : {', '.join(f'{r:,.0f}' for r in one)} "
+          f"moves/s (median {statistics.median(one):,.0f})")  # fmt: skip
+    print(f"PostgreSQL, 4 processes x {TABLES} tables: {', '.join(f'{r:,.0f}' for r in four)} "
+          f"moves/s (median {statistics.median(four):,.0f})")  # fmt: skip
+    print(f"(server: PostgreSQL 15 on a Unix socket, fsync and synchronous_commit on; each move "
+          f"committed before append_move returns; {SECONDS:g} s per run)")  # fmt: skip
+    return statistics.median(one), statistics.median(four)
 
 
 async def one_table_run(path: Path, store_cls: type[SQLiteStore]) -> list[float]:
@@ -355,6 +463,11 @@ def parse_args() -> argparse.Namespace:
         "--queries-only", action="store_true", help="only the leaderboards, ratings and history"
     )
     parser.add_argument(
+        "--postgres", action="store_true", help="also PostgreSQL's moves/s (1 and 4 processes)"
+    )
+    parser.add_argument("--postgres-only", action="store_true", help="only PostgreSQL's moves/s")
+    parser.add_argument("--pg-worker", nargs=3, help=argparse.SUPPRESS)  # dsn, channel, start
+    parser.add_argument(
         "--loop",
         choices=("bot", "asyncio"),
         default="bot",
@@ -370,6 +483,14 @@ def parse_args() -> argparse.Namespace:
 async def main(args: argparse.Namespace) -> None:
     print(f"event loop: {type(asyncio.get_running_loop()).__module__}, "
           f"GIL switch interval {sys.getswitchinterval() * 1e3:g} ms")  # fmt: skip
+    if args.pg_worker:
+        dsn, channel, start = args.pg_worker
+        await pg_worker(dsn, int(channel), float(start))
+        return
+    if args.postgres_only:
+        _, four = await postgres_bench(args.runs)
+        print(f"moves/s: {four:.0f}")
+        return
     with tempfile.TemporaryDirectory() as tmp:
         if not args.moves_only:
             if args.queries_only:
@@ -384,6 +505,8 @@ async def main(args: argparse.Namespace) -> None:
             print(f"synchronous=FULL  : {', '.join(f'{r:,.0f}' for r in full)} moves/s "
                   f"(median {statistics.median(full):,.0f})")  # fmt: skip
         normal = await compare_writers(Path(tmp), args.writers, args.runs)
+        if args.postgres:
+            await postgres_bench(args.runs)
         print(f"moves/s: {normal:.0f}")
 
 
