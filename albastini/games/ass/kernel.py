@@ -332,8 +332,6 @@ def trump_levels(variant: int, players: int, suits: Sequence[int]
         return levels, plain
     if variant == 2:
         return [list(plain) for _ in range(players)], plain
-    if variant in (3, 4):
-        row = [1 if s in suits else 0 for s in range(4)]
-    else:  # 5: spades senior, diamonds junior
-        row = [0, 1, 0, 2]
+    # 3 and 4: the named suits at level 1; 5: spades senior (2), diamonds junior (1)
+    row = [1 if s in suits else 0 for s in range(4)] if variant in (3, 4) else [0, 1, 0, 2]
     return [list(row) for _ in range(players)], list(row)

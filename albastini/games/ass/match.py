@@ -61,11 +61,11 @@ class Match:
         drawn = self._seeds.getrandbits(63)
         first = deal_seed if deal_seed is not None else drawn
         self.deal_seeds: list[int] = [first]
-        self.deal: Deal = self._new(dealer, first, True)
+        self.deal: Deal = self._new(dealer, first, True, [START_BANKS] * players)
 
-    def _new(self, dealer: int, seed: int, first: bool) -> Deal:
+    def _new(self, dealer: int, seed: int, first: bool, banks: list[int]) -> Deal:
         return new_deal(self.players, 1, dealer, seed=seed, trumps=self.trumps,
-                        suits=self.suits, first_deal=first, banks=self.banks)
+                        suits=self.suits, first_deal=first, banks=banks)
 
     @property
     def deal_no(self) -> int:
@@ -77,7 +77,7 @@ class Match:
         """Each player's banks, counting the current deal once it is finished."""
         banks = [START_BANKS] * self.players
         results = [r for _, r in self.history]
-        if hasattr(self, "deal") and self.deal.phase == "finished":
+        if self.deal.phase == "finished":
             results.append(self.deal.result())
         for r in results:
             banks = [b + d for b, d in zip(banks, r.banks, strict=True)]
@@ -125,11 +125,12 @@ class Match:
         if self.finished:
             raise IllegalMove("The match is over.", "match_over")
         dealer = self.next_dealer()
+        banks = self.banks
         self.history.append((self.deal, self.deal.result()))
         drawn = self._seeds.getrandbits(63)
         deal_seed = seed if seed is not None else drawn
         self.deal_seeds.append(deal_seed)
-        self.deal = self._new(dealer, deal_seed, False)
+        self.deal = self._new(dealer, deal_seed, False, banks)
         return self.deal
 
     def to_json(self) -> dict[str, Any]:
