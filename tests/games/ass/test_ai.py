@@ -8,6 +8,7 @@ import random
 import pytest
 
 from albastini.games.ass import decide, make_player, new_deal, table_view
+from albastini.games.ass.ai.core import levels_of
 
 
 @pytest.mark.parametrize("level", ["random", "easy", "normal", "hard"])
@@ -34,3 +35,19 @@ def test_decide_is_reproducible_and_picklable() -> None:
         make_player("grandmaster")
     with pytest.raises(ValueError):
         make_player("easy", depth=3)
+
+
+@pytest.mark.parametrize(("trumps", "suits"), [(1, "DHCS"), (2, None), (3, "H"), (4, "CH"),
+                                               (5, None)])
+def test_players_read_every_trump_variant(trumps: int, suits: str | None) -> None:
+    deal = new_deal(4, seed=trumps, trumps=trumps, suits=suits)
+    bots = [make_player("normal", seed=s) for s in range(2)] + [make_player("easy", seed=3),
+                                                                  make_player("random", seed=4)]
+    while deal.phase != "finished":
+        seat = deal.to_act
+        assert seat is not None
+        view = table_view(deal, seat)
+        assert levels_of(view) == (deal.state.levels, deal.state.main_levels)
+        code = bots[seat].choose(view)
+        assert code in view["legal"]
+        deal.apply(code)
