@@ -22,6 +22,15 @@ three times, A in each seat against two B players.
 
     .venv/bin/python bench/arena.py --game cassino --a hard --b greedy --deals 100
 
+``--game ass`` plays Ass (levels ``easy normal hard`` or kinds ``random greedy search``;
+modes "2" to "6", default "4"; ``--trumps`` the variant, default the mode's). Everyone plays
+alone, so a pack is played once with A in each seat against B players. Each deal counts once
+per B seat: won by A when A's bank change (-1, 0, +1) is lower than that B's, lost when
+higher, tied otherwise (symmetric: equal players score 0.5); it also prints A's and B's
+mean points per deal, their rates of reaching the target and how often A said "go".
+
+    .venv/bin/python bench/arena.py --game ass --a normal --b greedy --deals 300
+
 Latency is measured inside the workers: with ``--workers`` as large as the number of cores
 (and other programs running) it is pessimistic; ``--workers 1`` gives the unloaded figure.
 """
@@ -43,6 +52,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from albastini import MODES, new_deal
 from albastini.ai import DIFFICULTIES, make_player
+from albastini.games import ass as ass_game
 from albastini.games import cassino as cas
 from albastini.games import twentyeight as t28
 
@@ -170,6 +180,46 @@ def play_pair_cassino(
     return out
 
 
+def play_pair_ass(
+    index: int, a: str, b: str, mode: str, seed: int, options: dict[str, Any]
+) -> dict[str, Any]:
+    """Ass: play pack ``index`` once with A in each seat against B players; results and
+    latencies, as :func:`play_pair`, and per A seat its points, the B seats' mean points and
+    who reached the target (``stats``)."""
+    players = ass_game.MODES[mode]["players"]
+    trumps = options.get("_trumps")
+    rng = random.Random(seed * 1_000_003 + index)
+    deck_seed = rng.getrandbits(63)
+    dealer = rng.randrange(players)
+    out: dict[str, Any] = {"games": [], "stats": [], "lat": {a: [], b: []}}
+    for a_seat in range(players):
+        levels = [a if seat == a_seat else b for seat in range(players)]
+        bots = [
+            ass_game.make_player(lv, seed=rng.getrandbits(32), **options.get(lv, {}))
+            for lv in levels
+        ]
+        deal = ass_game.new_deal(players, 1, dealer, seed=deck_seed, trumps=trumps)
+        lat = run_deal(deal, bots, lambda seat, deal=deal: ass_game.table_view(deal, seat))
+        result = deal.result()
+        mine = result.banks[a_seat]
+        # A against each B seat in turn (fewer banks after the deal wins): symmetric, so
+        # equal players score 0.5 whatever the number of seats
+        for s, theirs in enumerate(result.banks):
+            if s != a_seat:
+                out["games"].append({"a_won": None if mine == theirs else mine < theirs,
+                                     "vp": 0})
+        b_pts = [p for s, p in enumerate(result.points) if s != a_seat]
+        others = [x for s, x in enumerate(result.banks) if s != a_seat]
+        out["stats"].append({
+            "a_points": result.points[a_seat], "b_points": sum(b_pts) / len(b_pts),
+            "a_made": mine < 0, "b_made": sum(x < 0 for x in others) / len(others),
+            "a_go": result.bets[a_seat] == "go",
+        })
+        for seat in range(players):
+            out["lat"][levels[seat]].extend(lat[seat])
+    return out
+
+
 def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
     """95% Wilson score interval of a proportion."""
     if n == 0:
@@ -194,7 +244,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--a", default="search", help="level or difficulty of side A")
     parser.add_argument("--b", default="greedy", help="level or difficulty of side B")
     parser.add_argument("--game", default="albastini",
-                        choices=["albastini", "twentyeight", "cassino"])
+                        choices=["albastini", "twentyeight", "cassino", "ass"])
+    parser.add_argument("--trumps", type=int, default=None, help="ass: trump variant 1-5")
     parser.add_argument("--mode", default=None, help="table mode (default: 2; 28: 4 pairs)")
     parser.add_argument("--deals", type=int, default=50, help="packs (each played twice)")
     parser.add_argument("--time-ms", type=float, default=None,
@@ -208,16 +259,18 @@ def main(argv: list[str] | None = None) -> None:
 
     twenty_eight = args.game == "twentyeight"
     cassino = args.game == "cassino"
-    modes = list(t28.MODES) if twenty_eight else list(cas.MODES) if cassino else list(MODES)
+    is_ass = args.game == "ass"
+    modes = (list(t28.MODES) if twenty_eight else list(cas.MODES) if cassino
+             else list(ass_game.MODES) if is_ass else list(MODES))
     if args.mode is None:
-        args.mode = "4 pairs" if twenty_eight else "2"
+        args.mode = "4 pairs" if twenty_eight else "4" if is_ass else "2"
     if args.mode not in modes:
         parser.error(f"--mode must be one of {modes}")
     if args.time_ms is None:
-        args.time_ms = 200 if twenty_eight else 150 if cassino else 300
+        args.time_ms = 200 if twenty_eight else 150 if cassino or is_ass else 300
     options: dict[str, dict[str, Any]] = {}
     for lv in (args.a, args.b):
-        if (twenty_eight or cassino) and lv in ("hard", "search"):
+        if (twenty_eight or cassino or is_ass) and lv in ("hard", "search"):
             opts28: dict[str, Any] = {"time_ms": args.time_ms}
             if args.iterations:
                 opts28["iterations"] = args.iterations
@@ -228,17 +281,23 @@ def main(argv: list[str] | None = None) -> None:
                 opts["iterations"] = args.iterations
             options[lv] = opts
 
-    game = "twentyeight, " if twenty_eight else "cassino, " if cassino else ""
+    if is_ass:
+        options["_trumps"] = args.trumps  # type: ignore[assignment]
+    game = ("twentyeight, " if twenty_eight else "cassino, " if cassino
+            else "ass, " if is_ass else "")
     times = "x 2 (sides swapped)"
     if (twenty_eight and t28.MODES[args.mode]["team_size"] == 1) or (
         cassino and args.mode == "3"
     ):
         times = "x 3 (A in each seat)"
+    if is_ass:
+        times = f"x {ass_game.MODES[args.mode]['players']} (A in each seat)"
     print(
         f"arena: {game}A={args.a} vs B={args.b}, mode {args.mode}, {args.deals} packs {times}, "
         f"time {args.time_ms:g} ms, workers {args.workers}, seed {args.seed}"
     )
-    run = play_pair_28 if twenty_eight else play_pair_cassino if cassino else play_pair
+    run = (play_pair_28 if twenty_eight else play_pair_cassino if cassino
+           else play_pair_ass if is_ass else play_pair)
     t0 = time.perf_counter()
     results: list[dict[str, Any]] = []
     jobs = [(i, args.a, args.b, args.mode, args.seed, options) for i in range(args.deals)]
@@ -264,12 +323,21 @@ def main(argv: list[str] | None = None) -> None:
                 vp_b += g["vp"]
         for lv, xs in r["lat"].items():
             lat[lv].extend(xs)
+    if is_ass:
+        games = [g for r in results for g in r["stats"]]
+        n = len(games) or 1
+        print(f"mean points per deal: A {sum(g['a_points'] for g in games) / n:.1f}, "
+              f"B {sum(g['b_points'] for g in games) / n:.1f}; target reached: "
+              f"A {sum(g['a_made'] for g in games) / n:.3f}, "
+              f"B {sum(g['b_made'] for g in games) / n:.3f}; A said go "
+              f"{sum(g['a_go'] for g in games) / n:.3f}")
     decided = wins + losses
     rate = wins / decided if decided else float("nan")
     lo, hi = wilson(wins, decided)
     print(f"deals: {wins + losses + ties}  A won {wins}, lost {losses}, tied {ties}")
     kind = "game" if twenty_eight else "winners' deal" if cassino else "victory"
-    print(f"{kind} points: A {vp_a}, B {vp_b}")
+    if not is_ass:
+        print(f"{kind} points: A {vp_a}, B {vp_b}")
     print(f"A's win rate of decided deals: {rate:.3f}  (95% Wilson CI {lo:.3f} .. {hi:.3f})")
     load = "unloaded" if args.workers <= 1 else f"under load, {args.workers} workers"
     for lv, xs in lat.items():

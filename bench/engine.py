@@ -31,6 +31,12 @@ found: deals played by a policy that trails whenever it may (else builds), which
 the table, plus a contrived table of small cards; it prints the most legal actions and items
 seen and the slowest single generation. Last line with ``--game cassino``: its 2-player
 deals/s.
+
+Ass (``--game ass`` or ``all``): random deals (random bets, uniformly random legal cards)
+through its fast path (``albastini.games.ass.fast.random_deal``, the kernel without codes)
+per mode in its default trump variant and in variant 5, the clean path (``Deal``) for 4
+players, and the hard player's unit of work (greedy rollouts of a 4-player deal from the first
+trick, ``ai.core.rollout``). Last line with ``--game ass``: its 4-player deals/s.
 """
 
 from __future__ import annotations
@@ -48,6 +54,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from albastini import MODES, new_deal
 from albastini.games.albastini.ai.sim import greedy_rollout, solve
 from albastini.games.albastini.fast import FastDeal, random_deal_points
+from albastini.games.ass import MODES as MODES_ASS
+from albastini.games.ass import new_deal as new_deal_ass
+from albastini.games.ass.ai.core import read_view as read_view_ass
+from albastini.games.ass.ai.core import rollout as rollout_ass
+from albastini.games.ass.ai.core import sample_world as sample_world_ass
+from albastini.games.ass.fast import random_deal as random_deal_ass
 from albastini.games.cassino import MODES as MODES_CASSINO
 from albastini.games.cassino import kernel as KC
 from albastini.games.cassino import new_deal as new_deal_cassino
@@ -259,6 +271,53 @@ def cassino(seconds: float, seed: int) -> float:
     return rates["2"]
 
 
+def clean_rate_ass(seconds: float, rng: random.Random) -> float:
+    """Ass 4-player deals per CPU second through ``Deal``, random legal codes."""
+    def one() -> None:
+        deal = new_deal_ass(4, 1, rng.randrange(4), seed=rng.getrandbits(32))
+        while deal.phase != "finished":
+            deal.apply(rng.choice(deal.legal_actions()))
+
+    return batch_rates(one, 20, seconds)[0]
+
+
+def rollout_rate_ass(seconds: float, seed: int) -> float:
+    """Hard player's unit of work: greedy rollouts per CPU second from sampled worlds at the
+    first trick of 4-player deals."""
+    rng = random.Random(seed)
+    worlds = []
+    for i in range(100):
+        deal = new_deal_ass(4, 1, i % 4, seed=rng.getrandbits(32))
+        while deal.phase == "betting":
+            deal.apply("no")
+        seat = deal.to_act
+        assert seat is not None
+        worlds.append(sample_world_ass(read_view_ass(deal.view(seat)), rng))
+    return batches(worlds, lambda w: rollout_ass(w.copy()), seconds)  # type: ignore[arg-type]
+
+
+def ass(seconds: float, seed: int, ai: bool) -> float:
+    """Print the Ass lines; return the 4-player fast-path median (default variant)."""
+    rng = random.Random(seed)
+    print(f"ass clean path (Deal), 4 players: {clean_rate_ass(seconds, rng):,.0f} deals/s")
+    rates: dict[str, float] = {}
+    for name, spec in MODES_ASS.items():
+        players = spec["players"]
+        for variant in (1 if players <= 4 else 2, 5):
+            def one(players: int = players, variant: int = variant) -> None:
+                random_deal_ass(players, variant, rng)
+
+            rate, best = batch_rates(one, 200, seconds)
+            if variant != 5:
+                rates[name] = rate
+            print(f"ass fast path, {name} players, variant {variant}: {rate:,.0f} deals/s "
+                  f"({best:,.0f})")
+    if ai:
+        rate = rollout_rate_ass(seconds, seed)
+        print(f"ass hard-player rollouts, 4 players from the first trick: {rate:,.0f}/s")
+    return rates["4"]
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=1.0, help="CPU seconds per mode")
@@ -268,7 +327,7 @@ def main(argv: list[str] | None = None) -> None:
         help="also time the computer players' rollouts and endgame solves",
     )
     parser.add_argument("--game", default="albastini",
-                        choices=["albastini", "twentyeight", "cassino", "all"])
+                        choices=["albastini", "twentyeight", "cassino", "ass", "all"])
     args = parser.parse_args(argv)
     rng = random.Random(args.seed)
     print(f"CPU time of this process, {args.seconds:g} s per mode: median batch (best batch)")
@@ -278,6 +337,10 @@ def main(argv: list[str] | None = None) -> None:
         return
     if args.game == "cassino":
         rate = cassino(args.seconds, args.seed)
+        print(f"deals/s: {rate:.0f}")
+        return
+    if args.game == "ass":
+        rate = ass(args.seconds, args.seed, args.ai)
         print(f"deals/s: {rate:.0f}")
         return
     print(f"clean path (Deal), 4 pairs: {clean_rate(args.seconds, rng):,.0f} deals/s")
@@ -290,6 +353,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.game == "all":
         twentyeight(args.seconds, args.seed, args.ai)
         cassino(args.seconds, args.seed)
+        ass(args.seconds, args.seed, args.ai)
     print(f"deals/s: {rates['4 pairs']:.0f}")
 
 

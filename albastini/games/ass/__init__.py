@@ -1,0 +1,31 @@
+"""Ass (Жопа), the trick game of banks and interruptions: rules engine and players.
+
+The game's package behind the platform's common interface::
+
+    from albastini.games.ass import new_deal, Match, IllegalMove, make_player
+
+:mod:`.kernel` holds every rule once, on ints; :mod:`.deal` wraps it for people (codes,
+sentences, views); :mod:`.match` counts banks; :mod:`.fast` runs it at random for the bench;
+:mod:`.ai` holds the computer players. The rules are in ``shared/rules/ass.md``.
+"""
+
+from .ai import decide, make_player
+from .deal import MODES, Deal, DealResult, IllegalMove, new_deal
+from .match import Match
+from .table_view import table_view
+
+#: The game's key in ``albastini.games.GAMES``, in the store and in button ids.
+NAME = "ass"
+#: Computer player levels offered to people.
+LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
+#: The mode a table gets when none is chosen. No DEFAULT_TARGET: banks end a match.
+DEFAULT_MODE = "4"
+
+
+def default_team_size(players: int) -> int:
+    """Everyone plays alone: 1."""
+    return 1
+
+
+__all__ = ["DEFAULT_MODE", "LEVELS", "MODES", "NAME", "Deal", "DealResult", "IllegalMove",
+           "Match", "decide", "default_team_size", "make_player", "new_deal", "table_view"]

@@ -1,0 +1,47 @@
+"""Computer players for Ass: pure functions of what a seat may see, no I/O.
+
+::
+
+    player = make_player("normal", seed=1)
+    code = player.choose(table_view(deal, seat))   # "go", "no" or a card such as "play:TS"
+
+Kinds: ``random``, ``greedy`` (``easy``), ``normal`` and ``search`` (``hard``); see
+:mod:`.players`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ...players import build_player
+from .players import GreedyPlayer, NormalPlayer, Player, RandomPlayer, SearchPlayer
+
+#: Level or kind name -> the class that plays it.
+KINDS: dict[str, type[Player]] = {
+    "random": RandomPlayer,
+    "greedy": GreedyPlayer,
+    "easy": GreedyPlayer,
+    "normal": NormalPlayer,
+    "hard": SearchPlayer,
+    "search": SearchPlayer,
+}
+
+
+def make_player(level: str, seed: int | None = None, **options: Any) -> Player:
+    """A computer player for a level (``easy``, ``normal``, ``hard``) or a kind (``random``,
+    ``greedy``, ``search``). Options: ``time_ms`` (hard: time per decision, default 150) and
+    ``iterations`` (hard: fixed worlds per action instead). ValueError for an unknown level or
+    option."""
+    player: Player = build_player(KINDS, SearchPlayer, level, seed, options)
+    return player
+
+
+def decide(level: str, view: Mapping[str, Any], seed: int | None = None) -> str:
+    """The code a fresh ``level`` player picks for ``view``: a top-level function, so it can
+    be sent to a ``ProcessPoolExecutor``."""
+    return make_player(level, seed=seed).choose(view)
+
+
+__all__ = ["KINDS", "GreedyPlayer", "NormalPlayer", "Player", "RandomPlayer", "SearchPlayer",
+           "decide", "make_player"]

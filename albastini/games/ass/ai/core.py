@@ -1,0 +1,139 @@
+"""What the computer players share: a seat's knowledge read from its view alone, a world
+sampled from it for the search, and the greedy choice on a :class:`..kernel.State` (the
+greedy player's rule and every rollout's policy).
+
+Nothing here reads a hidden card: :func:`read_view` uses the view's keys only (the seat's own
+hand, the trumps, the bets and every card seen played), and the cards it has not seen are
+dealt at random to the other hands and the stock by :func:`sample_world`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .. import kernel as K
+
+#: A card's power to win tricks later, by rank (what a player loses by spending it): the
+#: six, eight, ten and ace beat most of their suit.
+POWER = (3.0, 0.0, 4.0, 0.5, 1.0, 2.0, 2.5, 3.5, 5.0)
+
+
+@dataclass
+class Knowledge:
+    """A seat's knowledge: its hand, the trump levels, the trick so far, the unseen cards."""
+
+    seat: int
+    players: int
+    dealer: int
+    hand: list[int]
+    levels: list[list[int]]
+    main_levels: list[int]
+    trick: K.Trick
+    unseen: list[int]
+    hand_sizes: list[int]
+    stock: int
+    bets: list[int]
+    points: list[int]
+    first_leader: int
+    betting: bool
+
+
+def levels_of(view: Mapping[str, Any]) -> tuple[list[list[int]], list[int]]:
+    """The kernel's trump levels from the view's ``variant`` and ``trumps``."""
+    variant = int(view["variant"])
+    trumps = view["trumps"]
+    if variant == 1:
+        suits = [K.SUITS.index(t[0]) for t in trumps]
+    else:
+        suits = [K.SUITS.index(s) for s in trumps[0]] if trumps else []
+    return K.trump_levels(variant, int(view["players"]), suits)
+
+
+def read_view(view: Mapping[str, Any]) -> Knowledge:
+    """A seat's :class:`Knowledge` from ``Deal.view(seat)`` or ``table_view(deal, seat)``."""
+    seat = int(view["seat"])
+    levels, main_levels = levels_of(view)
+    hand = [K.CODE_INT[c] for c in view["hand"]]
+    seen = set(hand)
+    points = [0] * int(view["players"])
+    for t in view["tricks"]:
+        seen.update(K.CODE_INT[c] for _, c in t["plays"])
+        points[t["winner"]] += t["points"]
+    trick = K.Trick()
+    for s, c in view["trick"]["plays"]:
+        # a legal eight of another suit means its player held no card of the main suit
+        trick.play(int(s), K.CODE_INT[c], levels, main_levels, False)
+        seen.add(K.CODE_INT[c])
+    return Knowledge(
+        seat=seat, players=int(view["players"]), dealer=int(view["dealer"]), hand=hand,
+        levels=levels, main_levels=main_levels, trick=trick,
+        unseen=[c for c in range(36) if c not in seen],
+        hand_sizes=list(view["hand_sizes"]), stock=int(view["stock"]),
+        bets=[-1 if b is None else int(b == "go") for b in view["bets"]],
+        points=points, first_leader=int(view["first_leader"]),
+        betting=view["phase"] == "betting",
+    )
+
+
+def sample_world(k: Knowledge, rng: random.Random) -> K.State:
+    """A full kernel state consistent with ``k``: the unseen cards dealt at random to the
+    other hands and the stock."""
+    cards = list(k.unseen)
+    rng.shuffle(cards)
+    st = K.State.__new__(K.State)
+    st.n, st.dealer = k.players, k.dealer
+    st.levels, st.main_levels = k.levels, k.main_levels
+    hands: list[list[int]] = []
+    for s in range(k.players):
+        if s == k.seat:
+            hands.append(list(k.hand))
+        else:
+            hands.append(cards[: k.hand_sizes[s]])
+            del cards[: k.hand_sizes[s]]
+    st.hands, st.stock, st.pos = hands, cards, 0
+    st.bets = list(k.bets)
+    st.phase = K.BETTING if k.betting else K.PLAYING
+    st.to_act = k.seat
+    st.first_leader = k.first_leader
+    st.trick = k.trick.copy()
+    st.points = list(k.points)
+    st.won = [[] for _ in range(k.players)]
+    st.tricks = []
+    return st
+
+
+def holder_after(st: K.State, card: int) -> int:
+    """Who holds the trick if the seat to act plays ``card`` now."""
+    tr = st.trick.copy()
+    seat = st.to_act
+    tr.play(seat, card, st.levels, st.main_levels, st.holds_main(seat))
+    return tr.holder()
+
+
+def greedy_card(st: K.State, legal: list[int]) -> int:
+    """Take the trick when a card makes this seat its holder and the trick is worth taking
+    (the least powerful such card); else give away the card worth least, then weakest. A
+    leader leads its weakest card."""
+    seat = st.to_act
+    if not st.trick.plays:
+        return min(legal, key=lambda c: (POWER[c % 9], K.POINTS[c], c))
+    winners = [c for c in legal if holder_after(st, c) == seat]
+    cards = [c for _, c in st.trick.plays]
+    if winners:
+        best = min(winners, key=lambda c: (POWER[c % 9], c))
+        if K.trick_value([*cards, best]) >= 0:
+            return best
+    return min(legal, key=lambda c: (K.POINTS[c], POWER[c % 9], c))
+
+
+def rollout(st: K.State) -> list[int]:
+    """Play ``st`` (changed) to the end with :func:`greedy_card` everywhere ("no" bets);
+    the points per seat."""
+    while st.phase == K.BETTING:
+        st.bet(False)
+    while st.phase == K.PLAYING:
+        st.play(greedy_card(st, st.legal_cards()))
+    return st.points

@@ -1,0 +1,127 @@
+"""Computer players of Ass: random, greedy (``easy``), the counting heuristic (``normal``)
+and determinized search (``hard``). All choose from their seat's view only."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Mapping
+from typing import Any
+
+from .. import kernel as K
+from .core import Knowledge, greedy_card, read_view, rollout, sample_world
+
+
+class Player:
+    """A computer player: ``choose(view)`` returns a legal code of the view's seat, from the
+    view alone. Its only state is a ``random.Random`` seeded from ``seed``."""
+
+    level = "base"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.seed = seed
+        self.rng = random.Random(seed)
+
+    def choose(self, view: Mapping[str, Any]) -> str:
+        """The code to play; ValueError when the view's seat has nothing to do."""
+        legal = [str(c) for c in view.get("legal") or ()]
+        if not legal:
+            raise ValueError("It is not this seat's turn: the view lists no legal action")
+        if len(legal) == 1:
+            return legal[0]
+        code = self._choose(view, legal)
+        if code not in legal:  # a safety net: never return an illegal action
+            raise AssertionError(f"{self.level} chose {code}, not in {legal}")
+        return code
+
+    def _choose(self, view: Mapping[str, Any], legal: list[str]) -> str:
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(seed={self.seed!r})"
+
+
+class RandomPlayer(Player):
+    """Uniform over the legal codes (for tests and the arena)."""
+
+    level = "random"
+
+    def _choose(self, view: Mapping[str, Any], legal: list[str]) -> str:
+        return self.rng.choice(legal)
+
+
+class GreedyPlayer(Player):
+    """The baseline (``easy``): always bets "no" (it never risks a bank); takes a trick worth
+    taking with its least powerful card that takes it, else gives away its cheapest card;
+    leads its weakest card."""
+
+    level = "greedy"
+
+    def _choose(self, view: Mapping[str, Any], legal: list[str]) -> str:
+        if view["phase"] == "betting":
+            return "no"
+        k = read_view(view)
+        st = sample_world(k, self.rng)  # the other hands do not matter to the greedy rule
+        cards = [K.CODE_INT[c[5:]] for c in legal]
+        return "play:" + K.CODES[greedy_card(st, cards)]
+
+
+def bet(k: Knowledge, rng: random.Random, samples: int = 24) -> str:
+    """"go" when greedy deals sampled from the seat's hand say that going pays more banks:
+    P(reach the lower target) - P(miss it) beats P(reach the usual target) by a margin (the
+    estimate is noisy and a missed "go" costs a bank)."""
+    go = no = 0
+    for _ in range(samples):
+        pts = rollout(sample_world(k, rng))[k.seat]
+        go += pts >= K.target(k.players, True)
+        no += pts >= K.target(k.players, False)
+    return "go" if (2 * go - samples) / samples > no / samples + 0.1 else "no"
+
+
+class SearchPlayer(Player):
+    """Determinized search (``hard``): for each legal card, sampled worlds (the unseen cards
+    dealt at random) played out by greedy rollouts; picks the card with the best mean of (own
+    points - the mean of the others'). Bets by :func:`bet`. ``iterations`` fixes the worlds
+    (reproducible); otherwise it samples for ``time_ms``."""
+
+    level = "search"
+
+    def __init__(self, seed: int | None = None, time_ms: float = 150.0,
+                 iterations: int | None = None) -> None:
+        super().__init__(seed)
+        self.time_ms = time_ms
+        self.iterations = iterations
+
+    def _choose(self, view: Mapping[str, Any], legal: list[str]) -> str:
+        k = read_view(view)
+        if view["phase"] == "betting":
+            return bet(k, self.rng)
+        cards = [K.CODE_INT[c[5:]] for c in legal]
+        totals = dict.fromkeys(cards, 0.0)
+        deadline = time.perf_counter() + self.time_ms / 1000
+        done = 0
+        while True:
+            world = sample_world(k, self.rng)
+            for c in cards:
+                st = world.copy()
+                st.play(c)
+                pts = rollout(st)
+                others = (sum(pts) - pts[k.seat]) / (k.players - 1)
+                totals[c] += pts[k.seat] - others
+            done += 1
+            if self.iterations is not None:
+                if done >= self.iterations:
+                    break
+            elif time.perf_counter() >= deadline:
+                break
+        return "play:" + K.CODES[max(cards, key=lambda c: (totals[c], -c))]
+
+
+class NormalPlayer(SearchPlayer):
+    """The middle level (``normal``): the same search with only three sampled worlds, a few
+    milliseconds a card; bets by :func:`bet`."""
+
+    level = "normal"
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(seed, iterations=3)

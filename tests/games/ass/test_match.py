@@ -1,0 +1,77 @@
+"""Banks and the match: the end rules, the next dealer, scores as negated banks."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from albastini.games.ass import IllegalMove, Match, make_player, table_view
+from albastini.games.ass.match import match_over
+
+
+def finish(match: Match, rng: random.Random) -> None:
+    while match.deal.phase != "finished":
+        match.deal.apply(rng.choice(match.deal.legal_actions()))
+
+
+def test_match_end_rules() -> None:
+    assert not match_over([3, 3, 3])
+    assert match_over([0, 3, 4])
+    assert match_over([2, 6, 4])
+    assert not match_over([6, 6])  # everyone at six together: play on
+    assert match_over([7, 6])
+    assert match_over([0, 0])
+
+
+def test_scores_are_negated_banks_and_the_deal_passes_to_the_first_leader() -> None:
+    rng = random.Random(3)
+    m = Match(3, seed=5)
+    assert m.scores == [-3, -3, -3] and m.banks == [3, 3, 3]
+    assert m.deal.first_deal
+    with pytest.raises(IllegalMove):
+        m.next_deal()
+    while True:
+        finish(m, rng)
+        r = m.deal.result()
+        assert r.game_points == [-b for b in r.banks]
+        assert m.scores == [-b for b in m.banks]
+        if m.finished:
+            break
+        leader = m.deal.state.first_leader
+        m.next_deal()
+        assert m.deal.dealer == leader and not m.deal.first_deal
+        assert m.deal.view(0)["banks"] == m.banks
+        assert m.deal.state.first_leader == (m.deal.dealer + 1) % 3
+    banks = m.banks
+    assert min(banks) <= 0 or max(banks) >= 6
+    assert m.winners == [s for s in range(3) if banks[s] == min(banks)]
+    assert m.winner == (m.winners[0] if len(m.winners) == 1 else None)
+    assert m.losers == [s for s in range(3) if banks[s] >= 6]
+    with pytest.raises(IllegalMove):
+        m.next_deal()
+
+
+def test_a_match_keeps_its_trump_variant() -> None:
+    m = Match(4, seed=1, trumps=5)
+    rng = random.Random(1)
+    finish(m, rng)
+    if not m.finished:
+        m.next_deal(seed=9)
+        assert m.deal.options.variant == 5 and m.deal_seeds[-1] == 9
+
+
+def test_computer_players_play_a_match() -> None:
+    m = Match(2, seed=4)
+    bots = [make_player("normal", seed=1), make_player("easy", seed=2)]
+    for _ in range(3):
+        while m.deal.phase != "finished":
+            seat = m.deal.to_act
+            assert seat is not None
+            view = table_view(m.deal, seat)
+            code = bots[seat].choose(view)
+            assert code in view["legal"]
+            m.deal.apply(code)
+        if m.finished:
+            break
+        m.next_deal()
