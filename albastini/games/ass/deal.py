@@ -94,9 +94,9 @@ class DealResult:
     ``points``: the points each player won in tricks. ``winner``: the player with strictly the
     most points, None on a tie. ``banks``: the change of each player's banks (-1 a bank
     dropped, +1 a bank taken: a "go" missed, 0 otherwise), as the rules put it.
-    ``game_points``: what the deal does to each player's match score, which counts banks
-    negated so that higher is better (see :class:`.match.Match`): ``-banks``, +1 for a bank
-    dropped, -1 for a bank taken. ``targets`` and ``bets`` ("go"/"no") per player.
+    ``game_points``: the same change of the banks, as the rules file defines it (negative = a
+    bank dropped); the match's ``scores`` count banks negated so that higher is better there
+    (see :class:`.match.Match`). ``targets`` and ``bets`` ("go"/"no") per player.
     """
 
     points: list[int]
@@ -229,7 +229,7 @@ class Deal:
         return DealResult(
             points=points,
             winner=points.index(top) if points.count(top) == 1 else None,
-            game_points=[-b for b in banks],
+            game_points=list(banks),
             banks=banks,
             targets=self.targets(),
             bets=["go" if b == 1 else "no" for b in st.bets],

@@ -25,8 +25,9 @@ class Match:
 
     Banks count down (fewer is better), while the platform ranks sides by ``scores`` with
     higher better. So ``scores`` are the banks **negated**: a player starts at -3, each bank
-    dropped adds 1 (a deal's ``game_points``), each bank taken subtracts 1; 0 means rid of
-    every bank, -6 or lower means lost. ``banks`` gives the rules' own counts.
+    dropped adds 1 (a deal's ``game_points`` of -1, in the rules' sign), each bank taken
+    subtracts 1; 0 means rid of every bank, -6 or lower means lost. ``banks`` gives the rules'
+    own counts.
 
     The match ends after a deal when someone has 0 banks or 6 or more, unless everyone has the
     same count of 6 or more (then play on). ``winners``: the players with the fewest banks;
