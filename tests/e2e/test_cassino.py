@@ -7,10 +7,18 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import Any
 
 from bot import AlbastiniBot
 from cogs import render
-from tests.e2e.conftest import hand_messages, press_start, settle, table_of
+from tests.e2e.conftest import (
+    assert_clean,
+    assert_no_hidden_card_public,
+    hand_messages,
+    press_start,
+    settle,
+    table_of,
+)
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
 
 
@@ -80,3 +88,140 @@ async def test_a_two_player_match_of_a_person_and_a_computer(
             assert "move" in ways
             texts = "\n".join(m.text for m in fake.messages())
             assert "Big Cassino" in texts or "aces" in texts
+
+
+# --------------------------------------------------------------------------- chosen moves
+Pick = Callable[[dict[str, Any]], str]
+
+
+def first_legal(view: dict[str, Any]) -> str:
+    return str(view["legal"][0])
+
+
+def seat_view(table: Any, user: FakeUser) -> dict[str, Any]:
+    return table.match.deal.view(table.seat_of(user.id))  # type: ignore[no-any-return]
+
+
+async def open_hand(fake: FakeDiscord, user: FakeUser, table_msg: FakeMessage) -> FakeMessage:
+    """The user's hand, refreshed in place (or opened from the table message)."""
+    hands = hand_messages(fake, user)
+    if hands:
+        r = await fake.click(user, hands[-1], label="Refresh")
+        assert r.response_type == 7 and r.message is hands[-1], r
+        return hands[-1]
+    r = await fake.click(user, table_msg, label="Show my hand")
+    assert r.ephemeral and r.message is not None, r
+    return r.message
+
+
+async def open_options(fake: FakeDiscord, user: FakeUser, hand: FakeMessage,
+                       card: str) -> None:
+    """The person clicks a card with several uses: its options replace the hand."""
+    button = next((b for b in hand.buttons if (b.custom_id or "").startswith("alb:o:")
+                   and b.custom_id.split(":")[4] == card), None)
+    assert button is not None and not button.disabled, (card, hand.text)
+    r = await fake.click(user, hand, custom_id=button.custom_id)
+    assert r.response_type == 7 and r.message is hand, r
+    assert hand.selects and "choose what to do with it" in hand.text, hand.text
+
+
+async def play_code(fake: FakeDiscord, user: FakeUser, hand: FakeMessage, code: str) -> str:
+    """The person makes the move ``code`` as a player would: the card's button when it has one
+    use ("move"), else the card's options and the option in its select menu ("chooser")."""
+    direct = next((b for b in hand.buttons if b.custom_id and b.custom_id.startswith("alb:m:")
+                   and b.custom_id.endswith(":" + code)), None)
+    if direct is not None:
+        assert not direct.disabled
+        r = await fake.click(user, hand, custom_id=direct.custom_id)
+        assert r.response_type == 7 and r.message is hand, r
+        return "move"
+    await open_options(fake, user, hand, code.split(":")[1])
+    menu = next(s for s in hand.selects if any(v == code for _, v, *_ in s.options))
+    r = await fake.select(user, hand, menu.custom_id, [code])
+    assert r.response_type == 7 and r.message is hand, r
+    assert not hand.selects, hand.text  # back to the hand
+    return "chooser"
+
+
+async def person_turn(bot: AlbastiniBot, fake: FakeDiscord, table: Any, people: dict[int, FakeUser],
+                      table_msg: FakeMessage) -> FakeUser | None:
+    """Wait for a person's turn (None: the match is over) and return that person."""
+    await fake.wait_until(
+        lambda: table.status != "running"
+        or (table.to_act is not None and table.seats[table.to_act].user_id in people),
+        timeout=10,
+    )
+    if table.status != "running":
+        return None
+    await settle(bot, fake)
+    return people[table.seats[table.to_act].user_id]
+
+
+async def play_cassino(bot: AlbastiniBot, fake: FakeDiscord, people: dict[int, FakeUser],
+                       table_msg: FakeMessage, pick: Pick = first_legal,
+                       after: Callable[[FakeUser, str, str], Any] | None = None) -> set[str]:
+    """The people play to the end of the match, each move chosen by ``pick`` from their
+    view; ``after(user, code, way)`` looks at the table after each of their moves. Returns
+    the ways the moves were made ("move", "chooser")."""
+    table = table_of(bot, fake)
+    ways: set[str] = set()
+    turns = 0
+    while (user := await person_turn(bot, fake, table, people, table_msg)) is not None:
+        hand = await open_hand(fake, user, table_msg)
+        code = pick(seat_view(table, user))
+        move_no = table.move_no
+        ways.add(way := await play_code(fake, user, hand, code))
+        assert table.move_no > move_no or table.status != "running"
+        turns += 1
+        if turns % 4 == 0:
+            await settle(bot, fake)
+            assert_no_hidden_card_public(bot, fake)
+        if after is not None:
+            await settle(bot, fake)
+            await after(user, code, way)
+    await settle(bot, fake)
+    return ways
+
+
+async def open_cassino(fake: FakeDiscord, host: FakeUser, guests: list[FakeUser],
+                       computers: int, **options: Any) -> FakeMessage:
+    """The host opens a Cassino table, the guests join, computers fill the rest, Start."""
+    r = await fake.slash(host, "albastini start", game="cassino", **options)
+    assert r.response_type == 4 and not r.ephemeral, r
+    lobby = r.message
+    assert lobby is not None and "Cassino" in lobby.text
+    for guest in guests:
+        r = await fake.click(guest, lobby, label="Join")
+        assert r.ephemeral
+    for _ in range(computers):
+        await fake.click(host, lobby, label="Add computer")
+    await press_start(fake, host, lobby)
+    await fake.wait_until(lambda: fake.find_button(lobby, label="Show my hand"), timeout=10)
+    return lobby
+
+
+async def test_a_four_pairs_match_of_people_and_computers(
+    make_bot: Callable[..., AlbastiniBot],
+) -> None:
+    async with FakeDiscord() as fake:
+        ana = fake.add_user("Ana")
+        ben = fake.add_user("Ben")
+        people = {ana.id: ana, ben.id: ben}
+        async with fake.run_bot(make_bot()) as bot:
+            lobby = await open_cassino(fake, ana, [ben], 2, players=4, target=1)
+            table = table_of(bot, fake)
+            assert table.game == "cassino" and table.players == 4 and table.team_size == 2
+            # the people sit in the order of play with the computers, partners opposite
+            seats = [table.seat_of(ana.id), table.seat_of(ben.id)]
+            assert None not in seats
+            deal = table.match.deal
+            assert deal.rounds == 3 and len(deal.hand(seats[0])) == 4
+            await play_cassino(bot, fake, people, lobby)
+            assert table.status == "finished"
+            texts = "\n".join(m.text for m in fake.messages())
+            # the summary counts per team, and the match's end is announced
+            assert re.search(r"Deal 1 — Team A \d+ .*Team B \d+", texts), texts
+            assert "wins the match" in texts
+            # every seat played its 12 cards of the 3 rounds of each deal
+            assert all(not deal.hand(s) for s in range(4))
+        assert_clean(fake)
