@@ -5,6 +5,7 @@ any public message."""
 
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Callable
 from typing import Any
@@ -225,3 +226,85 @@ async def test_a_four_pairs_match_of_people_and_computers(
             # every seat played its 12 cards of the 3 rounds of each deal
             assert all(not deal.hand(s) for s in range(4))
         assert_clean(fake)
+
+
+def _theirs(view: dict[str, Any], item: dict[str, Any]) -> bool:
+    """A build the other side controls."""
+    ctrl = item.get("controller")
+    return (item.get("kind") not in (None, "card") and isinstance(ctrl, int)
+            and view["teams"][ctrl] != view["team"])
+
+
+def takeover(view: dict[str, Any]) -> dict[str, Any] | None:
+    """A move that captures or adds to a build the other side controls."""
+    return next((m for m in view["moves"]
+                 if m["kind"] in ("capture", "build") and any(_theirs(view, it)
+                                                             for it in m["items"])), None)
+
+
+def sweep(view: dict[str, Any]) -> dict[str, Any] | None:
+    return next((m for m in view["moves"] if m["sweep"]), None)
+
+
+def several_uses(view: dict[str, Any]) -> dict[str, Any] | None:
+    """A move of a card with more than one use (its last option: not the first one)."""
+    cards = [m["card"] for m in view["moves"]]
+    return next((m for m in reversed(view["moves"]) if cards.count(m["card"]) > 1), None)
+
+
+def seeking(view: dict[str, Any]) -> str:
+    """Take over the other side's builds, sweep, and use the chooser whenever possible."""
+    move = takeover(view) or sweep(view) or several_uses(view)
+    return str(move["code"]) if move else first_legal(view)
+
+
+
+async def choose(fake: FakeDiscord, user: FakeUser, hand: FakeMessage, code: str) -> str:
+    """The person opens the card of ``code``'s options and picks it in a select menu; returns
+    the option's label as the menu shows it."""
+    await open_options(fake, user, hand, code.split(":")[1])
+    menu, label = next((s, label) for s in hand.selects for label, v in s.options if v == code)
+    assert len([v for s in hand.selects for _, v in s.options]) > 1  # a real choice
+    r = await fake.select(user, hand, menu.custom_id, [code])
+    assert r.response_type == 7 and r.message is hand, r
+    assert not hand.selects and "choose what to do" not in hand.text, hand.text
+    return label
+
+
+#: A seat-drawing rng seed (searched with new_deal's seeds) with which Ana plays first and her
+#: eights can each take the four table cards (2♦ 4♣ 4♦ 6♥) at once, among other uses.
+SWEEP_SEED = 114
+
+
+async def test_a_sweep_chosen_in_the_select_menu_is_counted_and_shown(
+    make_bot: Callable[..., AlbastiniBot],
+) -> None:
+    async with FakeDiscord() as fake:
+        ana = fake.add_user("Ana")
+        bot = make_bot(service={"rng": random.Random(SWEEP_SEED)})
+        async with fake.run_bot(bot):
+            lobby = await open_cassino(fake, ana, [], 1, players=2, target=1)
+            table = table_of(bot, fake)
+            assert await person_turn(bot, fake, table, {ana.id: ana}, lobby) is ana
+            assert "Table: 2♦ · 4♣ · 4♦ · 6♥" in lobby.text, lobby.text
+            seat = table.seat_of(ana.id)
+            hand = await open_hand(fake, ana, lobby)
+            code = "capture:8D:2D4C4D6H"
+            label = await choose(fake, ana, hand, code)
+            assert label == "Take 2♦ and 4♣ and 4♦ and 6♥ with 8♦ (5 cards) — sweep!", label
+            await settle(bot, fake)
+            # the table message shows the empty table and Ana's sweep beside her captures
+            assert "Table: empty" in lobby.text, lobby.text
+            assert f"<@{ana.id}> 5 cards (1 sweep)" in lobby.text, lobby.text
+            assert "8♦" not in hand.text.split("\n")[0]
+            first = table.match.deal
+            await play_cassino(bot, fake, {ana.id: ana}, lobby)
+            # the deal's summary scores her sweeps (the engine's count: 1, or more if she
+            # swept again)
+            swept = first.result().items[first.team_of(seat)]["sweeps"]
+            assert swept >= 1
+            summary = next(m.text for m in fake.messages() if "Deal 1 —" in m.text)
+            mine = next(part for part in summary.split(" · ") if str(ana.id) in part)
+            assert f"sweeps: {swept}" in mine, summary
+        assert_clean(fake)
+
