@@ -12,6 +12,7 @@ from typing import Any
 
 from bot import AlbastiniBot
 from cogs import render
+from cogs.games import cassino as shows
 from tests.e2e.conftest import (
     assert_clean,
     assert_no_hidden_card_public,
@@ -228,35 +229,10 @@ async def test_a_four_pairs_match_of_people_and_computers(
         assert_clean(fake)
 
 
-def _theirs(view: dict[str, Any], item: dict[str, Any]) -> bool:
-    """A build the other side controls."""
-    ctrl = item.get("controller")
-    return (item.get("kind") not in (None, "card") and isinstance(ctrl, int)
-            and view["teams"][ctrl] != view["team"])
-
-
-def takeover(view: dict[str, Any]) -> dict[str, Any] | None:
-    """A move that captures or adds to a build the other side controls."""
-    return next((m for m in view["moves"]
-                 if m["kind"] in ("capture", "build") and any(_theirs(view, it)
-                                                             for it in m["items"])), None)
-
-
-def sweep(view: dict[str, Any]) -> dict[str, Any] | None:
-    return next((m for m in view["moves"] if m["sweep"]), None)
-
-
 def several_uses(view: dict[str, Any]) -> dict[str, Any] | None:
     """A move of a card with more than one use (its last option: not the first one)."""
     cards = [m["card"] for m in view["moves"]]
     return next((m for m in reversed(view["moves"]) if cards.count(m["card"]) > 1), None)
-
-
-def seeking(view: dict[str, Any]) -> str:
-    """Take over the other side's builds, sweep, and use the chooser whenever possible."""
-    move = takeover(view) or sweep(view) or several_uses(view)
-    return str(move["code"]) if move else first_legal(view)
-
 
 
 async def choose(fake: FakeDiscord, user: FakeUser, hand: FakeMessage, code: str) -> str:
@@ -308,3 +284,76 @@ async def test_a_sweep_chosen_in_the_select_menu_is_counted_and_shown(
             assert f"sweeps: {swept}" in mine, summary
         assert_clean(fake)
 
+
+
+def _theirs(view: dict[str, Any], item: dict[str, Any]) -> bool:
+    """A build the other side controls."""
+    ctrl = item.get("controller")
+    return (item.get("kind") not in (None, "card") and isinstance(ctrl, int)
+            and view["teams"][ctrl] != view["team"])
+
+
+def takeover(view: dict[str, Any]) -> dict[str, Any] | None:
+    """A move that captures or adds to a build the other side controls."""
+    return next((m for m in view["moves"] if m["kind"] in ("capture", "build")
+                 and any(_theirs(view, it) for it in m["items"])), None)
+
+
+#: A seat-drawing rng seed with which Ana, taking over whenever she can, first takes a build
+#: of the computer's, then raises another one to 10.
+TAKEOVER_SEED = 1
+
+
+async def test_builds_of_the_other_side_taken_and_raised(
+    make_bot: Callable[..., AlbastiniBot],
+) -> None:
+    async with FakeDiscord() as fake:
+        ana = fake.add_user("Ana")
+        bot = make_bot(service={"rng": random.Random(TAKEOVER_SEED)})
+        async with fake.run_bot(bot):
+            lobby = await open_cassino(fake, ana, [], 1, players=2, target=5)
+            table = table_of(bot, fake)
+            seat = table.seat_of(ana.id)
+            me = f"<@{ana.id}>"
+            pending: list[dict[str, Any]] = []
+            done: list[str] = []
+
+            def pick(view: dict[str, Any]) -> str:
+                move = takeover(view)
+                if move is None:
+                    return first_legal(view)
+                theirs = [it for it in move["items"] if _theirs(view, it)]
+                # before: the table shows the build and who holds it (the computer)
+                for it in theirs:
+                    assert shows.item_text("en", it) + ", held by Computer" in lobby.text, (
+                        it, lobby.text)
+                pending.append(move)
+                return str(move["code"])
+
+            async def after(user: FakeUser, code: str, way: str) -> None:
+                if not pending or pending[-1]["code"] != code:
+                    return
+                move = pending.pop()
+                public = table.match.deal.view(None) if table.status == "running" else None
+                if public is None:
+                    return
+                if move["kind"] == "capture":
+                    # the build is gone from the table, into Ana's captures
+                    for it in move["items"]:
+                        assert shows.item_text("en", it) not in lobby.text.split("Captured")[0]
+                    assert f"Last capture: {me} with " in lobby.text, lobby.text
+                    done.append("capture")
+                else:
+                    new = next(it for it in public["table"] if move["card"] in it["cards"])
+                    assert new["controller"] == seat and new["value"] == move["value"]
+                    # the raised build is now Ana's: the table and her hand say so
+                    assert shows.item_text("en", new) + f", held by {me}" in lobby.text, (
+                        lobby.text)
+                    hand = hand_messages(fake, ana)[-1]
+                    assert "You hold a build of" in hand.text and str(new["value"]) in (
+                        hand.text), hand.text
+                    done.append("build")
+
+            await play_cassino(bot, fake, {ana.id: ana}, lobby, pick, after)
+            assert "capture" in done and "build" in done, done
+        assert_clean(fake)
