@@ -10,6 +10,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from albastini.timers import ManualClock
 from bot import AlbastiniBot
 from cogs import render
 from cogs.games import cassino as shows
@@ -356,4 +357,54 @@ async def test_builds_of_the_other_side_taken_and_raised(
 
             await play_cassino(bot, fake, {ana.id: ana}, lobby, pick, after)
             assert "capture" in done and "build" in done, done
+        assert_clean(fake)
+
+
+#: A seat-drawing rng seed with which Ana plays first and holds a card of three uses or more.
+CHOICE_SEED = 3
+
+
+async def test_an_open_chooser_gives_way_to_the_hand_when_her_time_runs_out(
+    make_bot: Callable[..., AlbastiniBot],
+) -> None:
+    async with FakeDiscord() as fake:
+        ana = fake.add_user("Ana")
+        clock = ManualClock()
+        bot = make_bot(service={"rng": random.Random(CHOICE_SEED), "clock": clock})
+        async with fake.run_bot(bot):
+            lobby = await open_cassino(fake, ana, [], 1, players=2, target=1)
+            table = table_of(bot, fake)
+            assert await person_turn(bot, fake, table, {ana.id: ana}, lobby) is ana
+            view = seat_view(table, ana)
+            move = several_uses(view)
+            assert move is not None
+            hand = await open_hand(fake, ana, lobby)
+            await open_options(fake, ana, hand, move["card"])
+            old_menu = next(m.custom_id for m in hand.selects
+                            if any(v == move["code"] for _, v in m.options))
+            held = list(view["hand"])
+            start = table.move_no
+            # she does not choose: her time runs out and a computer plays for her
+            await clock.advance(table.turn_time + 1)
+            await fake.wait_until(lambda: table.move_no > start, timeout=10)
+            await settle(bot, fake)
+            left = seat_view(table, ana)["hand"]
+            assert len(left) == len(held) - 1
+            # her private message shows her hand again, not the chooser of a card she may no
+            # longer hold: no menu, no title, a button for each card she holds now
+            assert not hand.selects, hand.text
+            assert "choose what to do" not in hand.text, hand.text
+            labels = " ".join(b.label or "" for b in hand.buttons)
+            for code in left:
+                assert render.card_label(code) in labels, (code, labels)
+            assert "your turn" in hand.text and not hand.text.startswith("**")
+            # a late pick in the menu she saw (a client that still showed it) plays nothing
+            now = table.move_no
+            r = await fake.send_component(ana, hand, old_menu, component_type=3,
+                                          values=[str(move["code"])])
+            assert r.response_type == 7 and r.message is hand, r
+            assert "from an earlier move" in hand.text, hand.text
+            await settle(bot, fake)
+            assert table.move_no == now and seat_view(table, ana)["hand"] == left
+            assert not hand.selects
         assert_clean(fake)
