@@ -22,6 +22,7 @@ from tests.e2e.conftest import (
     settle,
     table_of,
 )
+from tests.e2e.test_restart import state
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
 
 
@@ -407,4 +408,48 @@ async def test_an_open_chooser_gives_way_to_the_hand_when_her_time_runs_out(
             await settle(bot, fake)
             assert table.move_no == now and seat_view(table, ana)["hand"] == left
             assert not hand.selects
+        assert_clean(fake)
+
+
+async def test_a_restart_mid_deal_with_the_chooser_open(
+    make_bot: Callable[..., AlbastiniBot],
+) -> None:
+    async with FakeDiscord() as fake:
+        ana = fake.add_user("Ana")
+        people = {ana.id: ana}
+        service = {"rng": random.Random(CHOICE_SEED)}
+        async with fake.run_bot(make_bot(service=service)) as bot:
+            lobby = await open_cassino(fake, ana, [], 1, players=2, target=1)
+            table = table_of(bot, fake)
+            assert await person_turn(bot, fake, table, people, lobby) is ana
+            move = several_uses(seat_view(table, ana))
+            assert move is not None
+            hand = await open_hand(fake, ana, lobby)
+            await open_options(fake, ana, hand, move["card"])
+            before = state(table)
+            table_text = lobby.text
+        # the bot restarts while the chooser is open
+        async with fake.run_bot(make_bot(service={"rng": random.Random(1)})) as bot2:
+            await settle(bot2, fake)
+            table2 = table_of(bot2, fake)
+            assert table2 is not None and table2 is not table
+            assert state(table2) == before  # the same deal, hands and turn
+            # the table message shows the same table (her turn's deadline starts again)
+            assert re.sub(r"<t:\d+:R>", "", lobby.text) == re.sub(r"<t:\d+:R>", "", table_text)
+            # the chooser she opened before the restart still makes her move
+            menu = next(m for m in hand.selects if any(v == move["code"] for _, v in m.options))
+            r = await fake.select(ana, hand, menu.custom_id, [str(move["code"])])
+            assert r.response_type == 7 and r.message is hand, r
+            assert table2.move_no == before[2] + 1
+            assert table2.match.deal.actions[-1] == move["code"]
+            assert not hand.selects  # back to her hand, without the card she played
+            assert not any((b.label or "").startswith(render.card_label(move["card"]))
+                           for b in hand.buttons), hand.buttons
+            # the table message follows the game again, and the match goes on to its end
+            await settle(bot2, fake)
+            assert lobby.text != table_text
+            assert_no_hidden_card_public(bot2, fake)
+            ways = await play_cassino(bot2, fake, people, lobby)
+            assert table2.status == "finished" and ways
+            assert "wins the match" in "\n".join(m.text for m in fake.messages())
         assert_clean(fake)
