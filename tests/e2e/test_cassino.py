@@ -1,7 +1,10 @@
 """Cassino at the real bot, against the fake Discord: a whole 2-player match of a person and a
 computer, each of the person's moves in one click (a card with one use) or two (a card's
 options, then one of them in a select menu); no card of the computer's hand or of the pack in
-any public message."""
+any public message. Then a 4-pair match of people and computers; on seeded deals (the service's
+rng draws the seats, the dealer and the deal's seed), a sweep chosen in the select menu, builds
+of the computer's taken and raised by a person, the chooser open when her time runs out, and a
+restart mid-deal with the chooser open."""
 
 from __future__ import annotations
 
