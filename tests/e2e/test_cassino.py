@@ -125,7 +125,7 @@ async def open_options(fake: FakeDiscord, user: FakeUser, hand: FakeMessage,
                        card: str) -> None:
     """The person clicks a card with several uses: its options replace the hand."""
     button = next((b for b in hand.buttons if (b.custom_id or "").startswith("alb:o:")
-                   and b.custom_id.split(":")[4] == card), None)
+                   and (b.custom_id or "").split(":")[4] == card), None)
     assert button is not None and not button.disabled, (card, hand.text)
     r = await fake.click(user, hand, custom_id=button.custom_id)
     assert r.response_type == 7 and r.message is hand, r
