@@ -44,7 +44,7 @@ async def _turn(fake: FakeDiscord, user: FakeUser, table_msg: FakeMessage) -> st
     assert cards, hand.text
     r = await fake.click(user, hand, custom_id=cards[0].custom_id)
     assert r.response_type == 7 and r.message is hand, r
-    if not cards[0].custom_id.startswith("alb:o:"):
+    if not (cards[0].custom_id or "").startswith("alb:o:"):
         return "move"
     assert hand.selects, hand.text
     menu = hand.selects[0]
@@ -80,7 +80,7 @@ async def test_a_two_player_match_of_a_person_and_a_computer(
                     break
                 await settle(bot, fake)
                 # nothing hidden in public: the computer's hand and the pack
-                deal = table.match.deal  # type: ignore[union-attr]
+                deal = table.match.deal
                 public = deal.view(None)
                 seen = {c for it in public["table"] for c in it["cards"]}
                 hidden = {c.code for c in deal.hand(1)} | {
