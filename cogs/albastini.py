@@ -192,6 +192,10 @@ class AlbastiniCog(FeatureCog):
             counted = texts.move_counted(lang, unseen, table.game)
             note = f"{counted}\n{note}" if note else counted
         names = texts.seat_names(table, lang)
+        if not retired:
+            timed = texts.timed_out_note(table, user_id, view, names, lang)
+            if timed is not None:
+                note = f"{timed}\n{note}" if note else timed
         content = texts.hand_content(view, names, lang, note=note, game=table.game)
         specs = views.hand_buttons(view, table.id, lang, game=table.game)
         return {"content": content, "view": views.build_view(specs)}

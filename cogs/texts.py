@@ -179,6 +179,23 @@ def since_events(
     return out
 
 
+def timed_out_note(
+    table: Table, user_id: int, view: Mapping[str, Any], names: Sequence[str], lang: str
+) -> str | None:
+    """"Your time ran out, so this was played for you: …" while the person's last turn was
+    played by the timer (the table counts their timeouts until they move again); None
+    otherwise, or once they are away (their hand says so)."""
+    seat = table.seat_of(user_id)
+    info = table.seats[seat] if seat is not None and seat < len(table.seats) else None
+    if seat is None or info is None or not info.timeouts or info.away:
+        return None
+    mine = [str(code) for s, code in view.get("log") or [] if s == seat]
+    if not mine:  # the timed-out move ended the previous deal
+        return None
+    played = presenter(table.game).action_text(lang, mine[-1], names[seat])
+    return t(lang, "hand.timed_out", move=played)
+
+
 def hand_content(
     view: Mapping[str, Any],
     names: Sequence[str],

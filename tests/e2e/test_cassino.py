@@ -402,6 +402,8 @@ async def test_an_open_chooser_gives_way_to_the_hand_when_her_time_runs_out(
             for code in left:
                 assert render.card_label(code) in labels, (code, labels)
             assert "your turn" in hand.text and not hand.text.startswith("**")
+            # and it tells her what was played for her, so a build she now holds is no surprise
+            assert "time ran out" in hand.text, hand.text
             # a late pick in the menu she saw (a client that still showed it) plays nothing
             now = table.move_no
             r = await fake.send_component(ana, hand, old_menu, component_type=3,
