@@ -12,6 +12,7 @@ import math
 import re
 import secrets
 import time
+from collections import deque
 from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -39,6 +40,11 @@ JSON = {"Content-Type": "application/json"}
 GUILD_MEMBERS_INTENT = 1 << 1
 GUILD_MESSAGES_INTENT = 1 << 9
 TOKEN_LIFETIME = 15 * 60.0
+#: Discord's global rate limit: requests per bot token, per second.
+GLOBAL_RATE = (50, 1.0)
+#: Routes outside the global limit (after /api/vN): interaction callbacks and the interaction
+#: webhook (follow-ups, edits of the original response and of follow-ups).
+GLOBAL_EXEMPT = re.compile(r"^/(?:interactions/[^/]+/[^/]+/callback|webhooks/[^/]+/[^/]+)")
 
 
 class DriverError(Exception):
@@ -202,6 +208,10 @@ class FakeDiscord:
             sleep 5 s between IDENTIFYs).
         max_messages: per-channel history cap (oldest messages are forgotten).
         app_id: the bot's application id (also its user id).
+        global_rate: (limit, per_seconds) of Discord's global rate limit per bot token, over
+            a sliding window (default 50 per second; None: off). The interaction endpoints
+            (callbacks, and the interaction webhook's follow-ups and edits) do not count;
+            beyond it the fake answers a global 429 (see :meth:`_global_check`).
     """
 
     def __init__(
@@ -213,6 +223,7 @@ class FakeDiscord:
         max_messages: int = 10000,
         app_id: int | None = None,
         bot_name: str = "Albastini",
+        global_rate: tuple[int, float] | None = GLOBAL_RATE,
     ) -> None:
         self.interaction_deadline = interaction_deadline
         self.edit_rate = edit_rate
@@ -259,6 +270,10 @@ class FakeDiscord:
         self._changed: asyncio.Event | None = None
         self._runner: web.AppRunner | None = None
         self.identify_count = 0
+        self.global_rate = global_rate
+        #: Requests refused by the global rate limit, as "METHOD /path" (also in rate_limited).
+        self.global_limited: list[str] = []
+        self._global_windows: dict[str, deque[float]] = {}  # token -> counted request times
         #: Refuse the bot's token: "login" (GET /users/@me answers 401, as Discord does for a
         #: wrong token) or "identify" (the gateway closes with 4004 at IDENTIFY, as when the
         #: token was reset after the bot logged in); None accepts any token.
@@ -922,6 +937,10 @@ class FakeDiscord:
             info = request.match_info.route.resource
             key = f"{request.method} {info.canonical if info else request.path}"
             self.request_counts[key] = self.request_counts.get(key, 0) + 1
+            if self.global_rate is not None:
+                limited = self._global_check(request)
+                if limited is not None:
+                    return limited
             if self.faults:
                 injected = self._injected(request, info.canonical if info else request.path)
                 if injected is not None:
@@ -938,6 +957,35 @@ class FakeDiscord:
             self._in_flight -= 1
             self._last_activity = time.monotonic()
             self._notify()
+
+    def _global_check(self, request: web.Request) -> web.Response | None:
+        """Discord's global rate limit: at most ``global_rate[0]`` counted requests per bot token
+        in any ``global_rate[1]`` seconds (a sliding window); beyond it a 429 as Discord sends
+        it: ``{"message", "retry_after", "global": true}`` with ``X-RateLimit-Global: true``,
+        ``X-RateLimit-Scope: global`` and ``Retry-After`` (whole seconds). A refused request is
+        not counted. Requests off the API (attachments) and to the interaction endpoints pass."""
+        assert self.global_rate is not None
+        match = _API_PREFIX.match(request.path)
+        if match is None or GLOBAL_EXEMPT.match(request.path[match.end():]):
+            return None
+        limit, per = self.global_rate
+        token = request.headers.get("Authorization", "")
+        window = self._global_windows.setdefault(token, deque())
+        now = time.monotonic()
+        while window and window[0] <= now - per:
+            window.popleft()
+        if len(window) < limit:
+            window.append(now)
+            return None
+        retry_after = max(window[0] + per - now, 0.001)
+        where = f"{request.method} {request.path}"
+        self.global_limited.append(where)
+        self.rate_limited.append(where)
+        body = {"message": "You are being rate limited.", "retry_after": round(retry_after, 3),
+                "global": True}
+        headers = {"X-RateLimit-Global": "true", "X-RateLimit-Scope": "global",
+                   "Retry-After": str(max(1, math.ceil(retry_after))), "Via": "1.1 google"}
+        return _json(body, status=429, headers=headers)
 
     def _routes(self, app: web.Application) -> None:
         r = app.router

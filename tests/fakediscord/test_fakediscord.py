@@ -363,6 +363,60 @@ async def test_rate_limit_429_headers_and_discordpy_retries() -> None:
         assert fake.unknown_routes == []
 
 
+async def test_global_rate_limit_429_headers_and_exemptions() -> None:
+    """Beyond the global limit a counted request gets Discord's global 429; the interaction
+    endpoints, another token and a request once the window has moved on pass."""
+    async with FakeDiscord(global_rate=(4, 0.5)) as fake:
+        url = f"{fake.api_base}/channels/{fake.channel_id}/messages"
+        bot_a = {"Authorization": "Bot token-a"}
+        async with aiohttp.ClientSession() as s:
+            for _ in range(4):
+                async with s.post(url, json={"content": "fill"}, headers=bot_a) as resp:
+                    assert resp.status == 200
+            async with s.get(f"{fake.api_base}/users/@me", headers=bot_a) as resp:
+                assert resp.status == 429  # every counted route shares the one limit
+                h = resp.headers
+                body = await resp.json()
+            # the interaction endpoints are outside the global limit (these ones are unknown
+            # interactions: refused for that, never for the rate)
+            async with s.post(f"{fake.api_base}/interactions/1/tok/callback",
+                              json={"type": 1}, headers=bot_a) as resp:
+                assert resp.status != 429
+            async with s.patch(f"{fake.api_base}/webhooks/{fake.app_id}/tok/messages/@original",
+                               json={"content": "x"}, headers=bot_a) as resp:
+                assert resp.status != 429
+            async with s.post(url, json={"content": "other"},
+                              headers={"Authorization": "Bot token-b"}) as resp:
+                assert resp.status == 200  # a limit per bot token
+            await asyncio.sleep(float(body["retry_after"]) + 0.05)
+            async with s.post(url, json={"content": "later"}, headers=bot_a) as resp:
+                assert resp.status == 200
+        assert h["Content-Type"] == "application/json" and h["Via"]
+        assert h["X-RateLimit-Global"] == "true" and h["X-RateLimit-Scope"] == "global"
+        assert int(h["Retry-After"]) >= 1
+        assert body["global"] is True and 0 < body["retry_after"] <= 0.5
+        assert body["message"] == "You are being rate limited."
+        assert fake.global_limited == ["GET /api/v10/users/@me"]
+        assert fake.rate_limited == fake.global_limited
+
+
+async def test_global_rate_limit_discordpy_waits_and_retries() -> None:
+    """discord.py honours a global 429: it waits and sends the request again."""
+    async with FakeDiscord(global_rate=(3, 0.3)) as fake:
+        neema = fake.add_user("Neema")
+        async with fake.run_bot(MiniBot()):
+            await fake.slash(neema, "mini spam", n=3)
+            await fake.wait_until(lambda: len(fake.messages()) == 3
+                                  and fake.messages()[-1].content == "spam 2 edited", timeout=10)
+        assert fake.global_limited  # 6 counted requests in a row with room for 3 per 0.3 s
+        assert [m.content for m in fake.messages()] == [f"spam {i} edited" for i in range(3)]
+        assert fake.unknown_routes == []
+
+
+def test_global_rate_limit_is_on_by_default() -> None:
+    assert FakeDiscord().global_rate == (50, 1.0)
+
+
 async def test_unknown_route_is_recorded(fake: FakeDiscord, bot: MiniBot,
                                          neema: FakeUser) -> None:
     await fake.slash(neema, "mini unknown")
