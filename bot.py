@@ -52,6 +52,7 @@ from albastini.config import (
 from albastini.session import TableService
 from albastini.store import Store, StoreError, open_store
 from albastini.workers import HealingPool, process_pool
+from cogs import budget as budgets
 from cogs.courier import Courier
 from cogs.lang import CatalogueTranslator, Languages
 from cogs.painter import stop_pool
@@ -191,6 +192,8 @@ class AlbastiniBot(commands.AutoShardedBot):
             edit_interval=settings.edit_interval,
             notice_delay=settings.notice_delay,
             courier=await self._start_courier(),
+            # this process's share of the token's global rate limit (cogs/budget.py)
+            global_rate=budgets.share(settings.global_rate, settings.clusters),
         )
         for extension in initial_extensions:
             await self.load_extension(extension)

@@ -75,6 +75,10 @@ class Settings:
     notice_delay: float = 3.0  # a turn notice waits this long; none if the person played
     edit_interval: float = 1.0  # at most one edit of a table message per this many seconds
     workers: int = 0  # 0 = one per core
+    #: Requests per second the bot token may spend on Discord's global rate limit (about 50;
+    #: interaction answers do not count), shared by ``clusters`` processes (cogs/budget.py).
+    global_rate: float = 45.0
+    clusters: int = 1
     language: str = "en"
     sync_commands: str = "auto"  # auto | always | never
     api_base: str | None = None  # only for running against a fake Discord
@@ -85,14 +89,21 @@ class Settings:
         return f"Settings(database={database}, log_level={self.log_level})"
 
 
-def _float(env: dict[str, str], name: str, default: float, lo: float, hi: float) -> float:
+def _float(
+    env: dict[str, str],
+    name: str,
+    default: float,
+    lo: float,
+    hi: float,
+    what: str = "a number of seconds",
+) -> float:
     raw = env.get(name, "").strip()
     if not raw:
         return default
     try:
         value = float(raw)
     except ValueError:
-        raise ConfigError(f"{name} must be a number of seconds, got {raw!r}") from None
+        raise ConfigError(f"{name} must be {what}, got {raw!r}") from None
     if not lo <= value <= hi:
         raise ConfigError(f"{name} must be between {lo:g} and {hi:g}, got {raw!r}")
     return value
@@ -143,6 +154,10 @@ def load_settings(env: dict[str, str] | None = None, *, require_token: bool = Tr
         notice_delay=_float(env, "ALBASTINI_NOTICE_DELAY", 3.0, 0.0, 60.0),
         edit_interval=_float(env, "ALBASTINI_EDIT_INTERVAL", 1.0, 0.0, 10.0),
         workers=_int(env, "ALBASTINI_WORKERS", 0, 0, 64),
+        global_rate=_float(
+            env, "ALBASTINI_GLOBAL_RATE", 45.0, 1.0, 50.0, "a number of requests per second"
+        ),
+        clusters=_int(env, "ALBASTINI_CLUSTERS", 1, 1, 256),
         language=language,
         sync_commands=sync,
         api_base=env.get("DISCORD_API_BASE", "").strip() or None,

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 import aiohttp
 import discord
 
+from cogs import budget as budgets
 from cogs import ids, texts, views
 
 if TYPE_CHECKING:
@@ -154,11 +155,13 @@ class Notices:
         while not queue.empty():
             job, lane = queue.get_nowait()
             try:
-                if lane:
-                    async with self._lanes:
+                # its requests wait for the global budget before table edits (cogs/budget.py)
+                with budgets.priority((budgets.NOTICE, time.monotonic())):
+                    if lane:
+                        async with self._lanes:
+                            await job()
+                    else:
                         await job()
-                else:
-                    await job()
             except Exception:
                 log.exception("a notice of table %s failed", table_id)
 

@@ -4,6 +4,10 @@ notices (:mod:`cogs.notices`), behind the one object the cogs talk to.
 * End of deal and end of match: a summary message (the match one with a Rematch button), posted
   in the table's order under a table message that shows what it follows.
 * Every public request (edits, notices, summaries) takes one of ``LANES`` slots shared by both.
+* Every request that counts toward Discord's global rate limit (all but the answers to
+  interactions and the edits through their tokens) first takes a token of one budget shared by
+  every table (:mod:`cogs.budget`): notices first, then the table edits whose oldest change
+  has waited longest.
 
 Only public views are rendered here (``table.public_view()``): no hand ever reaches a public
 message.
@@ -15,6 +19,7 @@ import asyncio
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from cogs import budget as budgets
 from cogs import views
 from cogs.courier import Courier
 from cogs.notices import NOTICE_DELAY, RETRY_DELAY, RETRY_MAX, Notices, deadline_text
@@ -45,10 +50,17 @@ class Publisher:
         courier: Courier | None = None,
         retry_delay: float = RETRY_DELAY,
         retry_max: float = RETRY_MAX,
+        global_rate: float | None = None,
     ) -> None:
         self.bot = bot
         self.service = service
         self.deal_pause = deal_pause
+        #: The process's share of Discord's global rate limit, requests per second (None:
+        #: unlimited), spent by every counted request of ``bot.http``.
+        self.budget = budgets.GlobalBudget(global_rate) if global_rate else None
+        http = getattr(bot, "http", None)
+        if self.budget is not None and callable(getattr(http, "request", None)):
+            budgets.guard(http, self.budget)
         shared = asyncio.Semaphore(lanes)
         self.notices = Notices(
             bot,
@@ -59,7 +71,13 @@ class Publisher:
             retry_max=retry_max,
         )
         self.message = TableMessages(
-            bot, service, shared, self.notices, edit_interval=edit_interval, courier=courier
+            bot,
+            service,
+            shared,
+            self.notices,
+            edit_interval=edit_interval,
+            courier=courier,
+            budget=self.budget,
         )
         #: table -> why it closed (cancelled, idle...), for the closed table message
         self.closed_reasons: dict[int, str] = self.message.closed_reasons

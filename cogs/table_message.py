@@ -6,6 +6,11 @@
 * Every edit takes one of the lanes shared with the notices (cogs/notices.py): when the bot is
   busy, its answers to clicks are not queued behind a crowd of edits, and edits waiting for a
   slot carry more changes each (a busy bot edits less often instead of falling behind).
+* Every edit also spends a token of the process's share of Discord's global rate limit
+  (:mod:`cogs.budget`), taken before the lane: when tables wait for tokens, the one whose oldest
+  change waits longest goes first (tables where a person is to play before the others), and
+  each edit carries every change made while it waited. :attr:`TableMessages.lags` keeps how
+  long each change waited to be shown (the bench prints them).
 * The picture is the costly part: an identical one is never drawn or uploaded again, and when
   pictures queue for other tables, a table's text goes out now and its picture a little later.
 * A message that was deleted, or whose id was never saved, is found or posted again, through
@@ -26,10 +31,13 @@ import contextlib
 import io
 import logging
 import math
+import time
+from collections import deque
 from typing import TYPE_CHECKING, Any
 
 import discord
 
+from cogs import budget as budgets
 from cogs import courier, ids, painter, render, texts, views
 from cogs.courier import Courier, Outcome
 from cogs.i18n import t
@@ -53,6 +61,8 @@ COURIER_STARTS = 3
 EDIT_INTERVAL = 1.0
 #: Messages of the channel looked through for a table message whose id was never saved.
 ORPHAN_SEARCH = 50
+#: Lags kept for :attr:`TableMessages.lags` (the most recent ones).
+LAGS_KEPT = 200_000
 
 
 def _signature(payload: dict[str, Any]) -> tuple[Any, ...]:
@@ -82,12 +92,19 @@ class TableMessages:
         *,
         edit_interval: float = EDIT_INTERVAL,
         courier: Courier | None = None,
+        budget: budgets.GlobalBudget | None = None,
     ) -> None:
         self.bot = bot
         self.service = service
         self.notices = notices
         self.edit_interval = edit_interval
         self._lanes = lanes
+        #: The process's share of Discord's global rate limit (None: unlimited).
+        self.budget = budget
+        #: Seconds from a change of a table to the end of the edit that shows it, most recent
+        #: last (time.monotonic); a change shown by no edit (the table closed) is not counted.
+        self.lags: deque[float] = deque(maxlen=LAGS_KEPT)
+        self._changes: dict[int, list[float]] = {}  # table -> changes not yet in an edit
         self._closing = False
         self._last_edit: dict[int, float] = {}  # table -> loop time of its last edit
         self._dirty: set[int] = set()
@@ -124,11 +141,24 @@ class TableMessages:
         if self._closing:
             return
         self._dirty.add(table_id)
+        self._changes.setdefault(table_id, []).append(time.monotonic())
         task = self._editors.get(table_id)
         if task is None or task.done():
             self._editors[table_id] = asyncio.get_running_loop().create_task(
                 self._edit_loop(table_id), name=f"albastini-table-edit-{table_id}"
             )
+
+    def _key(self, table_id: int) -> budgets.Key:
+        """The table's place among the requests waiting for the global budget: its oldest
+        change not yet shown, later for a table where no person is to play."""
+        changes = self._changes.get(table_id)
+        since = changes[0] if changes else time.monotonic()
+        table = self.service.get(table_id)
+        waiting = table is not None and (
+            table.status == "lobby"
+            or (table.status == "running" and getattr(table, "turn_deadline", None) is not None)
+        )
+        return (budgets.EDIT, since + (0.0 if waiting else budgets.COMPUTER_DELAY))
 
     async def _edit_loop(self, table_id: int) -> None:
         loop = asyncio.get_running_loop()
@@ -136,21 +166,43 @@ class TableMessages:
             wait = self._last_edit.get(table_id, -math.inf) + self.edit_interval - loop.time()
             if wait > 0:
                 await asyncio.sleep(wait)
+            if self.budget is not None:
+                await self.budget.take(self._key(table_id))
             async with self._lanes:
                 if self._closing:
+                    if self.budget is not None:
+                        self.budget.refund()
                     return
                 # what changed while waiting goes out in this edit
                 self._dirty.discard(table_id)
+                covered = self._changes.pop(table_id, [])
                 self._last_edit[table_id] = loop.time()
                 self._edits_begun[table_id] = self._edits_begun.get(table_id, 0) + 1
+                outcome: Outcome | None = "failed"
                 try:
-                    await self._edit_once(table_id)
+                    outcome = await self._edit_once(table_id)
                 except Exception:
                     log.exception("could not update the message of table %s", table_id)
                 finally:
+                    self._edit_over(table_id, outcome, covered)
                     self._edits_done[table_id] = self._edits_done.get(table_id, 0) + 1
                     async with self._edit_finished:
                         self._edit_finished.notify_all()
+
+    def _edit_over(self, table_id: int, outcome: Outcome | None, covered: list[float]) -> None:
+        """Account for an edit (``outcome`` None: nothing was sent, its token goes back to the
+        budget): the lags of the changes it showed are kept; after a failure, the changes wait
+        for the edit that tries again."""
+        if outcome is None and self.budget is not None:
+            self.budget.refund()
+        table = self.service.get(table_id)
+        if table is None or table.message_id is None:
+            return  # nothing shows this table's changes any more
+        if outcome in ("ok", None):  # None: its message shows this text already
+            now = time.monotonic()
+            self.lags.extend(now - t for t in covered)
+        elif covered and (table_id in self._dirty or table_id in self._retry):
+            self._changes[table_id] = covered + self._changes.get(table_id, [])
 
     async def edit_out(self, table_id: int, edit: int, timeout: float) -> None:
         """Wait until edit number ``edit`` of the table message is done, and the picture it left
@@ -277,10 +329,11 @@ class TableMessages:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._painter, painter.paint, view, names, game)
 
-    async def _edit_once(self, table_id: int) -> None:
+    async def _edit_once(self, table_id: int) -> Outcome | None:
+        """Bring the table message up to date; the edit's outcome, None if none was sent."""
         table = self.service.get(table_id)
         if table is None or table.message_id is None:
-            return
+            return None
         has_picture = table.status in ("running", "finished") or (
             table.status == "cancelled" and table.match is not None
         )
@@ -291,18 +344,18 @@ class TableMessages:
         signature = _signature(payload)
         if not paint and signature == self._sent.get(table_id):
             self._refresh_later(table_id)  # nothing new to say; the picture waits its turn
-            return
+            return None
         outcome = await self._send_edit(table, payload, draw)
         if outcome == "not_found":
             if table.status in ("lobby", "running"):
                 self._heal(table_id)  # deleted: posted again (retried, in the table's order)
-            return
+            return outcome
         if outcome == "forbidden":
             log.warning("no permission to edit the message of table %s", table_id)
-            return
+            return outcome
         if outcome != "ok":
             self._refresh_later(table_id)  # try again in a moment (or with the next change)
-            return
+            return outcome
         self._sent[table_id] = signature
         if has_picture and paint and payload.get("attachments"):
             self._pictured.add(table_id)
@@ -312,6 +365,7 @@ class TableMessages:
             self._shown.pop(table_id, None)
         elif has_picture and not paint:
             self._refresh_later(table_id)
+        return outcome
 
     async def _send_edit(
         self,
@@ -328,7 +382,10 @@ class TableMessages:
             channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
             try:
                 # content=None also clears the one-off "the message was deleted" line of a repost
-                await channel.get_partial_message(table.message_id).edit(content=None, **payload)
+                with budgets.prepaid():  # the edit loop took its token
+                    await channel.get_partial_message(table.message_id).edit(
+                        content=None, **payload
+                    )
             except discord.NotFound:
                 return "not_found"
             except discord.Forbidden:
@@ -490,6 +547,8 @@ class TableMessages:
             await asyncio.wait({editor}, timeout=30)
         if table_id not in self._dirty:
             self._editors.pop(table_id, None)
+        if table_id not in self._dirty:
+            self._changes.pop(table_id, None)
         self._last_edit.pop(table_id, None)
         self.closed_reasons.pop(table_id, None)
         self._lost.discard(table_id)

@@ -1,0 +1,191 @@
+"""Discord's global rate limit, as one budget that the whole process spends.
+
+A bot token may make about 50 requests per second across every route but the interaction
+endpoints (callbacks, and follow-ups and edits through an interaction's token); a 429 with
+``X-RateLimit-Global`` stops every request of the bot for a while, and every process of the
+bot (every cluster) shares the one limit. So the bot never asks Discord to refuse it: each
+counted request first takes a token from :class:`GlobalBudget`, a token bucket refilled at
+``rate`` per second (``ALBASTINI_GLOBAL_RATE``, 45 by default, less than 50 for the requests
+of the start-up, before the budget exists, and for timing jitter) and holding one token, so
+requests are spaced rather than sent in bursts.
+
+When requests wait for tokens, the one with the smallest key goes first (:func:`priority`):
+
+* ``URGENT`` (0): what no table edit should delay, e.g. a request made while answering a click
+  or a command (every request not otherwise marked).
+* ``NOTICE`` (1): a table's ordered public messages (turn pings, summaries, a table message
+  posted again), in the order they were queued.
+* ``EDIT`` (2): the edit of a table message, keyed by when the oldest change it will show was
+  made: the table that has waited longest goes first, and since an edit shows the table's
+  latest state, every change made while it waited goes out in that one edit. A table where no
+  person is to play (a computer's turn, a finished match) counts as if its change came
+  ``COMPUTER_DELAY`` seconds later: it yields to tables where a person waits, without being
+  starved by them.
+
+Where a person's own view can be updated through an interaction's token (their private
+hand, :mod:`cogs.hands`, sent by :mod:`cogs.courier`), it is, and that costs nothing here.
+
+Clusters: every process has a budget of its own; ``ALBASTINI_CLUSTERS`` (the number of
+processes that share one bot token, 1 by default) divides ``ALBASTINI_GLOBAL_RATE`` between
+them (see bench/README.md, "Discord's global rate limit").
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import contextvars
+import heapq
+import itertools
+import re
+import time
+from collections.abc import Awaitable, Callable, Iterator
+from typing import Any
+
+#: Requests per second the bot spends by default (Discord allows about 50).
+DEFAULT_RATE = 45.0
+#: Priority classes (smaller goes first).
+URGENT, NOTICE, EDIT = 0, 1, 2
+#: Seconds by which a table where no person is to play yields to the others.
+COMPUTER_DELAY = 3.0
+#: Routes outside the global limit: interaction callbacks and the interaction webhook.
+EXEMPT = re.compile(r"^/(?:interactions/[^/]+/[^/]+/callback|webhooks/[^/]+/[^/]+)")
+
+Key = tuple[int, float]
+
+_priority: contextvars.ContextVar[Key | None] = contextvars.ContextVar(
+    "albastini_budget_priority", default=None
+)
+_prepaid: contextvars.ContextVar[bool] = contextvars.ContextVar(
+    "albastini_budget_prepaid", default=False
+)
+
+
+def counted(path: str) -> bool:
+    """Whether a request to ``path`` (after ``/api/vN``) counts toward the global limit."""
+    return EXEMPT.match(path) is None
+
+
+def share(rate: float, clusters: int) -> float:
+    """The requests per second one of ``clusters`` processes may spend out of ``rate``."""
+    return rate / max(1, clusters)
+
+
+@contextlib.contextmanager
+def priority(key: Key) -> Iterator[None]:
+    """Requests made inside the block (in this task) wait for tokens with ``key``."""
+    token = _priority.set(key)
+    try:
+        yield
+    finally:
+        _priority.reset(token)
+
+
+@contextlib.contextmanager
+def prepaid() -> Iterator[None]:
+    """Requests made inside the block were paid for already (:meth:`GlobalBudget.take`)."""
+    token = _prepaid.set(True)
+    try:
+        yield
+    finally:
+        _prepaid.reset(token)
+
+
+class GlobalBudget:
+    """A token bucket (``rate`` per second, at most ``capacity`` tokens) whose waiters are
+    served smallest key first. ``clock``: seconds, monotonic (for tests)."""
+
+    def __init__(
+        self,
+        rate: float = DEFAULT_RATE,
+        *,
+        capacity: float = 1.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        if rate <= 0:
+            raise ValueError("the rate must be positive")
+        self.rate = rate
+        self.capacity = max(1.0, capacity)
+        self._clock = clock
+        self._tokens = self.capacity
+        self._stamp = clock()
+        self._waiters: list[tuple[Key, int, asyncio.Future[None]]] = []
+        self._seq = itertools.count()
+        self._timer: asyncio.TimerHandle | None = None
+        #: Tokens taken (requests paid for) and given back, since the start.
+        self.taken = 0
+        self.refunded = 0
+
+    @property
+    def waiting(self) -> int:
+        """Requests waiting for a token now."""
+        return sum(1 for _k, _s, fut in self._waiters if not fut.done())
+
+    def _refill(self) -> None:
+        now = self._clock()
+        self._tokens = min(self.capacity, self._tokens + (now - self._stamp) * self.rate)
+        self._stamp = now
+
+    async def take(self, key: Key | None = None) -> None:
+        """Wait for a token; with others waiting, the smallest ``key`` is served first
+        (default: the current :func:`priority`, else ``URGENT`` in the order of arrival)."""
+        if key is None:
+            key = _priority.get() or (URGENT, self._clock())
+        self._refill()
+        if not self._waiters and self._tokens >= 1:
+            self._tokens -= 1
+            self.taken += 1
+            return
+        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        heapq.heappush(self._waiters, (key, next(self._seq), fut))
+        self._grant()
+        try:
+            await fut
+        except asyncio.CancelledError:
+            if fut.done() and not fut.cancelled():
+                self.refund()  # granted as it was cancelled: the token is not spent
+            raise
+
+    def refund(self) -> None:
+        """Give back a token that was taken but not spent (the request was not sent)."""
+        self.taken -= 1
+        self.refunded += 1
+        self._refill()
+        self._tokens = min(self.capacity, self._tokens + 1)
+        self._grant()
+
+    def _grant(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        self._refill()
+        while self._waiters:
+            if self._waiters[0][2].done():  # cancelled while waiting
+                heapq.heappop(self._waiters)
+                continue
+            if self._tokens < 1:
+                break
+            _key, _seq, fut = heapq.heappop(self._waiters)
+            self._tokens -= 1
+            self.taken += 1
+            fut.set_result(None)
+        if self._waiters:
+            wait = (1 - self._tokens) / self.rate
+            self._timer = asyncio.get_running_loop().call_later(max(wait, 0.0), self._grant)
+
+
+def guard(http: Any, budget: GlobalBudget) -> None:
+    """Make every counted request of discord.py's HTTP client ``http`` take a token first
+    (unless made inside :func:`prepaid`); the interaction endpoints pass freely."""
+    original: Callable[..., Awaitable[Any]] = http.request
+    if getattr(original, "albastini_budget", None) is not None:
+        original = original.albastini_original  # type: ignore[attr-defined]
+
+    async def request(route: Any, **kwargs: Any) -> Any:
+        if not _prepaid.get() and counted(str(getattr(route, "path", ""))):
+            await budget.take()
+        return await original(route, **kwargs)
+
+    request.albastini_budget = budget  # type: ignore[attr-defined]
+    request.albastini_original = original  # type: ignore[attr-defined]
+    http.request = request

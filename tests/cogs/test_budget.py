@@ -1,0 +1,106 @@
+"""The process's budget of Discord's global rate limit (cogs/budget.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from cogs import budget as budgets
+
+
+async def test_tokens_are_spaced_at_the_rate() -> None:
+    budget = budgets.GlobalBudget(50.0)
+    start = time.monotonic()
+    for _ in range(11):
+        await budget.take()
+    elapsed = time.monotonic() - start
+    # one token at once, then one every 20 ms: never a burst beyond the rate
+    assert 0.19 <= elapsed < 0.5
+    assert budget.taken == 11
+
+
+async def test_waiters_are_served_smallest_key_first() -> None:
+    budget = budgets.GlobalBudget(40.0)
+    await budget.take()  # the bucket is empty now
+    order: list[str] = []
+
+    async def wait(name: str, key: budgets.Key) -> None:
+        await budget.take(key)
+        order.append(name)
+
+    tasks = [
+        asyncio.create_task(wait("old edit", (budgets.EDIT, 1.0))),
+        asyncio.create_task(wait("computer's edit", (budgets.EDIT, 0.5 + budgets.COMPUTER_DELAY))),
+        asyncio.create_task(wait("newer edit", (budgets.EDIT, 2.0))),
+        asyncio.create_task(wait("notice", (budgets.NOTICE, 9.0))),
+        asyncio.create_task(wait("click", (budgets.URGENT, 10.0))),
+    ]
+    await asyncio.gather(*tasks)
+    assert order == ["click", "notice", "old edit", "newer edit", "computer's edit"]
+
+
+async def test_refund_and_cancelled_waiters_leave_the_tokens() -> None:
+    budget = budgets.GlobalBudget(10.0)
+    await budget.take()
+    budget.refund()  # not sent: the token is back at once
+    start = time.monotonic()
+    await budget.take()
+    assert time.monotonic() - start < 0.05
+    waiter = asyncio.create_task(budget.take())
+    await asyncio.sleep(0)
+    waiter.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await waiter
+    await budget.take()  # the next token goes to the next waiter, not to the cancelled one
+    assert budget.waiting == 0 and budget.taken == 2 and budget.refunded == 1
+
+
+async def test_priority_context_orders_the_guarded_requests() -> None:
+    """guard(): counted routes wait for a token (with the priority of their context); the
+    interaction endpoints and prepaid requests do not."""
+    sent: list[str] = []
+
+    async def request(route: Any, **kwargs: Any) -> str:
+        sent.append(route.path)
+        return route.path
+
+    http = SimpleNamespace(request=request)
+    budget = budgets.GlobalBudget(20.0)
+    budgets.guard(http, budget)
+    budgets.guard(http, budget)  # guarding twice does not pay twice
+    route = SimpleNamespace
+    await http.request(route(path="/channels/1/messages"))
+    assert budget.taken == 1
+    await http.request(route(path="/interactions/1/abc/callback"))
+    await http.request(route(path="/webhooks/2/abc/messages/@original"))
+    with budgets.prepaid():
+        await http.request(route(path="/channels/1/messages/5"))
+    assert budget.taken == 1 and len(sent) == 4
+
+    async def edit() -> None:
+        with budgets.priority((budgets.EDIT, 0.0)):
+            await http.request(route(path="/channels/1/messages/7"))
+
+    async def notice() -> None:
+        with budgets.priority((budgets.NOTICE, 5.0)):
+            await http.request(route(path="/channels/1/messages"))
+
+    await asyncio.gather(edit(), notice())
+    assert sent[-2:] == ["/channels/1/messages", "/channels/1/messages/7"]
+    assert budget.taken == 3
+
+
+def test_counted_routes_and_cluster_share() -> None:
+    assert budgets.counted("/channels/1/messages/2")
+    assert budgets.counted("/applications/1/commands")
+    assert not budgets.counted("/interactions/1/tok/callback")
+    assert not budgets.counted("/webhooks/1/tok")
+    assert not budgets.counted("/webhooks/1/tok/messages/3")
+    assert budgets.share(45.0, 1) == 45.0
+    assert budgets.share(45.0, 3) == 15.0
+    with pytest.raises(ValueError):
+        budgets.GlobalBudget(0)
