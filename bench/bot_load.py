@@ -24,6 +24,13 @@ with the bot; ``--pin-driver`` keeps it to the last CPU once the bot has started
 generator on a machine of its own would (Discord is not on the bot's machine), while the bot and
 its worker processes may still use every CPU.
 
+Discord's global rate limit: the fake enforces it (``--global-rate``, 50 requests per second
+per token by default; interaction endpoints exempt) and the bench counts its global 429s. The
+table-update lag is printed twice: as the bot measures it (from a change of a table to the end
+of the edit that shows it, logged by the bot when it stops) and as the people see it (from a
+move's acknowledgement, the bot's callback reaching the fake, to the next edit of the table
+message reaching the fake; an edit that was already on its way counts, so a little low).
+
 Memory per table: the bot process's VmRSS (``/proc/<pid>/status``) at its peak during the run
 minus VmRSS just before the first table opens, divided by the number of tables.
 
@@ -85,12 +92,14 @@ TARGETS = {"p99_ms": 50.0, "kb_per_table": 100.0}
 
 # --------------------------------------------------------------------------- the fake, instrumented
 class BenchFake(FakeDiscord):
-    """The fake Discord, plus: when each interaction's callback arrived, and a wake-up per channel
-    whenever a public message there is created, edited or deleted (people wait on it)."""
+    """The fake Discord, plus: when each interaction's callback arrived, when each edit of a
+    public message arrived, and a wake-up per channel whenever a public message there is
+    created, edited or deleted (people wait on it)."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.callback_at: dict[int, float] = {}
+        self.edited_at: dict[int, list[float]] = {}  # message id -> its edits' arrival times
         self._channel_events: dict[int, asyncio.Event] = {}
         self._user_events: dict[int, asyncio.Event] = {}
 
@@ -98,6 +107,15 @@ class BenchFake(FakeDiscord):
         with contextlib.suppress(KeyError, ValueError):
             self.callback_at.setdefault(int(request.match_info["iid"]), time.perf_counter())
         return await super()._callback(request)
+
+    async def _channel_edit(self, request: web.Request) -> web.Response:
+        arrived = time.perf_counter()
+        response = await super()._channel_edit(request)
+        if response.status == 200:
+            with contextlib.suppress(KeyError, ValueError):
+                mid = int(request.match_info["mid"])
+                self.edited_at.setdefault(mid, []).append(arrived)
+        return response
 
     def _dispatch_message(self, event: str, msg: FakeMessage) -> None:
         super()._dispatch_message(event, msg)
@@ -154,6 +172,8 @@ class Stats:
     match_ready: list[float] = field(default_factory=list)  # Start sent -> table picture shown
     first_interaction: float | None = None
     last_interaction: float = 0.0
+    #: (table message id, when the move's callback reached the fake), per move by a person
+    move_acks: list[tuple[int, float]] = field(default_factory=list)
 
 
 def pct(values: list[float], q: float) -> float:
@@ -232,6 +252,7 @@ class Bench:
         self.think_lo, self.think_hi = args.think_ms
         self.stop_at = math.inf
         self.finished_tables: set[int] = set()
+        self.last_ack: float | None = None  # when the latest answered interaction was answered
 
     async def think(self) -> None:
         if self.think_hi > 0:
@@ -254,6 +275,7 @@ class Bench:
             self.stats.driver_skips += 1
             return None
         arrived = self.fake.callback_at.pop(result.interaction_id, None)
+        self.last_ack = arrived
         self.stats.last_interaction = time.perf_counter()
         if result.failed or result.response_type is None or arrived is None:
             self.stats.failed += 1
@@ -381,6 +403,8 @@ class Bench:
                 fake.click, user, hand, custom_id=self.rng.choice(moves).custom_id))
             if r is not None and not r.failed:
                 self.stats.moves += 1
+                if self.last_ack is not None:
+                    self.stats.move_acks.append((table_msg.id, self.last_ack))
 
 
 # --------------------------------------------------------------------------- the bot process
@@ -518,7 +542,8 @@ async def wait_exit(proc: subprocess.Popen[bytes], timeout: float) -> int | None
 async def run(args: argparse.Namespace) -> float:
     workdir = Path(tempfile.mkdtemp(prefix="albastini-bot-load-"))
     edit_rate = None if args.edit_rate is None else (args.edit_rate[0], args.edit_rate[1])
-    fake = BenchFake(interaction_deadline=DEADLINE, edit_rate=edit_rate, max_messages=200)
+    fake = BenchFake(interaction_deadline=DEADLINE, edit_rate=edit_rate, max_messages=200,
+                     global_rate=args.global_rate)
     await fake.start()
     bench = Bench(args, fake)
     tables: list[tuple[int, list[FakeUser]]] = []
@@ -538,6 +563,8 @@ async def run(args: argparse.Namespace) -> float:
         "LOG_LEVEL": args.log_level,
         "PYTHONUNBUFFERED": "1",
     })
+    if args.bot_rate is not None:
+        env["ALBASTINI_GLOBAL_RATE"] = f"{args.bot_rate:g}"
     log_path = workdir / "bot.log"
     log_file = open(log_path, "wb")  # noqa: SIM115 - closed in finally
     proc = subprocess.Popen(bot_command(args, workdir), env=env, cwd=workdir,
@@ -673,6 +700,10 @@ async def run(args: argparse.Namespace) -> float:
     out.append(f"unknown routes: {len(fake.unknown_routes)}, rate-limited requests (429): "
                f"{len(fake.rate_limited)}, rejected requests: {len(fake.rejections)}, "
                f"fake server errors: {len(fake.server_errors)}")
+    grate = args.global_rate
+    out.append(f"global rate limit ({'off' if grate is None else f'{grate[0]} per {grate[1]:g} s'}"
+               f"): {len(fake.global_limited)} requests refused with a global 429")
+    out.extend(lag_lines(st, fake, log_text, t_play1))
     refused = Counter(f"{r.status}/{r.body.get('code')} {r.body.get('message')}"
                       for r in fake.rejections)
     for what, n in refused.most_common(4):
@@ -741,6 +772,31 @@ async def run(args: argparse.Namespace) -> float:
     return p99
 
 
+def lag_lines(st: Stats, fake: BenchFake, log_text: str, end: float) -> list[str]:
+    """The table-update lag: as people see it (a move's acknowledgement to the next edit of
+    its table message reaching the fake) and as the bot measured it (its log line)."""
+    import bisect
+
+    seen: list[float] = []
+    unseen = 0
+    for mid, acked in st.move_acks:
+        edits = fake.edited_at.get(mid, [])
+        i = bisect.bisect_left(edits, acked)
+        if i < len(edits):
+            seen.append(edits[i] - acked)
+        else:
+            unseen += 1
+    patches = sum(len(v) for v in fake.edited_at.values())
+    out = [f"table-update lag, move acknowledged -> its table message edited (fake's view): "
+           f"p50 {ms(pct(seen, 0.5))} ms, p99 {ms(pct(seen, 0.99))} ms, "
+           f"max {ms(max(seen, default=math.nan))} ms over {len(seen)} moves "
+           f"({unseen} not shown by the end); {patches} table message edits (PATCH) done"]
+    found = re.findall(r"table updates: .*", log_text)
+    out.append(f"table-update lag, change -> edit done (the bot's view): "
+               f"{found[-1] if found else 'no line in the bot log (LOG_LEVEL INFO needed)'}")
+    return out
+
+
 def think_range(text: str) -> tuple[float, float]:
     parts = text.replace("–", "-").split("-")
     try:
@@ -779,6 +835,12 @@ def main() -> None:
                    help="tables open at random times within this many seconds (20)")
     p.add_argument("--edit-rate", type=rate_limit, default=None,
                    help="per-channel limit on message creates/edits, e.g. 5/5 (default off)")
+    p.add_argument("--global-rate", type=rate_limit, default=(50, 1.0),
+                   help="the fake's global limit per bot token, LIMIT/SECONDS (50/1, Discord's; "
+                        "off to lift it)")
+    p.add_argument("--bot-rate", type=float, default=None,
+                   help="the bot's budget, requests/s (ALBASTINI_GLOBAL_RATE; default the bot's "
+                        "own, 45)")
     p.add_argument("--profile", choices=["py-spy", "py-spy-gil", "cprofile"], default=None,
                    help="profile the bot: py-spy (every busy thread), py-spy-gil (only the "
                         "thread holding the GIL), cprofile (main thread, slow)")
@@ -787,7 +849,8 @@ def main() -> None:
     p.add_argument("--pin-driver", dest="pin", action="store_true",
                    help="keep this driver (fake Discord + people) to the last CPU once the bot "
                         "has started (by default it shares every CPU with the bot)")
-    p.add_argument("--log-level", default="WARNING", help="the bot's LOG_LEVEL (WARNING)")
+    p.add_argument("--log-level", default="INFO",
+                   help="the bot's LOG_LEVEL (INFO: its table-update lag line is at INFO)")
     p.add_argument("--seed", type=int, default=20261122)
     p.add_argument("--keep", action="store_true", help="keep the temp dir (log, db, profile)")
     args = p.parse_args()

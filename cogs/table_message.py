@@ -572,9 +572,31 @@ class TableMessages:
             and all(task.done() for task in self._editors.values())
         )
 
+    def lag_summary(self) -> str:
+        """How long the table's changes waited to be shown, and the requests the budget let
+        through (logged when the bot stops; bench/bot_load.py reads it)."""
+        lags = sorted(self.lags)
+
+        def pct(q: float) -> float:
+            return lags[min(len(lags) - 1, max(0, math.ceil(q * len(lags)) - 1))]
+
+        text = (
+            f"table updates: {len(lags)} changes shown, lag p50 {pct(0.5):.3f} s, "
+            f"p99 {pct(0.99):.3f} s, max {lags[-1]:.3f} s"
+            if lags
+            else "table updates: no change shown"
+        )
+        if self.budget is not None:
+            text += (
+                f"; global budget {self.budget.rate:g}/s: {self.budget.taken} requests "
+                f"paid, {self.budget.waiting} waiting"
+            )
+        return text
+
     async def close(self) -> None:
         """Stop editing; end the picture process and the courier."""
         self._closing = True
+        log.info("%s", self.lag_summary())
         for handle in self._retry.values():
             handle.cancel()
         self._retry.clear()

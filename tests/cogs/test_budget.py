@@ -65,8 +65,9 @@ async def test_priority_context_orders_the_guarded_requests() -> None:
     sent: list[str] = []
 
     async def request(route: Any, **kwargs: Any) -> str:
-        sent.append(route.path)
-        return route.path
+        path = str(route.path)
+        sent.append(path)
+        return path
 
     http = SimpleNamespace(request=request)
     budget = budgets.GlobalBudget(20.0)

@@ -1,0 +1,71 @@
+"""Discord's global rate limit: many busy tables share one budget, the bot is never refused,
+and every table message still ends up showing its table's latest state."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Callable
+
+from bot import AlbastiniBot
+from tests.e2e.conftest import assert_clean, enabled_moves, press_start, settle
+from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
+
+TABLES = 10
+MOVES = 4  # by the person at each table (the computer answers each one)
+CLOCK = re.compile(r" ?⏳ <t:\d+:R>")
+
+
+async def play(fake: FakeDiscord, user: FakeUser, channel_id: int) -> FakeMessage:
+    """One person against a computer: opens the table, then makes ``MOVES`` moves from the
+    private hand that follows the game, as fast as it enables them."""
+    r = await fake.slash(user, "albastini start", channel_id=channel_id, players=2,
+                         computers=True, target=1)
+    lobby = r.message
+    assert lobby is not None
+    await press_start(fake, user, lobby)
+    await fake.wait_until(lambda: fake.find_button(lobby, label="Show my hand"), timeout=20)
+    r = await fake.click(user, lobby, label="Show my hand")
+    hand = r.message
+    assert hand is not None and r.ephemeral
+    for _ in range(MOVES):
+        await fake.wait_until(lambda: enabled_moves(hand)
+                              or not fake.find_button(lobby, label="Show my hand"), timeout=20)
+        moves = enabled_moves(hand)
+        if not moves:
+            break  # the match is over
+        r = await fake.click(user, hand, custom_id=moves[0].custom_id)
+        assert not r.failed
+    return lobby
+
+
+def shown(message: FakeMessage) -> str:
+    assert message.embeds, message.text
+    return CLOCK.sub("", str(message.embeds[0].get("description", "")))
+
+
+async def test_many_tables_share_the_global_budget(
+    make_bot: Callable[..., AlbastiniBot],
+) -> None:
+    """With a budget below the fake's global limit (15/s against 20/s), ten busy tables get no
+    global 429 (without the budget the same run asks for more than 20 requests in a second),
+    and every table message shows its table's final state once the bot settles."""
+    async with FakeDiscord(global_rate=(20, 1.0)) as fake:
+        channels = [fake.add_channel(f"table-{i}") for i in range(TABLES)]
+        people = [fake.add_user(f"P{i}") for i in range(TABLES)]
+        async with fake.run_bot(make_bot(global_rate=15.0)) as bot:
+            messages = await asyncio.gather(
+                *(play(fake, user, cid) for user, cid in zip(people, channels, strict=True))
+            )
+            await settle(bot, fake)
+            for cid, message in zip(channels, messages, strict=True):
+                table = bot.service.table_in_channel(cid)
+                assert table is not None and table.message_id == message.id
+                payload, _draw = bot.publisher.message._compose(table, picture=False)
+                assert shown(message) == CLOCK.sub("", payload["embed"].description)
+            lags = bot.publisher.message.lags
+            assert len(lags) >= TABLES * MOVES
+            budget = bot.publisher.budget
+            assert budget is not None and budget.rate == 15.0 and budget.taken > TABLES * 2
+        assert fake.global_limited == []
+        assert_clean(fake)
