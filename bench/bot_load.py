@@ -108,17 +108,11 @@ class BenchFake(FakeDiscord):
             self.callback_at.setdefault(int(request.match_info["iid"]), time.perf_counter())
         return await super()._callback(request)
 
-    async def _channel_edit(self, request: web.Request) -> web.Response:
-        arrived = time.perf_counter()
-        response = await super()._channel_edit(request)
-        if response.status == 200:
-            with contextlib.suppress(KeyError, ValueError):
-                mid = int(request.match_info["mid"])
-                self.edited_at.setdefault(mid, []).append(arrived)
-        return response
-
     def _dispatch_message(self, event: str, msg: FakeMessage) -> None:
         super()._dispatch_message(event, msg)
+        if event == "MESSAGE_UPDATE" and msg.ephemeral_for is None:
+            # a public message edited, through the channel or an interaction's token
+            self.edited_at.setdefault(msg.id, []).append(time.perf_counter())
         if msg.ephemeral_for is None:
             ev = self._channel_events.pop(msg.channel_id, None)
         else:
@@ -790,7 +784,7 @@ def lag_lines(st: Stats, fake: BenchFake, log_text: str, end: float) -> list[str
     out = [f"table-update lag, move acknowledged -> its table message edited (fake's view): "
            f"p50 {ms(pct(seen, 0.5))} ms, p99 {ms(pct(seen, 0.99))} ms, "
            f"max {ms(max(seen, default=math.nan))} ms over {len(seen)} moves "
-           f"({unseen} not shown by the end); {patches} table message edits (PATCH) done"]
+           f"({unseen} not shown by the end); {patches} edits of public messages"]
     found = re.findall(r"table updates: .*", log_text)
     out.append(f"table-update lag, change -> edit done (the bot's view): "
                f"{found[-1] if found else 'no line in the bot log (LOG_LEVEL INFO needed)'}")

@@ -5,9 +5,19 @@ endpoints (callbacks, and follow-ups and edits through an interaction's token); 
 ``X-RateLimit-Global`` stops every request of the bot for a while, and every process of the
 bot (every cluster) shares the one limit. So the bot never asks Discord to refuse it: each
 counted request first takes a token from :class:`GlobalBudget`, a token bucket refilled at
-``rate`` per second (``ALBASTINI_GLOBAL_RATE``, 45 by default, less than 50 for the requests
-of the start-up, before the budget exists, and for timing jitter) and holding one token, so
+``rate`` per second (``ALBASTINI_GLOBAL_RATE``, 45 by default) and holding one token, so
 requests are spaced rather than sent in bursts.
+
+Spacing the requests where they are paid for is not enough: a table edit is sent by another
+process (the courier), after its picture is drawn, and a busy machine delays some requests and
+then lets them go together, so Discord could count more in a second than were paid for in any
+second. So the budget also keeps a **window**: a request occupies it from the moment it is paid
+for until one second after its answer came back, and no request is paid for while ``window``
+requests occupy it. Whatever the delays, a request Discord counts in a second was either in
+flight or answered less than a second before any later one was paid for, so Discord never
+counts more than ``window`` in a second (49 at the default rate, just under 50). Each process
+of the bot (cluster) has its own window, their sum stays under 50 when ``ALBASTINI_CLUSTERS``
+says how many there are.
 
 When requests wait for tokens, the one with the smallest key goes first (:func:`priority`):
 
@@ -39,11 +49,17 @@ import heapq
 import itertools
 import re
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
 
 #: Requests per second the bot spends by default (Discord allows about 50).
 DEFAULT_RATE = 45.0
+#: Requests in flight or answered within the last second, at most, at ``DEFAULT_RATE`` (and
+#: in proportion at other rates): below Discord's 50.
+DEFAULT_WINDOW = 49
+#: Seconds a request occupies the window after its answer (Discord's limit is per second).
+WINDOW_SECONDS = 1.0
 #: Priority classes (smaller goes first).
 URGENT, NOTICE, EDIT = 0, 1, 2
 #: Seconds by which a table where no person is to play yields to the others.
@@ -71,6 +87,11 @@ def share(rate: float, clusters: int) -> float:
     return rate / max(1, clusters)
 
 
+def window_for(rate: float) -> int:
+    """The window that goes with a rate: 49 at 45 per second, in proportion otherwise."""
+    return max(1, int(rate * DEFAULT_WINDOW / DEFAULT_RATE))
+
+
 @contextlib.contextmanager
 def priority(key: Key) -> Iterator[None]:
     """Requests made inside the block (in this task) wait for tokens with ``key``."""
@@ -93,18 +114,25 @@ def prepaid() -> Iterator[None]:
 
 class GlobalBudget:
     """A token bucket (``rate`` per second, at most ``capacity`` tokens) whose waiters are
-    served smallest key first. ``clock``: seconds, monotonic (for tests)."""
+    served smallest key first, and a window: at most ``window`` requests (default:
+    :func:`window_for` the rate) paid for and not answered more than ``WINDOW_SECONDS`` ago.
+    Every :meth:`take` is followed by :meth:`done` (the answer came) or :meth:`refund` (not
+    sent). ``clock``: seconds, monotonic (for tests)."""
 
     def __init__(
         self,
         rate: float = DEFAULT_RATE,
         *,
         capacity: float = 1.0,
+        window: int | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         if rate <= 0:
             raise ValueError("the rate must be positive")
         self.rate = rate
+        self.window = window_for(rate) if window is None else max(1, window)
+        self._in_flight = 0
+        self._answered: deque[float] = deque()  # when requests in the window were answered
         self.capacity = max(1.0, capacity)
         self._clock = clock
         self._tokens = self.capacity
@@ -125,6 +153,22 @@ class GlobalBudget:
         now = self._clock()
         self._tokens = min(self.capacity, self._tokens + (now - self._stamp) * self.rate)
         self._stamp = now
+        while self._answered and self._answered[0] <= now - WINDOW_SECONDS:
+            self._answered.popleft()
+
+    def _room(self) -> bool:
+        return self._tokens >= 1 and self._in_flight + len(self._answered) < self.window
+
+    def _pay(self) -> None:
+        self._tokens -= 1
+        self._in_flight += 1
+        self.taken += 1
+
+    @property
+    def occupied(self) -> int:
+        """Requests in flight or answered within the last ``WINDOW_SECONDS``."""
+        self._refill()
+        return self._in_flight + len(self._answered)
 
     async def take(self, key: Key | None = None) -> None:
         """Wait for a token; with others waiting, the smallest ``key`` is served first
@@ -132,9 +176,8 @@ class GlobalBudget:
         if key is None:
             key = _priority.get() or (URGENT, self._clock())
         self._refill()
-        if not self._waiters and self._tokens >= 1:
-            self._tokens -= 1
-            self.taken += 1
+        if not self._waiters and self._room():
+            self._pay()
             return
         fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         heapq.heappush(self._waiters, (key, next(self._seq), fut))
@@ -146,10 +189,17 @@ class GlobalBudget:
                 self.refund()  # granted as it was cancelled: the token is not spent
             raise
 
+    def done(self) -> None:
+        """The request paid for was answered (or failed): it leaves the window a second later."""
+        self._in_flight = max(0, self._in_flight - 1)
+        self._answered.append(self._clock())
+        self._grant()
+
     def refund(self) -> None:
         """Give back a token that was taken but not spent (the request was not sent)."""
         self.taken -= 1
         self.refunded += 1
+        self._in_flight = max(0, self._in_flight - 1)
         self._refill()
         self._tokens = min(self.capacity, self._tokens + 1)
         self._grant()
@@ -163,14 +213,17 @@ class GlobalBudget:
             if self._waiters[0][2].done():  # cancelled while waiting
                 heapq.heappop(self._waiters)
                 continue
-            if self._tokens < 1:
+            if not self._room():
                 break
             _key, _seq, fut = heapq.heappop(self._waiters)
-            self._tokens -= 1
-            self.taken += 1
+            self._pay()
             fut.set_result(None)
         if self._waiters:
             wait = (1 - self._tokens) / self.rate
+            if self._in_flight + len(self._answered) >= self.window:
+                if not self._answered:
+                    return  # all in flight: the next answer (done) calls again
+                wait = max(wait, self._answered[0] + WINDOW_SECONDS - self._clock())
             self._timer = asyncio.get_running_loop().call_later(max(wait, 0.0), self._grant)
 
 
@@ -182,9 +235,13 @@ def guard(http: Any, budget: GlobalBudget) -> None:
         original = original.albastini_original  # type: ignore[attr-defined]
 
     async def request(route: Any, **kwargs: Any) -> Any:
-        if not _prepaid.get() and counted(str(getattr(route, "path", ""))):
-            await budget.take()
-        return await original(route, **kwargs)
+        if _prepaid.get() or not counted(str(getattr(route, "path", ""))):
+            return await original(route, **kwargs)
+        await budget.take()
+        try:
+            return await original(route, **kwargs)
+        finally:
+            budget.done()
 
     request.albastini_budget = budget  # type: ignore[attr-defined]
     request.albastini_original = original  # type: ignore[attr-defined]

@@ -166,35 +166,40 @@ class TableMessages:
             wait = self._last_edit.get(table_id, -math.inf) + self.edit_interval - loop.time()
             if wait > 0:
                 await asyncio.sleep(wait)
+            paid = False
             if self.budget is not None:
                 await self.budget.take(self._key(table_id))
-            async with self._lanes:
-                if self._closing:
-                    if self.budget is not None:
+                paid = True
+            outcome: Outcome | None = None  # None: nothing sent (its token goes back)
+            try:
+                async with self._lanes:
+                    if self._closing:
+                        return
+                    # what changed while waiting goes out in this edit
+                    self._dirty.discard(table_id)
+                    covered = self._changes.pop(table_id, [])
+                    self._last_edit[table_id] = loop.time()
+                    self._edits_begun[table_id] = self._edits_begun.get(table_id, 0) + 1
+                    outcome = "failed"
+                    try:
+                        outcome = await self._edit_once(table_id)
+                    except Exception:
+                        log.exception("could not update the message of table %s", table_id)
+                    finally:
+                        self._edit_over(table_id, outcome, covered)
+                        self._edits_done[table_id] = self._edits_done.get(table_id, 0) + 1
+                        async with self._edit_finished:
+                            self._edit_finished.notify_all()
+            finally:
+                if paid and self.budget is not None:
+                    if outcome is None:
                         self.budget.refund()
-                    return
-                # what changed while waiting goes out in this edit
-                self._dirty.discard(table_id)
-                covered = self._changes.pop(table_id, [])
-                self._last_edit[table_id] = loop.time()
-                self._edits_begun[table_id] = self._edits_begun.get(table_id, 0) + 1
-                outcome: Outcome | None = "failed"
-                try:
-                    outcome = await self._edit_once(table_id)
-                except Exception:
-                    log.exception("could not update the message of table %s", table_id)
-                finally:
-                    self._edit_over(table_id, outcome, covered)
-                    self._edits_done[table_id] = self._edits_done.get(table_id, 0) + 1
-                    async with self._edit_finished:
-                        self._edit_finished.notify_all()
+                    else:
+                        self.budget.done()
 
     def _edit_over(self, table_id: int, outcome: Outcome | None, covered: list[float]) -> None:
-        """Account for an edit (``outcome`` None: nothing was sent, its token goes back to the
-        budget): the lags of the changes it showed are kept; after a failure, the changes wait
-        for the edit that tries again."""
-        if outcome is None and self.budget is not None:
-            self.budget.refund()
+        """Account for an edit (``outcome`` None: nothing was sent): the lags of the changes it
+        showed are kept; after a failure, the changes wait for the edit that tries again."""
         table = self.service.get(table_id)
         if table is None or table.message_id is None:
             return  # nothing shows this table's changes any more

@@ -17,6 +17,7 @@ async def test_tokens_are_spaced_at_the_rate() -> None:
     start = time.monotonic()
     for _ in range(11):
         await budget.take()
+        budget.done()
     elapsed = time.monotonic() - start
     # one token at once, then one every 20 ms: never a burst beyond the rate
     assert 0.19 <= elapsed < 0.5
@@ -93,6 +94,25 @@ async def test_priority_context_orders_the_guarded_requests() -> None:
     await asyncio.gather(edit(), notice())
     assert sent[-2:] == ["/channels/1/messages", "/channels/1/messages/7"]
     assert budget.taken == 3
+
+
+async def test_the_window_holds_requests_until_a_second_after_their_answer() -> None:
+    """However late requests are answered, no more than ``window`` are paid for within a
+    second of each other's answers: delays downstream cannot bunch them beyond it."""
+    budget = budgets.GlobalBudget(1000.0, window=3)
+    for _ in range(3):
+        await budget.take()  # in flight, unanswered
+    late = asyncio.create_task(budget.take())
+    await asyncio.sleep(0.05)
+    assert not late.done() and budget.occupied == 3
+    start = time.monotonic()
+    budget.done()  # answered now: it leaves the window a second from now
+    await late
+    assert time.monotonic() - start >= budgets.WINDOW_SECONDS - 0.01
+    budget.refund()  # the late one was not sent after all: its place is free at once
+    assert budget.occupied == 2  # two in flight; the answered one left the window
+    assert budgets.window_for(45.0) == 49 and budgets.window_for(15.0) == 16
+    assert budgets.window_for(45.0 / 8) == 6  # eight clusters: 48 in all
 
 
 def test_counted_routes_and_cluster_share() -> None:
