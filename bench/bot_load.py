@@ -50,6 +50,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import contextvars
 import functools
 import math
 import os
@@ -91,6 +92,9 @@ TARGETS = {"p99_ms": 50.0, "kb_per_table": 100.0}
 
 
 # --------------------------------------------------------------------------- the fake, instrumented
+_VIA_TOKEN: contextvars.ContextVar[bool] = contextvars.ContextVar("via_token", default=False)
+
+
 class BenchFake(FakeDiscord):
     """The fake Discord, plus: when each interaction's callback arrived, when each edit of a
     public message arrived, and a wake-up per channel whenever a public message there is
@@ -100,6 +104,7 @@ class BenchFake(FakeDiscord):
         super().__init__(**kwargs)
         self.callback_at: dict[int, float] = {}
         self.edited_at: dict[int, list[float]] = {}  # message id -> its edits' arrival times
+        self.token_edits = 0  # edits of public messages through an interaction's token
         self._channel_events: dict[int, asyncio.Event] = {}
         self._user_events: dict[int, asyncio.Event] = {}
 
@@ -108,11 +113,20 @@ class BenchFake(FakeDiscord):
             self.callback_at.setdefault(int(request.match_info["iid"]), time.perf_counter())
         return await super()._callback(request)
 
+    async def _webhook_edit(self, request: web.Request) -> web.Response:
+        token = _VIA_TOKEN.set(True)  # this request's task only
+        try:
+            return await super()._webhook_edit(request)
+        finally:
+            _VIA_TOKEN.reset(token)
+
     def _dispatch_message(self, event: str, msg: FakeMessage) -> None:
         super()._dispatch_message(event, msg)
         if event == "MESSAGE_UPDATE" and msg.ephemeral_for is None:
             # a public message edited, through the channel or an interaction's token
             self.edited_at.setdefault(msg.id, []).append(time.perf_counter())
+            if _VIA_TOKEN.get():
+                self.token_edits += 1
         if msg.ephemeral_for is None:
             ev = self._channel_events.pop(msg.channel_id, None)
         else:
@@ -421,6 +435,12 @@ WHAT_IF = {
         "async def _no_courier(self):\n"
         "    raise _c.CourierGone('what-if no-courier')\n"
         "_c.Courier.start = _no_courier\n"
+    ),
+    # table messages edited through the channel only (as 15 minutes after the last click that
+    # updated them): every edit paid for from the global budget
+    "no-table-tokens": (
+        "import cogs.table_message as _tm\n"
+        "_tm.TABLE_TOKEN_LIFE = 0.0\n"
     ),
     # no guild message events (the bot's own messages echoed back) and no message cache
     "no-message-events": (
@@ -781,10 +801,14 @@ def lag_lines(st: Stats, fake: BenchFake, log_text: str, end: float) -> list[str
         else:
             unseen += 1
     patches = sum(len(v) for v in fake.edited_at.values())
+    channel = fake.request_counts.get("PATCH /api/v{version}/channels/{cid}/messages/{mid}", 0)
     out = [f"table-update lag, move acknowledged -> its table message edited (fake's view): "
            f"p50 {ms(pct(seen, 0.5))} ms, p99 {ms(pct(seen, 0.99))} ms, "
            f"max {ms(max(seen, default=math.nan))} ms over {len(seen)} moves "
-           f"({unseen} not shown by the end); {patches} edits of public messages"]
+           f"({unseen} not shown by the end)",
+           f"public message edits: {patches}, of which {channel} through the channel (PATCH, "
+           f"counted by the global limit) and {fake.token_edits} through an interaction's token"
+           f" (not counted); the rest are answers to clicks on them"]
     found = re.findall(r"table updates: .*", log_text)
     out.append(f"table-update lag, change -> edit done (the bot's view): "
                f"{found[-1] if found else 'no line in the bot log (LOG_LEVEL INFO needed)'}")

@@ -443,6 +443,10 @@ class AlbastiniCog(FeatureCog):
             return
         await self.service.set_message(table.id, msg.id)
         self.bot.publisher.found(table.id)
+        if not reply.followed_up:  # the lobby is the command's response: its token edits it
+            self.bot.publisher.table_token(
+                table.id, msg.id, interaction.application_id, interaction.token
+            )
         self.bot.publisher.refresh(table.id)
 
     async def _lost_lobby(
@@ -582,6 +586,21 @@ class AlbastiniCog(FeatureCog):
             await self.answer_error(interaction, exc, f"button {button.kind}")
         finally:
             await reply.close()
+            self._table_token(interaction, button)
+
+    def _table_token(self, interaction: discord.Interaction[Any], button: ids.ButtonId) -> None:
+        """A click on a table message answered by updating it (Join, Start...): its token edits
+        that message outside Discord's global rate limit for a while (cogs/table_message.py)."""
+        msg = interaction.message
+        updated = (
+            discord.InteractionResponseType.message_update,
+            discord.InteractionResponseType.deferred_message_update,
+        )
+        if button.table is None or msg is None or interaction.response.type not in updated:
+            return
+        self.bot.publisher.table_token(
+            button.table, msg.id, interaction.application_id, interaction.token
+        )
 
     async def _on_button(
         self, interaction: discord.Interaction[Any], button: ids.ButtonId, reply: Reply

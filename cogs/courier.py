@@ -38,8 +38,9 @@ from cogs.games import DEFAULT_GAME
 
 log = logging.getLogger(__name__)
 
-#: What became of an edit: done, the message is gone, no permission, or it failed otherwise.
-Outcome = Literal["ok", "not_found", "forbidden", "failed"]
+#: What became of an edit: done, the message is gone, no permission, it failed otherwise, or
+#: (an edit through an interaction's token) the token no longer edits it.
+Outcome = Literal["ok", "not_found", "forbidden", "failed", "token_gone"]
 #: Seconds the courier is given to start (import discord.py and Pillow, log in).
 START_TIMEOUT = 60.0
 #: Seconds the courier is given to finish the edits in flight when the bot stops.
@@ -54,7 +55,10 @@ class Edit:
 
     ``picture``: (public view, names, game) to draw a new picture from; None keeps the message's
     current attachments, unless ``clear_attachments`` (a lobby, which has none).
-    ``picture_failed``: the footer shown when drawing fails (in the table's language)."""
+    ``picture_failed``: the footer shown when drawing fails (in the table's language).
+    ``through``: (application id, interaction token) of a click answered by updating this
+    message, whose token edits it outside Discord's global rate limit (cogs/budget.py); None:
+    through the channel."""
 
     channel_id: int
     message_id: int
@@ -63,6 +67,7 @@ class Edit:
     picture: Picture | None = None
     clear_attachments: bool = False
     picture_failed: str = ""
+    through: tuple[int, str] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -382,6 +387,9 @@ async def _edit(http: Any, job: Edit) -> tuple[Outcome, bool]:
             painted = True
     elif job.clear_attachments:
         kwargs["attachments"] = []
+    if job.through is not None:
+        outcome = await edit_original(http._HTTPClient__session, http, job.through, **kwargs)
+        return outcome, painted and outcome == "ok"
     try:
         with discord.http.handle_message_parameters(
             allowed_mentions=discord.AllowedMentions.none(), **kwargs
@@ -433,4 +441,43 @@ async def edit_hand(session: Any, http: Any, job: HandEdit) -> Outcome:
         # 404: the message was dismissed; 401: the token ran out
         log.info("a private hand could not be updated (%s %s)", exc.status, exc.code)
         return "not_found" if exc.status in (401, 403, 404) else "failed"
+    return "ok"
+
+
+async def edit_original(
+    session: Any, http: Any, through: tuple[int, str], **kwargs: Any
+) -> Outcome:
+    """Edit the message an interaction answered by updating it (a table message whose button
+    was clicked) through that interaction's token: outside Discord's global rate limit, for 15
+    minutes after the click. ``kwargs``: the message's content, embed, view, attachments.
+    "not_found" when the message was deleted; "token_gone" when the token no longer edits it
+    (expired): the caller edits through the channel instead."""
+    import discord
+    import discord.http
+    from discord.webhook.async_ import async_context
+
+    application_id, token = through
+    try:
+        with discord.http.handle_message_parameters(
+            allowed_mentions=discord.AllowedMentions.none(), **kwargs
+        ) as params:
+            await async_context.get().edit_original_interaction_response(
+                application_id,
+                token,
+                session=session,
+                proxy=http.proxy,
+                proxy_auth=http.proxy_auth,
+                payload=params.payload,
+                multipart=params.multipart,
+                files=params.files,
+            )
+    except discord.HTTPException as exc:
+        if exc.status == 404 and exc.code == 10008:
+            return "not_found"  # Unknown Message: the message was deleted
+        if exc.status in (401, 403, 404):
+            log.info("a table message's interaction token no longer edits it (%s %s)",
+                     exc.status, exc.code)
+            return "token_gone"
+        log.warning("could not edit a table message: %s %s", exc.status, exc.text[:200])
+        return "failed"
     return "ok"

@@ -132,6 +132,14 @@ class Publisher:
         """When the current person's time runs out, as a Discord timestamp."""
         return deadline_text(table, self.service.clock)
 
+    def table_token(
+        self, table_id: int, message_id: int, application_id: int | None, token: str
+    ) -> None:
+        """An interaction answered by posting or updating the table message ``message_id``:
+        its token edits that message outside Discord's global rate limit for a while."""
+        if application_id is not None:
+            self.message.remember_token(table_id, message_id, application_id, token)
+
     def lost(self, table_id: int) -> None:
         """The table has no message in the channel that its id was saved for: find or post it."""
         self.message.lost(table_id)

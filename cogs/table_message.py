@@ -11,6 +11,12 @@
   change waits longest goes first (tables where a person is to play before the others), and
   each edit carries every change made while it waited. :attr:`TableMessages.lags` keeps how
   long each change waited to be shown (the bench prints them).
+* Except when someone clicked a button of the table message itself less than
+  ``TABLE_TOKEN_LIFE`` ago and the bot answered by updating it (Join, Start: the slash command
+  that opened the table too): that interaction's token edits the message outside the global
+  limit (Discord's interaction webhook), so a table's first quarter of an hour, and any time
+  after such a click, costs none of the budget. A token that no longer works (expired, or its
+  message gone) is dropped and the edit goes through the channel.
 * The picture is the costly part: an identical one is never drawn or uploaded again, and when
   pictures queue for other tables, a table's text goes out now and its picture a little later.
 * A message that was deleted, or whose id was never saved, is found or posted again, through
@@ -33,6 +39,7 @@ import logging
 import math
 import time
 from collections import deque
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -63,6 +70,9 @@ EDIT_INTERVAL = 1.0
 ORPHAN_SEARCH = 50
 #: Lags kept for :attr:`TableMessages.lags` (the most recent ones).
 LAGS_KEPT = 200_000
+#: Seconds an interaction's token is used to edit the table message it answered: Discord keeps
+#: it 15 minutes; the last one is left to the edit that may be in flight.
+TABLE_TOKEN_LIFE = 14 * 60.0
 
 
 def _signature(payload: dict[str, Any]) -> tuple[Any, ...]:
@@ -105,6 +115,10 @@ class TableMessages:
         #: last (time.monotonic); a change shown by no edit (the table closed) is not counted.
         self.lags: deque[float] = deque(maxlen=LAGS_KEPT)
         self._changes: dict[int, list[float]] = {}  # table -> changes not yet in an edit
+        # table -> (message id, application id, interaction token, when it stops being used)
+        self._tokens: dict[int, tuple[int, int, str, float]] = {}
+        #: The clock of the tokens' lifetimes (tests move it with the fake Discord's).
+        self.token_clock: Callable[[], float] = time.monotonic
         self._closing = False
         self._last_edit: dict[int, float] = {}  # table -> loop time of its last edit
         self._dirty: set[int] = set()
@@ -148,6 +162,29 @@ class TableMessages:
                 self._edit_loop(table_id), name=f"albastini-table-edit-{table_id}"
             )
 
+    def remember_token(
+        self, table_id: int, message_id: int, application_id: int, token: str
+    ) -> None:
+        """A click on (or the command that posted) the table message was answered by updating
+        (posting) it: its token edits that message, outside the global limit, for a while."""
+        table = self.service.get(table_id)
+        if table is None or table.message_id != message_id or self._closing:
+            return
+        expires = self.token_clock() + TABLE_TOKEN_LIFE
+        self._tokens[table_id] = (message_id, application_id, token, expires)
+
+    def _token(self, table_id: int) -> tuple[int, str] | None:
+        """(application id, token) that edits the table message now, if one does."""
+        held = self._tokens.get(table_id)
+        if held is None:
+            return None
+        message_id, application_id, token, expires = held
+        table = self.service.get(table_id)
+        if table is None or table.message_id != message_id or self.token_clock() >= expires:
+            self._tokens.pop(table_id, None)
+            return None
+        return application_id, token
+
     def _key(self, table_id: int) -> budgets.Key:
         """The table's place among the requests waiting for the global budget: its oldest
         change not yet shown, later for a table where no person is to play."""
@@ -167,7 +204,7 @@ class TableMessages:
             if wait > 0:
                 await asyncio.sleep(wait)
             paid = False
-            if self.budget is not None:
+            if self.budget is not None and self._token(table_id) is None:
                 await self.budget.take(self._key(table_id))
                 paid = True
             outcome: Outcome | None = None  # None: nothing sent (its token goes back)
@@ -182,7 +219,7 @@ class TableMessages:
                     self._edits_begun[table_id] = self._edits_begun.get(table_id, 0) + 1
                     outcome = "failed"
                     try:
-                        outcome = await self._edit_once(table_id)
+                        outcome = await self._edit_once(table_id, None if paid else "token")
                     except Exception:
                         log.exception("could not update the message of table %s", table_id)
                     finally:
@@ -334,8 +371,10 @@ class TableMessages:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._painter, painter.paint, view, names, game)
 
-    async def _edit_once(self, table_id: int) -> Outcome | None:
-        """Bring the table message up to date; the edit's outcome, None if none was sent."""
+    async def _edit_once(self, table_id: int, via: str | None = None) -> Outcome | None:
+        """Bring the table message up to date; the edit's outcome, None if none was sent.
+        ``via="token"``: through the interaction token the table has, if it still has one
+        (none was paid for)."""
         table = self.service.get(table_id)
         if table is None or table.message_id is None:
             return None
@@ -350,7 +389,17 @@ class TableMessages:
         if not paint and signature == self._sent.get(table_id):
             self._refresh_later(table_id)  # nothing new to say; the picture waits its turn
             return None
-        outcome = await self._send_edit(table, payload, draw)
+        through = self._token(table_id) if via == "token" else None
+        if via == "token" and through is None and self.budget is not None:
+            self._dirty.add(table_id)  # the token ran out meanwhile: the next turn pays
+            self._drawn.pop(table_id, None)
+            return "token_gone"
+        outcome = await self._send_edit(table, payload, draw, through)
+        if outcome == "token_gone":
+            self._tokens.pop(table_id, None)
+            self._drawn.pop(table_id, None)
+            self._dirty.add(table_id)  # again at once, through the channel
+            return outcome
         if outcome == "not_found":
             if table.status in ("lobby", "running"):
                 self._heal(table_id)  # deleted: posted again (retried, in the table's order)
@@ -377,13 +426,20 @@ class TableMessages:
         table: Table,
         payload: dict[str, Any],
         draw: courier.Picture | None,
+        through: tuple[int, str] | None = None,
     ) -> Outcome:
-        """Edit the table message (with a new picture drawn from ``draw`` if given); on return
+        """Edit the table message (with a new picture drawn from ``draw`` if given), through
+        the channel or, ``through`` (application id, token), an interaction's token; on return
         ``payload["attachments"]`` says what went out: absent (kept), [] (none), or [picture]."""
         assert table.message_id is not None
         if self.courier is None:
             if draw is not None:
                 await self._attach(table, payload, draw)
+            if through is not None:
+                session = getattr(self.bot.http, "_HTTPClient__session", None)
+                return await courier.edit_original(
+                    session, self.bot.http, through, content=None, **payload
+                )
             channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
             try:
                 # content=None also clears the one-off "the message was deleted" line of a repost
@@ -404,6 +460,7 @@ class TableMessages:
             picture=draw,
             clear_attachments=draw is None and payload.get("attachments") == [],
             picture_failed=t(table.language, "error.image_failed"),
+            through=through,
         )
         if draw is not None:
             self._painting += 1

@@ -276,6 +276,7 @@ async def test_a_private_hand_still_works_after_its_token_expired(
         async with fake.run_bot(make_bot()) as bot:
             lobby = await match_with_computers(fake, neema)
             bot.albastini.hands.clock = fake.now  # the bot's clock moves with the fake's
+            bot.publisher.message.token_clock = fake.now  # the table message's tokens too
             r = await fake.click(neema, lobby, label="Show my hand")
             hand = r.message
             await settle(bot, fake)
