@@ -23,6 +23,7 @@ sends, only the status of a refused request.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import io
 import itertools
@@ -322,7 +323,7 @@ async def _serve(conn: multiprocessing.connection.Connection, token: str, api_ba
     async def run(job_id: int, job: Edit | Paint | HandEdit) -> None:
         try:
             if isinstance(job, Paint):
-                answer(job_id, True, _draw(job.view, job.names, job.game))
+                answer(job_id, True, await _draw_aside(job.view, job.names, job.game))
             elif isinstance(job, HandEdit):
                 answer(job_id, True, await edit_hand(http._HTTPClient__session, http, job))
             else:
@@ -346,15 +347,32 @@ async def _serve(conn: multiprocessing.connection.Connection, token: str, api_ba
             if not stop.done():
                 stop.set_result(None)
 
+    global _drawer
+    _drawer = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="albastini-draw")
     loop.add_reader(conn.fileno(), readable)
     try:
         await stop
         if tasks:
             await asyncio.wait(set(tasks), timeout=STOP_TIMEOUT)
     finally:
+        _drawer.shutdown(wait=False, cancel_futures=True)
+        _drawer = None
         loop.remove_reader(conn.fileno())
         await http.close()
         conn.close()
+
+
+#: The courier's one drawing thread (set while it serves): a picture is drawn beside its event
+#: loop, not on it, so that the edits of private hands, which people wait for to play, are
+#: sent while a picture is drawn instead of after it (the thread takes the GIL in turns).
+_drawer: concurrent.futures.ThreadPoolExecutor | None = None
+
+
+async def _draw_aside(view: dict[str, Any], names: list[str], game: str) -> bytes:
+    """:func:`_draw` in the drawing thread (on the loop when there is none)."""
+    if _drawer is None:
+        return _draw(view, names, game)
+    return await asyncio.get_running_loop().run_in_executor(_drawer, _draw, view, names, game)
 
 
 def _draw(view: dict[str, Any], names: list[str], game: str) -> bytes:
@@ -375,7 +393,7 @@ async def _edit(http: Any, job: Edit) -> tuple[Outcome, bool]:
     painted = False
     if job.picture is not None:
         try:
-            jpeg = _draw(*job.picture)
+            jpeg = await _draw_aside(*job.picture)
         except Exception:
             log.exception("could not draw a table picture")
             embed.set_footer(text=job.picture_failed)
