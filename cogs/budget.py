@@ -11,11 +11,14 @@ requests are spaced rather than sent in bursts.
 Spacing the requests where they are paid for is not enough: a table edit is sent by another
 process (the courier), after its picture is drawn, and a busy machine delays some requests and
 then lets them go together, so Discord could count more in a second than were paid for in any
-second. So the budget also keeps a **window**: a request occupies it from the moment it is paid
-for until one second after its answer came back, and no request is paid for while ``window``
-requests occupy it. Whatever the delays, a request Discord counts in a second was either in
-flight or answered less than a second before any later one was paid for, so Discord never
-counts more than ``window`` in a second (49 at the default rate, just under 50). Each process
+second. So the budget also keeps a **window**: a request occupies it from the moment it enters
+(when it is paid for, for most) until one second after its answer came back, and none enters
+while ``window`` requests occupy it. Whatever the delays, a request Discord counts in a second
+was either in flight or answered less than a second before any later one entered, so Discord never
+counts more than ``window`` in a second (49 at the default rate, just under 50). A table edit
+pays (:meth:`GlobalBudget.reserve`) before it waits for one of the publisher's lanes and enters
+the window (:meth:`GlobalBudget.enter`) only once it holds one: edits waiting for lanes never
+fill the window that the lanes' holders (notices) wait for. Each process
 of the bot (cluster) has its own window, their sum stays under 50 when ``ALBASTINI_CLUSTERS``
 says how many there are.
 
@@ -32,8 +35,9 @@ When requests wait for tokens, the one with the smallest key goes first (:func:`
   ``COMPUTER_DELAY`` seconds later: it yields to tables where a person waits, without being
   starved by them.
 
-Where a person's own view can be updated through an interaction's token (their private
-hand, :mod:`cogs.hands`, sent by :mod:`cogs.courier`), it is, and that costs nothing here.
+Where a message can be updated through an interaction's token, it is, and that costs nothing
+here: a person's private hand (:mod:`cogs.hands`), and a table message for 14 minutes after a
+click that updated it (:mod:`cogs.table_message`).
 
 Clusters: every process has a budget of its own; ``ALBASTINI_CLUSTERS`` (the number of
 processes that share one bot token, 1 by default) divides ``ALBASTINI_GLOBAL_RATE`` between
@@ -137,7 +141,8 @@ class GlobalBudget:
         self._clock = clock
         self._tokens = self.capacity
         self._stamp = clock()
-        self._waiters: list[tuple[Key, int, asyncio.Future[None]]] = []
+        # (key, order of arrival, future, needs a token, needs room in the window)
+        self._waiters: list[tuple[Key, int, asyncio.Future[None], bool, bool]] = []
         self._seq = itertools.count()
         self._timer: asyncio.TimerHandle | None = None
         #: Tokens taken (requests paid for) and given back, since the start.
@@ -147,7 +152,7 @@ class GlobalBudget:
     @property
     def waiting(self) -> int:
         """Requests waiting for a token now."""
-        return sum(1 for _k, _s, fut in self._waiters if not fut.done())
+        return sum(1 for w in self._waiters if not w[2].done())
 
     def _refill(self) -> None:
         now = self._clock()
@@ -156,13 +161,17 @@ class GlobalBudget:
         while self._answered and self._answered[0] <= now - WINDOW_SECONDS:
             self._answered.popleft()
 
-    def _room(self) -> bool:
-        return self._tokens >= 1 and self._in_flight + len(self._answered) < self.window
+    def _room(self, token: bool, window: bool) -> bool:
+        return (not token or self._tokens >= 1) and (
+            not window or self._in_flight + len(self._answered) < self.window
+        )
 
-    def _pay(self) -> None:
-        self._tokens -= 1
-        self._in_flight += 1
-        self.taken += 1
+    def _pay(self, token: bool, window: bool) -> None:
+        if token:
+            self._tokens -= 1
+            self.taken += 1
+        if window:
+            self._in_flight += 1
 
     @property
     def occupied(self) -> int:
@@ -171,35 +180,56 @@ class GlobalBudget:
         return self._in_flight + len(self._answered)
 
     async def take(self, key: Key | None = None) -> None:
-        """Wait for a token; with others waiting, the smallest ``key`` is served first
-        (default: the current :func:`priority`, else ``URGENT`` in the order of arrival)."""
+        """Wait for a token and room in the window (the request is then in flight until
+        :meth:`done` or :meth:`refund`); with others waiting, the smallest ``key`` is served
+        first (default: the current :func:`priority`, else ``URGENT`` in order of arrival)."""
+        await self._wait(key, token=True, window=True)
+
+    async def reserve(self, key: Key | None = None) -> None:
+        """Wait for a token only (in the order of ``key``), for a request that must wait for
+        something else before it is sent (a table edit, for a lane): :meth:`enter` then."""
+        await self._wait(key, token=True, window=False)
+
+    async def enter(self) -> None:
+        """After :meth:`reserve`, wait for room in the window, before any other waiter (the
+        request was paid for): waiting for the window never holds a place in it."""
+        await self._wait((URGENT - 1, self._clock()), token=False, window=True)
+
+    async def _wait(self, key: Key | None, *, token: bool, window: bool) -> None:
         if key is None:
             key = _priority.get() or (URGENT, self._clock())
         self._refill()
-        if not self._waiters and self._room():
-            self._pay()
+        if not self._waiters and self._room(token, window):
+            self._pay(token, window)
             return
         fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        heapq.heappush(self._waiters, (key, next(self._seq), fut))
+        heapq.heappush(self._waiters, (key, next(self._seq), fut, token, window))
         self._grant()
         try:
             await fut
         except asyncio.CancelledError:
-            if fut.done() and not fut.cancelled():
-                self.refund()  # granted as it was cancelled: the token is not spent
+            if fut.done() and not fut.cancelled():  # served as it was cancelled: not spent
+                if token:
+                    self.refund(entered=window)
+                else:
+                    self.done(answered=False)
             raise
 
-    def done(self) -> None:
-        """The request paid for was answered (or failed): it leaves the window a second later."""
+    def done(self, *, answered: bool = True) -> None:
+        """The request in the window was answered (or failed): it leaves the window a second
+        later (``answered=False``: it was never sent, it leaves now)."""
         self._in_flight = max(0, self._in_flight - 1)
-        self._answered.append(self._clock())
+        if answered:
+            self._answered.append(self._clock())
         self._grant()
 
-    def refund(self) -> None:
-        """Give back a token that was taken but not spent (the request was not sent)."""
+    def refund(self, *, entered: bool = True) -> None:
+        """Give back the token of a request that was not sent (``entered``: it had entered
+        the window, which it leaves now)."""
         self.taken -= 1
         self.refunded += 1
-        self._in_flight = max(0, self._in_flight - 1)
+        if entered:
+            self._in_flight = max(0, self._in_flight - 1)
         self._refill()
         self._tokens = min(self.capacity, self._tokens + 1)
         self._grant()
@@ -210,21 +240,24 @@ class GlobalBudget:
             self._timer = None
         self._refill()
         while self._waiters:
-            if self._waiters[0][2].done():  # cancelled while waiting
+            _key, _seq, fut, token, window = self._waiters[0]
+            if fut.done():  # cancelled while waiting
                 heapq.heappop(self._waiters)
                 continue
-            if not self._room():
+            if not self._room(token, window):
                 break
-            _key, _seq, fut = heapq.heappop(self._waiters)
-            self._pay()
+            heapq.heappop(self._waiters)
+            self._pay(token, window)
             fut.set_result(None)
-        if self._waiters:
-            wait = (1 - self._tokens) / self.rate
-            if self._in_flight + len(self._answered) >= self.window:
-                if not self._answered:
-                    return  # all in flight: the next answer (done) calls again
-                wait = max(wait, self._answered[0] + WINDOW_SECONDS - self._clock())
-            self._timer = asyncio.get_running_loop().call_later(max(wait, 0.0), self._grant)
+        if not self._waiters:
+            return
+        _key, _seq, _fut, token, window = self._waiters[0]
+        wait = (1 - self._tokens) / self.rate if token and self._tokens < 1 else 0.0
+        if window and self._in_flight + len(self._answered) >= self.window:
+            if not self._answered:
+                return  # all in flight: the next answer (done) calls again
+            wait = max(wait, self._answered[0] + WINDOW_SECONDS - self._clock())
+        self._timer = asyncio.get_running_loop().call_later(max(wait, 0.0), self._grant)
 
 
 def guard(http: Any, budget: GlobalBudget) -> None:

@@ -203,15 +203,21 @@ class TableMessages:
             wait = self._last_edit.get(table_id, -math.inf) + self.edit_interval - loop.time()
             if wait > 0:
                 await asyncio.sleep(wait)
-            paid = False
+            # A token of the budget first (in the order of the tables' oldest changes), then a
+            # lane, then room in the budget's window: waiting for a lane never holds a place
+            # in the window, which the lanes' other holders (notices) may be waiting for.
+            paid = entered = False
             if self.budget is not None and self._token(table_id) is None:
-                await self.budget.take(self._key(table_id))
+                await self.budget.reserve(self._key(table_id))
                 paid = True
             outcome: Outcome | None = None  # None: nothing sent (its token goes back)
             try:
                 async with self._lanes:
                     if self._closing:
                         return
+                    if paid and self.budget is not None:
+                        await self.budget.enter()
+                        entered = True
                     # what changed while waiting goes out in this edit
                     self._dirty.discard(table_id)
                     covered = self._changes.pop(table_id, [])
@@ -230,7 +236,7 @@ class TableMessages:
             finally:
                 if paid and self.budget is not None:
                     if outcome is None:
-                        self.budget.refund()
+                        self.budget.refund(entered=entered)
                     else:
                         self.budget.done()
 

@@ -115,6 +115,26 @@ async def test_the_window_holds_requests_until_a_second_after_their_answer() -> 
     assert budgets.window_for(45.0 / 8) == 6  # eight clusters: 48 in all
 
 
+async def test_paid_requests_waiting_elsewhere_hold_no_place_in_the_window() -> None:
+    """A table edit pays (reserve) before it waits for a lane, and enters the window only
+    with the lane: edits waiting for lanes can never fill the window that the lanes' holders
+    (notices) wait for."""
+    budget = budgets.GlobalBudget(1000.0, window=2)
+    for _ in range(5):
+        await budget.reserve((budgets.EDIT, 0.0))  # paid, waiting for a lane
+    assert budget.occupied == 0 and budget.taken == 5
+    await budget.take()  # a notice holding a lane is not held back by them
+    await budget.enter()  # an edit got its lane
+    assert budget.occupied == 2
+    third = asyncio.create_task(budget.enter())
+    await asyncio.sleep(0.01)
+    assert not third.done()
+    budget.refund()  # the notice was not sent: its place is free at once
+    await third
+    budget.refund(entered=False)  # a reserved edit that never sent: the token only
+    assert budget.occupied == 2 and budget.taken == 4 and budget.refunded == 2
+
+
 def test_counted_routes_and_cluster_share() -> None:
     assert budgets.counted("/channels/1/messages/2")
     assert budgets.counted("/applications/1/commands")
