@@ -617,6 +617,7 @@ class TableMessages:
             self._editors.pop(table_id, None)
         if table_id not in self._dirty:
             self._changes.pop(table_id, None)
+        self._tokens.pop(table_id, None)
         self._last_edit.pop(table_id, None)
         self.closed_reasons.pop(table_id, None)
         self._lost.discard(table_id)

@@ -80,7 +80,7 @@ async def test_many_tables_share_the_global_budget(
         through_channel = fake.request_counts.get(CHANNEL_EDIT, 0)
         through_token = fake.request_counts.get(TOKEN_EDIT, 0)
         if tokens:  # (a lobby whose answer was deferred has no token until Start is clicked)
-            assert through_channel <= TABLES // 5 and through_token >= TABLES * MOVES
+            assert through_channel < TABLES // 2 and through_token >= TABLES * MOVES
         else:  # coalesced: fewer edits than moves when they wait for the budget
             assert TABLES <= through_channel <= budget.taken
         assert fake.global_limited == []
