@@ -316,9 +316,10 @@ def front_cards(view: View) -> list[tuple[int, str]]:
 
 def draw_centre(canvas: Image.Image, view: View) -> None:
     """Each player's own trump in a gold-ringed disc between them and the middle (variant 1),
-    or the table's trumps on the right of the middle (the trick's cards lie in front of their
-    players, the holding one ringed, so the main suit is the lead's or the last eight's); the stock face down with its count on the left; every player's
-    banks at the bottom left ("#1 3 banks")."""
+    or the table's trumps on the right of the middle; the stock face down with its count on
+    the left; every player's banks at the bottom left ("#1 3"). The trick's cards lie in front
+    of their players, the holding one ringed, so the main suit is the lead's or the last
+    eight's."""
     cx, cy = picture.CENTRE
     trumps = [list(s) for s in view.get("trumps") or []]
     if int(view.get("variant") or 1) == 1:
