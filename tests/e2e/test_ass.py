@@ -238,6 +238,16 @@ async def test_a_three_player_match_of_a_person_and_two_computers(
             mine = banks[table.seat_of(ana.id)]
             assert f"<@{ana.id}> {mine}" in row or f"<@{ana.id}>** {mine}" in row or (
                 f"<@{ana.id}> {mine}**" in row), row  # banks, not negated scores
+            # its replay: every hand face up, the bets and plays put into words
+            r = await fake.click(ana, r.message, label="Replay 1")
+            assert r.ephemeral and "step 0 of" in r.message.text and "dealt" in r.message.text
+            replay = r.message
+            await fake.click(ana, replay, label="Next")
+            assert re.search(r"says (go|no)", replay.text.split("\n")[1]), replay.text
+            for _ in range(3):
+                await fake.click(ana, replay, label="Next")
+            assert " played " in replay.text.split("\n")[1], replay.text
+            assert "Ass (Жопа)" not in replay.text.split("\n")[2]  # no running score line
             assert logs.leaks == [] and logs.checked > 0 and looks["probe"]
 
             # a rematch is an Ass table again
