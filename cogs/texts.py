@@ -92,6 +92,9 @@ def lobby_text(table: Table, lang: str) -> tuple[str, str]:
         target=table.target,
     )
     lines = [t(lang, "lobby.host", host=mention(table.host_id), seconds=table.turn_time)]
+    # the game's own choices for the match (Ass: the trump variant), by name and value
+    lines += [t(lang, f"lobby.option.{name}", value=t(lang, f"choice.{name}.{value}"))
+              for name, value in sorted(table.options.items())]
     slots = list(table.seats) + [None] * max(0, table.players - len(table.seats))
     seats = [t(lang, "lobby.seat", n=i + 1, name=seat_name(s, lang)) for i, s in enumerate(slots)]
     lines.append(t(lang, "lobby.players_line", seats=t(lang, "inline.separator").join(seats)))
@@ -260,6 +263,8 @@ def refusal_text(
             seat = details.get("slot")
         shown = int(seat) + 1 if isinstance(seat, int) else "?"
         return t(lang, "refuse.already_seated", seat=shown)
+    if reason == "bad_value" and details.get("field") == "options":
+        return t(lang, "refuse.bad_option")
     if reason == "bad_value":
         return t(lang, "refuse.bad_value")
     key, kw = simple.get(reason, ("refuse.illegal", {}))

@@ -16,7 +16,11 @@ Optional members of a game package, with the default the platform uses without t
     Albastini's victory points);
 ``table_view(deal, seat)``
     the view shown to ``seat`` (None: the public table) and given to its computer player
-    (default: ``deal.view(seat)``).
+    (default: ``deal.view(seat)``);
+``OPTIONS``
+    the match's own choices a table may make, name -> the values allowed (Ass: ``{"trumps":
+    (1, 2, 3, 4, 5)}``, the trump variant), passed to ``Match`` as keyword arguments (default:
+    none).
 """
 
 from __future__ import annotations
@@ -103,6 +107,10 @@ class Game:
         self.illegal: type[ValueError] = package.IllegalMove
         #: The target of a new table, None when the guild's setting applies.
         self.default_target: int | None = getattr(package, "DEFAULT_TARGET", None)
+        #: The match's own choices: name -> the values allowed.
+        self.options: dict[str, tuple[int, ...]] = {
+            str(k): tuple(v) for k, v in getattr(package, "OPTIONS", {}).items()
+        }
 
     # ------------------------------------------------------------------ tables
 
@@ -130,13 +138,26 @@ class Game:
         """Whether a computer of ``level`` decides in a few milliseconds (inline)."""
         return level in FAST_LEVELS
 
+    def check_options(self, players: int, team_size: int, options: Mapping[str, int]) -> None:
+        """ValueError unless ``options`` are choices of the game's ``OPTIONS`` that a match of
+        ``players`` in teams of ``team_size`` can be played with (the game's ``Match`` says)."""
+        for name, value in options.items():
+            allowed = self.options.get(name)
+            if allowed is None or type(value) is not int or value not in allowed:
+                raise ValueError(f"no option {name}={value!r} in this game")
+        if options:
+            self.package.Match(players, team_size, 0, 0, seed=0, deal_seed=0, **options)
+
     # ------------------------------------------------------------------ matches
 
     def new_match(
-        self, players: int, team_size: int, target: int, dealer: int, seed: int
+        self, players: int, team_size: int, target: int, dealer: int, seed: int,
+        options: Mapping[str, int] | None = None,
     ) -> MatchLike:
-        """A match whose first deal is shuffled from ``seed`` and dealt by ``dealer``."""
-        match = self.package.Match(players, team_size, target, dealer, seed=seed, deal_seed=seed)
+        """A match whose first deal is shuffled from ``seed`` and dealt by ``dealer``, with
+        the game's own ``options`` (checked by :meth:`check_options`)."""
+        match = self.package.Match(players, team_size, target, dealer, seed=seed, deal_seed=seed,
+                                   **dict(options or {}))
         return cast(MatchLike, match)
 
     def next_dealer(self, match: MatchLike) -> int:

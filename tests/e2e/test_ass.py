@@ -264,8 +264,11 @@ async def test_a_restart_mid_deal_brings_the_table_and_hands_back(
         ana = fake.add_user("Ana")
         people = {ana.id: ana}
         async with fake.run_bot(make_bot()) as bot:
-            lobby = await open_ass(fake, ana)
+            # a table that chose its trump variant: two equal trump suits for everyone
+            lobby = await open_ass(fake, ana, trumps=4)
             table = table_of(bot, fake)
+            assert table.options == {"trumps": 4}
+            assert "Trumps for everyone: ♠ spades and ♦ diamonds (equal)" in lobby.text
             # play into the first deal: past the bets, a few tricks
             for _ in range(40):
                 await fake.wait_until(
@@ -283,6 +286,7 @@ async def test_a_restart_mid_deal_brings_the_table_and_hands_back(
             await settle(bot2, fake)
             table2 = table_of(bot2, fake)
             assert table2 is not None and table2.game == "ass"
+            assert table2.options == {"trumps": 4}  # the variant is kept with the table
             assert state(table2) == before
             # the same table message, but for the turn's deadline, which starts again
             assert untimed(lobby.text) == untimed(text_before)
@@ -300,6 +304,11 @@ async def test_a_restart_mid_deal_brings_the_table_and_hands_back(
             await settle(bot2, fake)
             posted = "\n".join(m.text for m in fake.messages())
             assert "wins the match — banks: " in posted or "share the best score" in posted
+            # a rematch keeps the variant
+            final = fake.messages()[-1]
+            r = await fake.click(ana, final, label="Play again")
+            assert "Trump variant: Two equal trump suits for everyone: ♠ and ♦" in r.message.text
+            assert table_of(bot2, fake).options == {"trumps": 4}
         assert_clean(fake)
 
 
@@ -322,8 +331,20 @@ async def test_the_rules_say_they_are_a_reconstruction_and_help_explains_the_nam
             r = await fake.slash(ana, "albastini start", players=4, teams="pairs", **GAME)
             assert r.ephemeral and "Possible:" in r.message.text, r.message.text
             assert table_of(bot, fake) is None
-            r = await fake.slash(ana, "albastini start", players=2, computers=True, **GAME)
+            # the trump variant is a choice of Ass tables only, and of the tables it fits
+            r = await fake.slash(ana, "albastini start", players=4, trumps=3)
+            assert r.ephemeral and r.message.text == "Albastini has no trump variant to choose."
+            r = await fake.slash(ana, "albastini start", players=5, trumps=1, **GAME)
+            assert r.ephemeral and "each player's own trump needs 2 to 4 players" in (
+                r.message.text), r.message.text
+            assert table_of(bot, fake) is None
+            r = await fake.slash(ana, "albastini start", players=2, computers=True, trumps=3,
+                                 **GAME)
             assert not r.ephemeral and "Ass (Жопа) — 2 players" in r.message.text, r.message.text
+            assert "Trump variant: One trump suit for everyone: ♠" in r.message.text
+            await press_start(fake, ana, r.message)
+            await fake.wait_until(lambda: "Trump for everyone: ♠ spades" in r.message.text,
+                                  timeout=10)
             r = await fake.click(ana, r.message, label="Rules")
             assert r.ephemeral and "Ass (Жопа) rules — page 1 of 3" in r.message.text
             await fake.slash(ana, "albastini cancel")

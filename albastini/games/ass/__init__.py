@@ -20,6 +20,9 @@ NAME = "ass"
 LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
 #: The mode a table gets when none is chosen. No DEFAULT_TARGET: banks end a match.
 DEFAULT_MODE = "4"
+#: What a table may choose for its match: the trump variant (``Match(trumps=...)``; 1 each
+#: player's own suit, 2 none, 3 one suit for all, 4 two, 5 spades senior and diamonds junior).
+OPTIONS: dict[str, tuple[int, ...]] = {"trumps": (1, 2, 3, 4, 5)}
 
 
 def default_team_size(players: int) -> int:
@@ -27,5 +30,6 @@ def default_team_size(players: int) -> int:
     return 1
 
 
-__all__ = ["DEFAULT_MODE", "LEVELS", "MODES", "NAME", "Deal", "DealResult", "IllegalMove",
-           "Match", "decide", "default_team_size", "make_player", "new_deal", "table_view"]
+__all__ = ["DEFAULT_MODE", "LEVELS", "MODES", "NAME", "OPTIONS", "Deal", "DealResult",
+           "IllegalMove", "Match", "decide", "default_team_size", "make_player", "new_deal",
+           "table_view"]
