@@ -92,9 +92,11 @@ def lobby_text(table: Table, lang: str) -> tuple[str, str]:
         target=table.target,
     )
     lines = [t(lang, "lobby.host", host=mention(table.host_id), seconds=table.turn_time)]
-    # the game's own choices for the match (Ass: the trump variant), by name and value
-    lines += [t(lang, f"lobby.option.{name}", value=t(lang, f"choice.{name}.{value}"))
-              for name, value in sorted(table.options.items())]
+    # the game's own choices for the match (Ass: the trump variant), named as /albastini
+    # start's choices name them ("choice.trumps.3")
+    for name, value in sorted(table.options.items()):
+        chosen = ".".join(("choice", name, str(value)))
+        lines.append(t(lang, f"lobby.option.{name}", value=t(lang, chosen)))
     slots = list(table.seats) + [None] * max(0, table.players - len(table.seats))
     seats = [t(lang, "lobby.seat", n=i + 1, name=seat_name(s, lang)) for i, s in enumerate(slots)]
     lines.append(t(lang, "lobby.players_line", seats=t(lang, "inline.separator").join(seats)))
