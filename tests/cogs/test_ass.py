@@ -243,3 +243,14 @@ def test_refusals_are_sentences() -> None:
     with pytest.raises(ValueError):
         ass.card_label("5S")
     assert games.presenter("ass").card_label("TS") == "10♠"
+
+
+def test_the_table_does_not_add_up_points_before_the_deal_is_scored() -> None:
+    """Won tricks go face down and points stay hidden until the deal is scored (rules: what
+    players see): the last trick line names its taker and cards, not what it was worth."""
+    deal = new_deal(3, seed=5)
+    while not table_view(deal, None)["tricks"]:
+        deal.apply(deal.legal_actions()[0])
+    shown, _, _ = _public_outputs(deal)
+    last = next(line for line in shown.splitlines() if line.startswith("Last trick"))
+    assert "worth" not in last and "point" not in last.lower(), last
