@@ -381,6 +381,8 @@ class AlbastiniCog(FeatureCog):
         options = {} if trumps is None else {"trumps": trumps}
         if wrong is None and options and "trumps" not in getattr(GAMES[game], "OPTIONS", {}):
             wrong = t(lang, "refuse.no_trumps", game=t(lang, f"choice.game.{game}"))
+        if wrong is None and target is not None and not getattr(GAMES[game], "HAS_TARGET", True):
+            wrong = t(lang, "refuse.no_target", game=t(lang, f"choice.game.{game}"))
         if wrong is not None:
             await self._private(reply, wrong)
             return

@@ -14,6 +14,9 @@ Optional members of a game package, with the default the platform uses without t
 ``DEFAULT_TARGET``
     the score that ends a match when the table does not say (default: the guild's setting, in
     Albastini's victory points);
+``HAS_TARGET``
+    False when a match does not end on a points target (Ass: banks end it); a target asked for
+    is then refused (default: True);
 ``table_view(deal, seat)``
     the view shown to ``seat`` (None: the public table) and given to its computer player
     (default: ``deal.view(seat)``);
@@ -107,6 +110,9 @@ class Game:
         self.illegal: type[ValueError] = package.IllegalMove
         #: The target of a new table, None when the guild's setting applies.
         self.default_target: int | None = getattr(package, "DEFAULT_TARGET", None)
+        #: False when a match does not end on a points target (Ass: banks end it), so that a
+        #: target asked for is refused rather than ignored.
+        self.has_target: bool = bool(getattr(package, "HAS_TARGET", True))
         #: The match's own choices: name -> the values allowed.
         self.options: dict[str, tuple[int, ...]] = {
             str(k): tuple(v) for k, v in getattr(package, "OPTIONS", {}).items()

@@ -111,6 +111,11 @@ class LobbyService(TurnService):
                 "bad_value", "The language must be en or sw.", field="language", value=language
             )
         check_range("target", target, *TARGET_RANGE, "points")
+        if target is not None and not rules.has_target:
+            raise Refusal(
+                "bad_value", "This game's matches have no points target.", field="target",
+                value=target,
+            )
         check_range("turn_time", turn_time, *TURN_TIME_RANGE, "seconds")
         self._check_channel_free(channel_id)
         # Read outside the channel's lock: settings only change through the cogs, and a lobby

@@ -338,6 +338,11 @@ async def test_the_rules_say_they_are_a_reconstruction_and_help_explains_the_nam
             assert r.ephemeral and "each player's own trump needs 2 to 4 players" in (
                 r.message.text), r.message.text
             assert table_of(bot, fake) is None
+            # banks end the match: a points target is refused, not silently ignored
+            r = await fake.slash(ana, "albastini start", players=3, target=10, **GAME)
+            assert r.ephemeral and r.message.text.startswith(
+                "Ass (Жопа) has no points target: banks end the match"), r.message.text
+            assert table_of(bot, fake) is None
             r = await fake.slash(ana, "albastini start", players=2, computers=True, trumps=3,
                                  **GAME)
             assert not r.ephemeral and "Ass (Жопа) — 2 players" in r.message.text, r.message.text

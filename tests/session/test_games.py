@@ -109,6 +109,8 @@ async def test_unknown_games_levels_and_modes_are_refused(db: Path) -> None:
             {"game": "twentyeight", "players": 5},
             {"game": "twentyeight", "players": 4, "team_size": 1},
             {"game": "twentyeight", "computer_level": "search"},  # an Albastini-only level
+            {"game": "ass", "players": 3, "target": 5},  # banks end Ass, not a target
+            {"game": "ass", "players": 5, "options": {"trumps": 1}},  # own trumps: 2-4 only
         ):
             with pytest.raises(Refusal) as exc:
                 await svc.open_table(GUILD, CHANNEL, HOST, "Host", **kwargs)  # type: ignore[arg-type]
