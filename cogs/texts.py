@@ -310,7 +310,8 @@ def match_over_text(
     if winner_team is None or not 0 <= winner_team < len(sides):
         top = max(scores, default=0)
         sharing = [sides[i] for i, s in enumerate(scores[: len(sides)]) if s == top]
-        return t(lang, "match.shared", scores=score_line, sides=join_list(lang, sharing))
+        return t(lang, game_key(game, "match.shared"), scores=score_line,
+                 sides=join_list(lang, sharing))
     side = sides[winner_team]
     fewest = min(range(min(len(scores), len(sides))), key=lambda i: scores[i], default=None)
     loser = sides[fewest] if fewest is not None else "?"

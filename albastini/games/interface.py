@@ -203,6 +203,15 @@ class Game:
         plays = tuple((int(seat), str(card)) for seat, card in after["plays"])
         return TrickInfo(int(after["winner"]), int(after["points"]), plays)
 
+    @staticmethod
+    def match_winners(match: MatchLike) -> tuple[int, ...]:
+        """The sides that won the finished ``match``: its ``winners`` when the game names
+        several (Ass: everyone with the fewest banks wins), else its single ``winner``, if any."""
+        several = getattr(match, "winners", None)
+        if several is not None:
+            return tuple(int(w) for w in several)
+        return () if match.winner is None else (int(match.winner),)
+
     def deal_over(self, match: MatchLike) -> bool:
         """True once the current deal is finished."""
         return bool(match.deal.phase == "finished")

@@ -370,6 +370,7 @@ def player_results(table: Table) -> list[PlayerResult]:
     match = table.match
     assert match is not None
     scores = match.scores
+    winners = table.rules.match_winners(match)
     out = []
     for seat, info in enumerate(table.seats):
         if info is None or info.user_id is None:
@@ -381,7 +382,7 @@ def player_results(table: Table) -> list[PlayerResult]:
                 user_id=info.user_id,
                 team=team,
                 score=scores[team],
-                won=match.winner == team,
+                won=team in winners,
                 deals_played=len(table.results),
                 deals_won=len(won),
                 deals_won_big=sum(1 for r in won if r.game_points[team] >= 2),

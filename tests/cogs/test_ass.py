@@ -13,7 +13,8 @@ import pytest
 from albastini.games import GAMES
 from albastini.games.ass import new_deal
 from albastini.games.ass.table_view import table_view
-from cogs import games, views
+from albastini.table import SeatInfo, Table
+from cogs import games, texts, views
 from cogs.games import Presenter, ass, first_rules_page, presenter, rules_page, shown_score
 from cogs.i18n import LANGUAGES, t
 from cogs.render import card_label, picture, text
@@ -254,3 +255,13 @@ def test_the_table_does_not_add_up_points_before_the_deal_is_scored() -> None:
     shown, _, _ = _public_outputs(deal)
     last = next(line for line in shown.splitlines() if line.startswith("Last trick"))
     assert "worth" not in last and "point" not in last.lower(), last
+
+
+def test_everyone_with_the_fewest_banks_wins_together() -> None:
+    table = Table(id=1, guild_id=2, channel_id=3, host_id=100, players=3, team_size=1,
+                  target=0, turn_time=60, computer_level="easy", language="en",
+                  status="finished", game="ass",
+                  seats=[SeatInfo(i, 100 + i, NAMES[i], None) for i in range(3)])
+    over = texts.match_over_text(table, "en", winner_team=None, scores=[-3, 0, 0])
+    assert "win the match together, with the fewest banks" in over, over
+    assert "banks: " in over and "share the best score" not in over
