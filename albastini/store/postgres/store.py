@@ -18,6 +18,7 @@ from typing import Any, cast
 
 import asyncpg
 
+from ...shards import Shards
 from ..errors import (
     ChannelBusy,
     ConflictError,
@@ -398,9 +399,16 @@ class PostgresStore(PostgresStandings):
             raise UnknownTable(f"no table {table_id}")
         return snaps[0]
 
-    async def unfinished_tables(self) -> list[TableSnapshot]:
-        """Every table in the lobby or running, with seats, deals and moves, ordered by id."""
-        return await self._snapshots("WHERE status IN ('lobby', 'running')", ())
+    async def unfinished_tables(self, shards: Shards | None = None) -> list[TableSnapshot]:
+        """Every table in the lobby or running, with seats, deals and moves, ordered by id;
+        with ``shards``, only those of the servers of these shards (a cluster's own tables).
+
+        The table service calls this at start-up and replays each table's moves.
+        """
+        where = "WHERE status IN ('lobby', 'running')"
+        if shards is not None and not shards.all:
+            where += f" AND {shards.sql()}"
+        return await self._snapshots(where, ())
 
     async def _snapshots(self, where: str, params: tuple[Any, ...]) -> list[TableSnapshot]:
         sub = f"SELECT id FROM game_tables {where}"

@@ -1,0 +1,90 @@
+"""Clusters (issue 16): which shards a process runs, which servers that makes its own, how the
+launcher splits the shards, and how the settings and bot.py's flags name them."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from albastini.config import ConfigError, load_settings
+from albastini.shards import Shards, parse_shard_ids, shard_of, split
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_a_server_is_on_the_shard_discord_sends_its_events_on() -> None:
+    guild = 81384788765712384
+    assert shard_of(guild, 2) == (guild >> 22) % 2
+    assert shard_of(None, 8) == 0  # DMs and group DMs: shard 0
+    assert Shards((0,), 2).owns(None) and not Shards((1,), 2).owns(None)
+    assert Shards((0, 1, 2, 3), 8).owns(3 << 22) and not Shards((0, 1, 2, 3), 8).owns(5 << 22)
+    assert Shards((0,), 2).has_dms and not Shards((1,), 2).has_dms
+
+
+@pytest.mark.parametrize(
+    ("text", "ids"),
+    [("0-3", (0, 1, 2, 3)), ("0,2,5-6", (0, 2, 5, 6)), ("4", (4,)), (" 3, 1 ,1", (1, 3))],
+)
+def test_shard_lists(text: str, ids: tuple[int, ...]) -> None:
+    assert parse_shard_ids(text) == ids
+
+
+@pytest.mark.parametrize("text", ["", "a", "3-1", "-1", "0-x", ","])
+def test_bad_shard_lists(text: str) -> None:
+    with pytest.raises(ValueError):
+        parse_shard_ids(text)
+
+
+def test_split_gives_every_shard_to_one_cluster_and_shard_0_to_the_first() -> None:
+    assert [s.describe() for s in split(8, 3)] == ["0-2 of 8", "3-5 of 8", "6-7 of 8"]
+    assert [s.ids for s in split(2, 2)] == [(0,), (1,)]
+    for count in range(1, 12):
+        for clusters in range(1, count + 1):
+            parts = split(count, clusters)
+            assert sorted(i for p in parts for i in p.ids) == list(range(count))
+            assert parts[0].has_dms and all(p.ids for p in parts)
+    with pytest.raises(ValueError):
+        split(2, 3)
+
+
+def test_settings_name_the_shards() -> None:
+    env = {"DISCORD_TOKEN": "t"}
+    assert load_settings(env).shards is None
+    s = load_settings({**env, "ALBASTINI_SHARDS": "0-3", "ALBASTINI_SHARD_COUNT": "8"}).shards
+    assert s == Shards((0, 1, 2, 3), 8)
+    assert load_settings({**env, "ALBASTINI_SHARD_COUNT": "2"}).shards == Shards((0, 1), 2)
+    for bad, words in [
+        ({"ALBASTINI_SHARDS": "0-3"}, "ALBASTINI_SHARD_COUNT"),
+        ({"ALBASTINI_SHARDS": "4-7", "ALBASTINI_SHARD_COUNT": "4"}, "shard count - 1"),
+        ({"ALBASTINI_SHARDS": "0", "ALBASTINI_SHARD_COUNT": "x"}, "whole number"),
+        ({"ALBASTINI_SHARDS": "zero", "ALBASTINI_SHARD_COUNT": "2"}, "0-3"),
+    ]:
+        with pytest.raises(ConfigError, match=words):
+            load_settings({**env, **bad})
+
+
+def _run(tmp_path: Path, *argv: str) -> subprocess.CompletedProcess[str]:
+    env = {"PATH": "/usr/bin:/bin", "DISCORD_TOKEN": "t", "PYTHONPATH": str(ROOT)}
+    return subprocess.run(
+        [sys.executable, *argv], cwd=tmp_path, env=env, capture_output=True, text=True,
+        timeout=60, check=False,
+    )  # fmt: skip
+
+
+def test_bot_py_flags_are_checked_like_the_settings(tmp_path: Path) -> None:
+    done = _run(tmp_path, str(ROOT / "bot.py"), "--shards", "0-3")
+    assert done.returncode == 1 and "--shard-count" in done.stderr and "Traceback" not in (
+        done.stderr
+    )
+    done = _run(tmp_path, str(ROOT / "bot.py"), "--shards", "2", "--shard-count", "2")
+    assert done.returncode == 1 and "0 to the shard count - 1" in done.stderr
+
+
+def test_the_launcher_wants_postgresql_for_several_clusters(tmp_path: Path) -> None:
+    done = _run(tmp_path, "-m", "albastini.launcher", "--clusters", "2")
+    assert done.returncode == 1 and "ALBASTINI_DB=postgresql://" in done.stderr
+    done = _run(tmp_path, "-m", "albastini.launcher", "--clusters", "3", "--shard-count", "2")
+    assert done.returncode == 1 and "between 1 and the shard count" in done.stderr
