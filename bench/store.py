@@ -215,8 +215,12 @@ def pg_processes(dsn: str, processes: int) -> float:
         )
         for k in range(processes)
     ]
-    for p in procs:  # each has opened its tables
-        assert p.stdout is not None and p.stdout.readline().strip() == "ready"
+    for p in procs:  # each has opened its tables (lines before "ready": what it prints first)
+        assert p.stdout is not None
+        while (line := p.stdout.readline()) and line.strip() != "ready":
+            pass
+        if not line:
+            raise RuntimeError(f"a bench process failed ({p.wait()})")
     start = time.time() + 0.2
     for p in procs:
         assert p.stdin is not None
