@@ -278,6 +278,7 @@ class AlbastiniBot(commands.AutoShardedBot):
             )
             return False
         try:
+            path.parent.mkdir(parents=True, exist_ok=True)  # data/ for a PostgreSQL database
             path.write_text(digest + "\n", encoding="utf-8")
         except OSError as exc:
             log.warning("could not remember the synced commands in %s: %s", path, exc.strerror)
