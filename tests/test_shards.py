@@ -88,3 +88,58 @@ def test_the_launcher_wants_postgresql_for_several_clusters(tmp_path: Path) -> N
     assert done.returncode == 1 and "ALBASTINI_DB=postgresql://" in done.stderr
     done = _run(tmp_path, "-m", "albastini.launcher", "--clusters", "3", "--shard-count", "2")
     assert done.returncode == 1 and "between 1 and the shard count" in done.stderr
+
+
+# ---------------------------------------------------------------------- the launcher, alone
+
+FAKE_BOT = """
+import signal, sys, time
+mode = open(sys.argv[1]).read().strip()
+if mode == "die":
+    sys.exit(3)
+signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+open(sys.argv[1] + "-" + sys.argv[2], "w").close()  # ready: mode-<its shards>
+while True:
+    time.sleep(0.05)
+"""
+
+
+async def test_the_launcher_gives_every_shard_to_a_cluster_and_stops_them_all(
+    tmp_path: Path,
+) -> None:
+    import asyncio
+
+    from albastini import launcher as launcher_module
+
+    bot = tmp_path / "bot.py"
+    bot.write_text(FAKE_BOT.replace("sys.argv[1]", repr(str(tmp_path / "mode"))))
+    (tmp_path / "mode").write_text("run")
+    launcher = launcher_module.Launcher(3, 8, bot=bot, start_gap=0)
+    run = asyncio.create_task(launcher.run())
+    while len(list(tmp_path.glob("mode-*"))) < 3:  # each has its SIGTERM handler
+        await asyncio.sleep(0.05)
+    assert [c.argv(bot, [])[2:] for c in launcher.clusters] == [
+        ["--shards", "0,1,2", "--shard-count", "8"],
+        ["--shards", "3,4,5", "--shard-count", "8"],
+        ["--shards", "6,7", "--shard-count", "8"],
+    ]
+    procs = [c.proc for c in launcher.clusters]
+    launcher.stop()
+    assert await asyncio.wait_for(run, 30) == 0
+    assert all(p is not None and p.returncode == 0 for p in procs)
+
+
+async def test_the_launcher_gives_up_on_a_cluster_that_keeps_dying_young(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import asyncio
+
+    from albastini import launcher as launcher_module
+
+    monkeypatch.setattr(launcher_module, "MAX_PAUSE", 0.01)
+    bot = tmp_path / "bot.py"
+    bot.write_text(FAKE_BOT.replace("sys.argv[1]", repr(str(tmp_path / "mode"))))
+    (tmp_path / "mode").write_text("die")
+    launcher = launcher_module.Launcher(2, 2, bot=bot, start_gap=0)
+    assert await asyncio.wait_for(launcher.run(), 60) == 1
+    assert max(len(c.pids) for c in launcher.clusters) == launcher_module.GIVE_UP_AFTER
