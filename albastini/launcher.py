@@ -14,8 +14,9 @@ tables resume from the database, where every move it acknowledged was committed.
 that dies five times in a row within a minute of its start (a bad setting, a refused token)
 stops the launcher, exit status 1.
 
-Clusters start ``--start-gap`` seconds apart (default 5): a bot may IDENTIFY once per 5 s, and
-the gap keeps clusters from tripping over each other's identify.
+Clusters start ``--start-gap`` seconds per shard apart (default 5): a bot may IDENTIFY one shard
+per 5 s (discord.py spaces the shards of one process itself), so a cluster starts once the shards
+of the clusters before it have identified.
 """
 
 from __future__ import annotations
@@ -144,10 +145,11 @@ class Launcher:
 
     async def run(self) -> int:
         """Run until :meth:`stop` (or a signal, see :func:`main`); the exit status."""
-        watchers = [
-            asyncio.create_task(self._watch(c, n * self.start_gap))
-            for n, c in enumerate(self.clusters)
-        ]
+        watchers = []
+        shards_before = 0
+        for c in self.clusters:
+            watchers.append(asyncio.create_task(self._watch(c, shards_before * self.start_gap)))
+            shards_before += len(c.shards.ids)
         try:
             await self.stopping.wait()
         finally:
@@ -195,7 +197,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         "--start-gap",
         type=float,
         default=5.0,
-        help="seconds between two clusters' starts (default 5: Discord's identify spacing)",
+        help="seconds per shard between two clusters' starts (default 5: Discord lets a bot "
+        "identify one shard per 5 s)",
     )
     parser.add_argument(
         "--no-restart", action="store_true", help="stop everything when a cluster dies"
