@@ -64,6 +64,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 DEFAULT_DEAL_PAUSE = 4.0
+#: Seconds a cluster keeps a person's language before reading it again (albastini/shards.py).
+USER_LANGUAGE_TTL = 30.0
 
 
 def apply_endpoints(settings: Settings) -> None:
@@ -188,7 +190,11 @@ class AlbastiniBot(commands.AutoShardedBot):
         }
         opts.update(self._service_options)
         self.service = TableService(self.store, **opts)
-        self.languages = Languages(self.store, settings.language)
+        # a cluster re-reads a person's language now and then: another cluster may change it
+        cluster = settings.shards is not None and not settings.shards.all
+        self.languages = Languages(
+            self.store, settings.language, user_ttl=USER_LANGUAGE_TTL if cluster else None
+        )
         self.publisher = Publisher(
             self,
             self.service,

@@ -143,3 +143,28 @@ async def test_the_launcher_gives_up_on_a_cluster_that_keeps_dying_young(
     launcher = launcher_module.Launcher(2, 2, bot=bot, start_gap=0)
     assert await asyncio.wait_for(launcher.run(), 60) == 1
     assert max(len(c.pids) for c in launcher.clusters) == launcher_module.GIVE_UP_AFTER
+
+
+async def test_a_cluster_sees_a_language_another_cluster_set(tmp_path: Path) -> None:
+    """A person's language is theirs in every server: set through one cluster, another one
+    (which cached the old answer) reads it again once its TTL has passed."""
+    from albastini.store import SQLiteStore
+    from cogs import lang
+
+    store = await SQLiteStore.open(tmp_path / "a.db")
+    try:
+        now = [0.0]
+        mine = lang.Languages(store, user_ttl=30.0, clock=lambda: now[0])
+        other = lang.Languages(store, user_ttl=30.0, clock=lambda: now[0])
+        assert await other.user(7, 1) == "en"
+        await store.set_user_language(7, "sw")
+        mine.set_user(7, "sw")  # what /albastini language does in the cluster it ran in
+        assert await mine.user(7, 1) == "sw"
+        assert await other.user(7, 2) == "en"  # cached for now
+        now[0] += 31
+        assert await other.user(7, 2) == "sw"
+        forever = lang.Languages(store)  # one process: every change goes through it
+        await store.set_user_language(8, "sw")
+        assert await forever.user(8, 1) == "sw"
+    finally:
+        await store.close()
