@@ -252,7 +252,6 @@ class PostgresEngine:
                 raise unavailable(self.where, exc) from None
             raise
 
-
     # ---------------------------------------------------------------- group commit of moves
 
     def _insert_moves(self, conn: Conn, batch: list[tuple[Any, ...]]) -> Awaitable[Any]:
