@@ -141,7 +141,8 @@ async def test_two_clusters_share_postgresql_and_survive_a_kill(
             # the launcher starts the second cluster again; its table resumes where it was
             await fake.wait_connected(timeout=60, shards=2)
             assert len(cluster_pids(stderr.text, 1)) == 2
-            assert not any(alive(p) for p in others)  # nothing of the killed one runs on
+            # nothing of the killed one runs on (its courier and worker see their parent gone)
+            await fake.wait_until(lambda: not any(alive(p) for p in others), timeout=20)
             await play(fake, neema, lobby_other, None, store, other_table.id)
             assert await my_moves(store, other_table.id, neema) >= acked
 
@@ -151,6 +152,9 @@ async def test_two_clusters_share_postgresql_and_survive_a_kill(
             assert "after 2 rated matches" in r.message.text, r.message.text
             r = await fake.slash(neema, "albastini leaderboard", channel_id=other_channel)
             assert r.message is not None and f"<@{neema.id}>" in r.message.text
+        except BaseException:
+            print(stderr.text[-6000:])  # the launcher's and the clusters' logs, on failure
+            raise
         finally:
             await store.close()
             children = descendants(launcher.pid)
