@@ -109,6 +109,9 @@ class Launcher:
         while not self.stopping.is_set():
             await self._spawn(cluster)
             assert cluster.proc is not None
+            if self.stopping.is_set():  # stopped while it was being started: _stop_all missed it
+                with contextlib.suppress(ProcessLookupError):
+                    cluster.proc.send_signal(signal.SIGTERM)
             code = await cluster.proc.wait()
             if self.stopping.is_set():
                 return
