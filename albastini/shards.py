@@ -56,6 +56,13 @@ class Shards:
         return 0 in self.ids
 
     @property
+    def share(self) -> float:
+        """This process's part of what all the bot's processes share, e.g. Discord's global
+        limit of 50 requests/s per bot token: its shards over all shards (servers are spread
+        evenly over shards)."""
+        return len(self.ids) / self.count
+
+    @property
     def all(self) -> bool:
         """Every shard of the bot: nothing to filter."""
         return len(self.ids) == self.count

@@ -22,6 +22,7 @@ def test_a_server_is_on_the_shard_discord_sends_its_events_on() -> None:
     assert Shards((0,), 2).owns(None) and not Shards((1,), 2).owns(None)
     assert Shards((0, 1, 2, 3), 8).owns(3 << 22) and not Shards((0, 1, 2, 3), 8).owns(5 << 22)
     assert Shards((0,), 2).has_dms and not Shards((1,), 2).has_dms
+    assert Shards((0, 1, 2), 8).share == 3 / 8 and Shards((0, 1), 2).all
 
 
 @pytest.mark.parametrize(
