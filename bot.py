@@ -11,6 +11,10 @@ The bot holds what every feature shares (the table service, the store, the publi
 languages); each feature is a discord.py extension in ``cogs/`` (``initial_extensions``), loaded in
 ``setup_hook``.
 
+``bot.py --shards 0-3 --shard-count 8`` (or ``ALBASTINI_SHARDS``/``ALBASTINI_SHARD_COUNT``) runs
+a cluster: only those shards, and the tables of their servers (albastini/shards.py);
+``python -m albastini.launcher`` starts several clusters on one PostgreSQL database.
+
 Slash commands are synced only when they changed: the hash of the command tree's JSON (with the
 application id) is kept in a file beside the database; ``ALBASTINI_SYNC=always|never`` overrides.
 """
