@@ -352,5 +352,11 @@ async def test_moves_appended_together_are_committed_together_each_judged_alone(
         )
         assert batches == [20]  # no refusal: one statement, one commit
         assert [len(await store.moves(t)) for t in ids] == [2] * 20
+        # two moves of one table in one group (a caller that did not wait): both in order
+        await asyncio.gather(
+            store.append_move(ids[1], 4, 1, 3, "pass", user_id=None, by_computer=True),
+            store.append_move(ids[1], 3, 1, 2, "pass", user_id=None, by_computer=True),
+        )
+        assert [m.move_no for m in await store.moves(ids[1])] == [1, 2, 3, 4]
     finally:
         await store.close()
