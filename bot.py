@@ -11,12 +11,17 @@ The bot holds what every feature shares (the table service, the store, the publi
 languages); each feature is a discord.py extension in ``cogs/`` (``initial_extensions``), loaded in
 ``setup_hook``.
 
+``bot.py --shards 0-3 --shard-count 8`` (or ``ALBASTINI_SHARDS``/``ALBASTINI_SHARD_COUNT``) runs
+a cluster: only those shards, and the tables of their servers (albastini/shards.py);
+``python -m albastini.launcher`` starts several clusters on one PostgreSQL database.
+
 Slash commands are synced only when they changed: the hash of the command tree's JSON (with the
 application id) is kept in a file beside the database; ``ALBASTINI_SYNC=always|never`` overrides.
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import concurrent.futures
 import contextlib
@@ -64,6 +69,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 DEFAULT_DEAL_PAUSE = 4.0
+#: Seconds a cluster keeps a person's language before reading it again (albastini/shards.py).
+USER_LANGUAGE_TTL = 30.0
 
 
 def apply_endpoints(settings: Settings) -> None:
@@ -157,6 +164,9 @@ class AlbastiniBot(commands.AutoShardedBot):
         options.setdefault("help_command", None)
         # Tables are edited through partial messages by id: no need to keep a message cache.
         options.setdefault("max_messages", None)
+        if settings.shards is not None:  # a cluster: only these shards (see albastini/shards.py)
+            options.setdefault("shard_ids", list(settings.shards.ids))
+            options.setdefault("shard_count", settings.shards.count)
         logging.getLogger("discord.client").addFilter(_VOICE_FILTER)  # a set: added once
         super().__init__(command_prefix=commands.when_mentioned, **options)
         self.settings = settings
@@ -181,10 +191,15 @@ class AlbastiniBot(commands.AutoShardedBot):
             "computer_pause": settings.computer_pause,
             "deal_pause": DEFAULT_DEAL_PAUSE,
             "executor": self.executor,
+            "shards": settings.shards,
         }
         opts.update(self._service_options)
         self.service = TableService(self.store, **opts)
-        self.languages = Languages(self.store, settings.language)
+        # a cluster re-reads a person's language now and then: another cluster may change it
+        cluster = settings.shards is not None and not settings.shards.all
+        self.languages = Languages(
+            self.store, settings.language, user_ttl=USER_LANGUAGE_TTL if cluster else None
+        )
         self.publisher = Publisher(
             self,
             self.service,
@@ -216,7 +231,8 @@ class AlbastiniBot(commands.AutoShardedBot):
         gc.freeze()
         gen0, gen1, _gen2 = gc.get_threshold()
         gc.set_threshold(gen0, gen1, FULL_GC_EVERY)
-        log.info("ready to play: %d table(s) reloaded", len(self.service.tables()))
+        shards = f" (shards {settings.shards.describe()})" if settings.shards else ""
+        log.info("ready to play%s: %d table(s) reloaded", shards, len(self.service.tables()))
 
     async def _start_courier(self) -> Courier | None:
         """The process that edits the table messages (cogs/courier.py); None if it cannot
@@ -253,6 +269,11 @@ class AlbastiniBot(commands.AutoShardedBot):
         mode = self.settings.sync_commands
         if mode == "never":
             return False
+        shards = self.settings.shards
+        if shards is not None and not shards.has_dms:
+            # the commands are the application's, one list for every shard: of the clusters,
+            # the one with shard 0 syncs them (the others would race it to the same result)
+            return False
         payload = await self.command_payload()
         blob = json.dumps({"app": self.application_id, "commands": payload}, sort_keys=True)
         digest = hashlib.sha256(blob.encode()).hexdigest()
@@ -270,6 +291,7 @@ class AlbastiniBot(commands.AutoShardedBot):
             )
             return False
         try:
+            path.parent.mkdir(parents=True, exist_ok=True)  # data/ for a PostgreSQL database
             path.write_text(digest + "\n", encoding="utf-8")
         except OSError as exc:
             log.warning("could not remember the synced commands in %s: %s", path, exc.strerror)
@@ -330,6 +352,7 @@ async def _main(settings: Settings) -> int:
     for sig in (signal.SIGTERM, signal.SIGINT):
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(sig, stop.set)
+    orphaned = asyncio.create_task(_launcher_gone(os.environ.pop(LAUNCHER_PID, None), stop))
     runner = asyncio.create_task(bot.start(settings.token))
     stopper = asyncio.create_task(stop.wait())
     status = 0
@@ -356,12 +379,28 @@ async def _main(settings: Settings) -> int:
             log.info("stopping (signal received)")
     finally:
         stopper.cancel()
+        orphaned.cancel()
         await bot.close()
         if not runner.done():
             runner.cancel()
         with contextlib.suppress(BaseException):
             await runner
     return status
+
+
+#: Set by albastini/launcher.py in the environment of each cluster it starts: its own pid.
+LAUNCHER_PID = "ALBASTINI_LAUNCHER_PID"
+
+
+async def _launcher_gone(pid: str | None, stop: asyncio.Event, poll: float = 1.0) -> None:
+    """A cluster whose launcher died (SIGKILL, OOM) stops cleanly, as on SIGTERM, rather than
+    run on unwatched, and restarted beside a new launcher's own copy of it."""
+    if not pid or not pid.isdigit():
+        return
+    while os.getppid() == int(pid):
+        await asyncio.sleep(poll)
+    log.warning("the launcher (pid %s) is gone; stopping", pid)
+    stop.set()
 
 
 #: Second-generation collections between two full garbage-collector passes (Python's is 10).
@@ -393,11 +432,38 @@ def event_loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
     return uvloop.new_event_loop
 
 
-def main() -> int:
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="bot.py",
+        description="Run the Albastini bot (settings: environment variables and .env).",
+    )
+    parser.add_argument(
+        "--sync", action="store_true", help="push the slash commands to Discord even if unchanged"
+    )
+    parser.add_argument(
+        "--shards",
+        metavar="IDS",
+        help="run only these shards, e.g. 0-3 or 0,2,5 (a cluster; needs --shard-count); "
+        "default ALBASTINI_SHARDS, else every shard",
+    )
+    parser.add_argument(
+        "--shard-count",
+        metavar="N",
+        help="the bot's shards in all, across every cluster; default ALBASTINI_SHARD_COUNT",
+    )
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(sys.argv[1:] if argv is None else argv)
     # .env in the folder the bot is started from (`make run` starts it in the checkout).
     load_dotenv(Path.cwd() / ".env")
+    env = dict(os.environ)
+    if args.shards is not None or args.shard_count is not None:  # the flags win over the env
+        env["ALBASTINI_SHARDS"] = args.shards or ""
+        env["ALBASTINI_SHARD_COUNT"] = args.shard_count or env.get("ALBASTINI_SHARD_COUNT", "")
     try:
-        settings = load_settings()
+        settings = load_settings(env)
     except ConfigError as exc:
         print(exc, file=sys.stderr)
         return 1
@@ -406,7 +472,7 @@ def main() -> int:
     # multiprocessing's resource tracker), where anyone who can read /proc/PID/environ sees it;
     # the courier gets it through its pipe.
     os.environ.pop("DISCORD_TOKEN", None)
-    if "--sync" in sys.argv[1:]:  # push the slash commands to Discord even if unchanged
+    if args.sync:  # push the slash commands to Discord even if unchanged
         settings = dataclasses.replace(settings, sync_commands="always")
     logging.basicConfig(
         level=settings.log_level,

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from .shards import MAX_SHARDS, Shards, parse_shard_ids
+
 _TOKEN_STEPS = """\
   1. Open https://discord.com/developers/applications and create an application.
   2. Under "Bot", press "Reset Token" and copy the token.
@@ -83,6 +85,9 @@ class Settings:
     sync_commands: str = "auto"  # auto | always | never
     api_base: str | None = None  # only for running against a fake Discord
     gateway_url: str | None = None
+    #: the shards this process runs (a cluster, ``bot.py --shards 0-3 --shard-count 8``);
+    #: None: every shard, as many as Discord recommends
+    shards: Shards | None = None
 
     def __repr__(self) -> str:  # never print the token
         database = describe_database(self.database)  # nor a database password
@@ -129,6 +134,30 @@ def _level(env: dict[str, str], name: str, default: str) -> str:
     return level
 
 
+def shards_setting(ids: str, count: str) -> Shards | None:
+    """The shards one process runs, from ``--shards``/``ALBASTINI_SHARDS`` (``0-3``, ``0,2``) and
+    ``--shard-count``/``ALBASTINI_SHARD_COUNT``; None when neither is given (every shard)."""
+    ids, count = ids.strip(), count.strip()
+    if not ids and not count:
+        return None
+    if not count:
+        raise ConfigError(
+            "ALBASTINI_SHARDS (--shards) needs ALBASTINI_SHARD_COUNT (--shard-count): the bot's "
+            "shards in all, e.g. --shards 0-3 --shard-count 8"
+        )
+    try:
+        total = int(count)
+    except ValueError:
+        raise ConfigError(f"the shard count must be a whole number, got {count!r}") from None
+    if not 1 <= total <= MAX_SHARDS:
+        raise ConfigError(f"the shard count must be between 1 and {MAX_SHARDS}, got {count!r}")
+    try:
+        chosen = parse_shard_ids(ids) if ids else tuple(range(total))
+        return Shards(chosen, total)
+    except ValueError as exc:
+        raise ConfigError(f"ALBASTINI_SHARDS (--shards): {exc}") from None
+
+
 def load_settings(env: dict[str, str] | None = None, *, require_token: bool = True) -> Settings:
     """Build the settings from ``env`` (default: the process environment)."""
     if env is None:
@@ -162,4 +191,7 @@ def load_settings(env: dict[str, str] | None = None, *, require_token: bool = Tr
         sync_commands=sync,
         api_base=env.get("DISCORD_API_BASE", "").strip() or None,
         gateway_url=env.get("DISCORD_GATEWAY_URL", "").strip() or None,
+        shards=shards_setting(
+            env.get("ALBASTINI_SHARDS", ""), env.get("ALBASTINI_SHARD_COUNT", "")
+        ),
     )

@@ -84,6 +84,9 @@ class Table:
     computer_level: str
     language: str
     game: str = "albastini"
+    #: the game's own choices for the match (its package's ``OPTIONS``; Ass: ``trumps``, the
+    #: trump variant); {} for the game's defaults
+    options: dict[str, int] = field(default_factory=dict)
     status: TableStatus = "lobby"
     seats: list[SeatInfo | None] = field(default_factory=list)
     match: MatchLike | None = None

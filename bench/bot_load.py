@@ -40,6 +40,15 @@ minus VmRSS just before the first table opens, divided by the number of tables.
     .venv/bin/python bench/bot_load.py --target 1 --seconds 600     # until every match ends
     .venv/bin/python bench/bot_load.py --profile py-spy             # where the bot's CPU goes
 
+``--db postgresql`` runs the bot on a PostgreSQL server the bench starts itself (the tests'
+``PostgresServer``: PostgreSQL 15 on a Unix socket, fsync and synchronous_commit on) instead of
+an SQLite file. ``--clusters N`` (PostgreSQL) runs N bot processes, ``bot.py --shards k
+--shard-count N``, against a fake Discord of N shards: the tables are spread over N servers, one
+per shard, so each process serves 1/N of them; besides the totals, each process's CPU per
+interaction (the interactions of its servers) is printed.
+
+    .venv/bin/python bench/bot_load.py --db postgresql --clusters 2 --tables 200
+
 ``--profile py-spy`` needs ``py-spy`` in the virtualenv (``.venv/bin/pip install py-spy``; it is
 not a project dependency); ``--profile cprofile`` runs the bot under ``python -m cProfile``
 (main thread only, large overhead). Both print the functions that dominate the bot's CPU time.
@@ -105,12 +114,17 @@ class BenchFake(FakeDiscord):
         self.callback_at: dict[int, float] = {}
         self.edited_at: dict[int, list[float]] = {}  # message id -> its edits' arrival times
         self.token_edits = 0  # edits of public messages through an interaction's token
+        self.answered_in: Counter[int] = Counter()  # interactions answered, by guild
         self._channel_events: dict[int, asyncio.Event] = {}
         self._user_events: dict[int, asyncio.Event] = {}
 
     async def _callback(self, request: web.Request) -> web.Response:
         with contextlib.suppress(KeyError, ValueError):
             self.callback_at.setdefault(int(request.match_info["iid"]), time.perf_counter())
+        with contextlib.suppress(KeyError, ValueError):  # which bot process answered (clusters)
+            inter = self._interactions[int(request.match_info["iid"])]
+            if not inter.responded:
+                self.answered_in[inter.guild_id] += 1
         return await super()._callback(request)
 
     async def _webhook_edit(self, request: web.Request) -> web.Response:
@@ -467,7 +481,7 @@ def bot_command(args: argparse.Namespace, workdir: Path) -> list[str]:
             # ``python bot.py`` would be; the bot's spawned processes do not run this script
             f"import sys\nsys.path.insert(0, {str(ROOT)!r})\n{patches}"
             f"if __name__ == '__main__':\n"
-            f"    import bot\n    sys.argv = [{script!r}]\n"
+            f"    import bot\n    sys.argv = [{script!r}, *sys.argv[1:]]\n"
             f"    bot.keep_spawned_processes_light()\n    sys.exit(bot.main())\n",
             encoding="utf-8",
         )
@@ -542,6 +556,17 @@ def summarize_cprofile(path: Path, top: int = 25) -> list[str]:
     return buf.getvalue().splitlines()
 
 
+def guilds_per_shard(fake: FakeDiscord, shards: int) -> list[int]:
+    """A server of the fake on each shard (index = shard): the default one where it fits, new
+    ones for the others (ids made a millisecond apart land on other shards)."""
+    found = {(fake.guild_id >> 22) % shards: fake.guild_id}
+    while len(found) < shards:
+        gid = fake.add_guild(f"Albastini Club {len(found) + 1}")
+        found.setdefault((gid >> 22) % shards, gid)
+        time.sleep(0.001)
+    return [found[k] for k in range(shards)]
+
+
 async def wait_exit(proc: subprocess.Popen[bytes], timeout: float) -> int | None:
     end = time.monotonic() + timeout
     while time.monotonic() < end:
@@ -557,20 +582,30 @@ async def run(args: argparse.Namespace) -> float:
     workdir = Path(tempfile.mkdtemp(prefix="albastini-bot-load-"))
     edit_rate = None if args.edit_rate is None else (args.edit_rate[0], args.edit_rate[1])
     fake = BenchFake(interaction_deadline=DEADLINE, edit_rate=edit_rate, max_messages=200,
-                     global_rate=args.global_rate)
+                     shards=args.clusters, global_rate=args.global_rate)
     await fake.start()
     bench = Bench(args, fake)
     tables: list[tuple[int, list[FakeUser]]] = []
+    guilds = guilds_per_shard(fake, args.clusters)  # guilds[k]: served by bot process k
     for i in range(args.tables):
-        cid = fake.add_channel(f"albastini-{i + 1}")
-        people = [fake.add_user(f"P{i + 1}-{s + 1}") for s in range(args.players)]
+        gid = guilds[i % len(guilds)]
+        cid = fake.add_channel(f"albastini-{i + 1}", gid)
+        people = [fake.add_user(f"P{i + 1}-{s + 1}", guild_id=gid) for s in range(args.players)]
         tables.append((cid, people))
+    pg: Any = None
+    database = str(workdir / "albastini.db")
+    if args.db == "postgresql":
+        from tests.doubles import PostgresServer
+
+        pg = PostgresServer()
+        await asyncio.to_thread(pg.start)
+        database = await pg.database()
 
     env = dict(os.environ)
     env.update(fake.env())
     env.update({
         "DISCORD_TOKEN": "bench-token",
-        "ALBASTINI_DB": str(workdir / "albastini.db"),
+        "ALBASTINI_DB": database,
         "ALBASTINI_COMPUTER_PAUSE": "0",
         "ALBASTINI_SYNC": "always",
         "ALBASTINI_WORKERS": "1",
@@ -581,9 +616,13 @@ async def run(args: argparse.Namespace) -> float:
         env["ALBASTINI_GLOBAL_RATE"] = f"{args.bot_rate:g}"
     log_path = workdir / "bot.log"
     log_file = open(log_path, "wb")  # noqa: SIM115 - closed in finally
-    proc = subprocess.Popen(bot_command(args, workdir), env=env, cwd=workdir,
-                            stdout=log_file, stderr=subprocess.STDOUT,
-                            stdin=subprocess.DEVNULL)
+    procs: list[subprocess.Popen[bytes]] = []
+    for k in range(args.clusters):  # one bot process, or one per shard (clusters)
+        shards = ["--shards", str(k), "--shard-count", str(args.clusters)]
+        procs.append(subprocess.Popen(
+            bot_command(args, workdir) + (shards if args.clusters > 1 else []), env=env,
+            cwd=workdir, stdout=log_file, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL))
+    proc = procs[0]  # the one profiled
     pinned = pin_driver() if args.pin else None  # after the bot started: it keeps every CPU
     spy: subprocess.Popen[bytes] | None = None
     lines: list[str] = []
@@ -599,16 +638,16 @@ async def run(args: argparse.Namespace) -> float:
         await fake.wait_until(lambda: fake.commands(), timeout=60)
         await fake.wait_idle(quiet=0.5, timeout=30)
         await asyncio.sleep(1.0)
-        base = rss_kb(proc.pid) or 0
+        base = sum(rss_kb(p.pid) or 0 for p in procs)
         samples.append(base)
-        child_rss[:] = [sum(rss_kb(c) or 0 for c in child_pids(proc.pid))]
+        child_rss[:] = [sum(rss_kb(c) or 0 for p in procs for c in child_pids(p.pid))]
 
         async def sample_rss() -> None:
             while True:
-                kb = rss_kb(proc.pid)
-                if kb is not None:
-                    samples.append(kb)
-                    kids = sum(rss_kb(c) or 0 for c in child_pids(proc.pid))
+                kb = [rss_kb(p.pid) for p in procs]
+                if None not in kb:
+                    samples.append(sum(k or 0 for k in kb))
+                    kids = sum(rss_kb(c) or 0 for p in procs for c in child_pids(p.pid))
                     child_rss.append(kids)
                 await asyncio.sleep(0.25)
 
@@ -632,8 +671,10 @@ async def run(args: argparse.Namespace) -> float:
                      *(["--gil"] if args.profile == "py-spy-gil" else [])],
                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         watchers = [asyncio.create_task(sample_rss()), asyncio.create_task(loop_lag())]
-        cpu0 = cpu_seconds(proc.pid)
-        kids0 = children_cpu(proc.pid)
+        cpus0 = [cpu_seconds(p.pid) for p in procs]
+        cpu0 = sum(c or 0.0 for c in cpus0)
+        kids0 = {c: v for p in procs for c, v in children_cpu(p.pid).items()}
+        answered0 = Counter(fake.answered_in)
         wait0 = run_queue_wait(proc.pid)
         load0 = os.getloadavg()[0]
         t_play0 = time.perf_counter()
@@ -648,8 +689,14 @@ async def run(args: argparse.Namespace) -> float:
         await asyncio.gather(*pending, return_exceptions=True)
         t_play1 = time.perf_counter()
         driver_cpu = time.process_time() - driver0
-        cpu1 = cpu_seconds(proc.pid)
-        kids1 = children_cpu(proc.pid)
+        cpus1 = [cpu_seconds(p.pid) for p in procs]
+        cpu1 = sum(c or 0.0 for c in cpus1)
+        per_process = [
+            (b - a if a is not None and b is not None else math.nan,
+             fake.answered_in[guilds[k]] - answered0[guilds[k]])
+            for k, (a, b) in enumerate(zip(cpus0, cpus1, strict=True))
+        ]
+        kids1 = {c: v for p in procs for c, v in children_cpu(p.pid).items()}
         kids_cpu = sum(v - kids0.get(c, 0.0) for c, v in kids1.items())
         wait1 = run_queue_wait(proc.pid)
         load1 = os.getloadavg()[0]
@@ -664,22 +711,32 @@ async def run(args: argparse.Namespace) -> float:
             with contextlib.suppress(subprocess.TimeoutExpired):
                 spy.wait(timeout=30)
     finally:
-        if proc.poll() is None:
-            proc.send_signal(signal.SIGTERM)
-            rc = await wait_exit(proc, 30.0)
+        exited = [p.poll() for p in procs]
+        for p in procs:  # every process at once, as the launcher does
+            if p.poll() is None:
+                p.send_signal(signal.SIGTERM)
+        verdicts = []
+        for p, gone in zip(procs, exited, strict=True):
+            if gone is not None:
+                verdicts.append(f"no: the bot had already exited with status {gone}")
+                continue
+            rc = await wait_exit(p, 30.0)
             if rc is None:
-                proc.kill()
-                proc.wait()
-                clean = "no: killed after 30 s"
+                p.kill()
+                p.wait()
+                verdicts.append("no: killed after 30 s")
             else:
-                clean = "yes (exit status 0)" if rc == 0 else f"no: exit status {rc}"
-        else:
-            clean = f"no: the bot had already exited with status {proc.returncode}"
+                verdicts.append("yes (exit status 0)" if rc == 0 else f"no: exit status {rc}")
+        clean = verdicts[0] if len(set(verdicts)) == 1 else "; ".join(verdicts)
+        if len(procs) > 1:
+            clean = f"{clean} ({len(procs)} processes)"
         if spy is not None and spy.poll() is None:
             spy.kill()
             spy.wait()
         log_file.close()
         await fake.stop()
+        if pg is not None:
+            await asyncio.to_thread(pg.stop)
 
     st = bench.stats
     window = max(t_play1 - t_play0, 1e-9)
@@ -692,7 +749,10 @@ async def run(args: argparse.Namespace) -> float:
     rate = "off" if edit_rate is None else f"{edit_rate[0]} per {edit_rate[1]:g} s per channel"
 
     out = lines
-    out.insert(0, f"bot_load: {args.tables} tables x {args.players} people, think {think}, "
+    db = "SQLite" if args.db == "sqlite" else "PostgreSQL"
+    setup = f"{args.clusters} bot processes" if args.clusters > 1 else "1 bot process"
+    out.insert(0, f"bot_load: {setup} on {db}, "
+                  f"{args.tables} tables x {args.players} people, think {think}, "
                   f"{args.seconds:g} s (ramp {args.ramp:g} s), target "
                   f"{args.target or 'server default'}, edit rate limit {rate}"
                   + (f", what-if: {' + '.join(args.what_if)}" if args.what_if else "")
@@ -736,6 +796,11 @@ async def run(args: argparse.Namespace) -> float:
                f"{peak / 1024:.1f} MB; {(peak - base) / max(args.tables, 1):.1f} KB per table")
     out.append(f"bot CPU: {cpu_used:.1f} s in {window:.1f} s = {100 * cpu_used / window:.0f}% "
                f"of a core; {1000 * cpu_used / max(answered, 1):.2f} ms per interaction")
+    if len(procs) > 1:
+        for k, (used, n) in enumerate(per_process):
+            out.append(f"  bot process {k} (shard {k} of {len(procs)}): CPU {used:.1f} s = "
+                       f"{100 * used / window:.0f}% of a core; {n} interactions answered, "
+                       f"{1000 * used / max(n, 1):.2f} ms per interaction")
     out.append(f"bot worker processes (courier, computers): CPU {kids_cpu:.1f} s = "
                f"{1000 * kids_cpu / max(answered, 1):.2f} ms per interaction; VmRSS "
                f"{child_rss[0] / 1024:.1f} MB before the tables, "
@@ -809,9 +874,10 @@ def lag_lines(st: Stats, fake: BenchFake, log_text: str, end: float) -> list[str
            f"public message edits: {patches}, of which {channel} through the channel (PATCH, "
            f"counted by the global limit) and {fake.token_edits} through an interaction's token"
            f" (not counted); the rest are answers to clicks on them"]
-    found = re.findall(r"table updates: .*", log_text)
-    out.append(f"table-update lag, change -> edit done (the bot's view): "
-               f"{found[-1] if found else 'no line in the bot log (LOG_LEVEL INFO needed)'}")
+    found = re.findall(r"table updates: .*", log_text)  # one line per bot process
+    out.append("table-update lag, change -> edit done (the bot's view): "
+               + (found[0] if found else "no line in the bot log (LOG_LEVEL INFO needed)"))
+    out.extend(f"  another bot process: {line}" for line in found[1:])
     return out
 
 
@@ -869,11 +935,19 @@ def main() -> None:
                         "has started (by default it shares every CPU with the bot)")
     p.add_argument("--log-level", default="INFO",
                    help="the bot's LOG_LEVEL (INFO: its table-update lag line is at INFO)")
+    p.add_argument("--db", choices=["sqlite", "postgresql"], default="sqlite",
+                   help="the bot's database: an SQLite file (default), or a PostgreSQL server "
+                        "started by the bench")
+    p.add_argument("--clusters", type=int, default=1,
+                   help="bot processes (PostgreSQL), one shard each; 1 by default")
     p.add_argument("--seed", type=int, default=20261122)
     p.add_argument("--keep", action="store_true", help="keep the temp dir (log, db, profile)")
     args = p.parse_args()
     args.tables = max(1, min(args.tables, 2000))
     args.seconds = max(1.0, min(args.seconds, 3600.0))
+    args.clusters = max(1, min(args.clusters, 16))
+    if args.clusters > 1 and args.db != "postgresql":
+        p.error("--clusters shares one PostgreSQL database: add --db postgresql")
     p99 = uvloop.run(run(args))
     print(f"p99_ms: {'nan' if math.isnan(p99) else f'{p99:.1f}'}")
 

@@ -190,11 +190,14 @@ async def pg_one_process(dsn: str) -> float:
 
 
 async def pg_worker(dsn: str, channel_base: int, start: float) -> None:
-    """One of the processes of pg_processes: its tables, then moves from ``start`` (wall clock)
-    for SECONDS; prints its count."""
+    """One of the processes of pg_processes: its tables, then "ready", then moves from the
+    start time (wall clock) it reads on stdin for SECONDS; prints its count."""
     store = await PostgresStore.open(dsn)
     try:
         ids = await appending_tables(store, channel_base)
+        print("ready", flush=True)
+        # every process is ready before the clock starts (a loaded machine starts them slowly)
+        start = float(await asyncio.to_thread(sys.stdin.readline))
         await asyncio.sleep(max(0.0, start - time.time()))
         print(await append_until(store, ids, start + SECONDS), flush=True)
     finally:
@@ -203,15 +206,26 @@ async def pg_worker(dsn: str, channel_base: int, start: float) -> None:
 
 def pg_processes(dsn: str, processes: int) -> float:
     """``processes`` bot-like processes, 50 tables each, appending together for SECONDS."""
-    start = time.time() + 5.0  # time for each to start, connect and open its tables
     procs = [
         subprocess.Popen(
-            [sys.executable, __file__, "--pg-worker", dsn, str(40_000 + 1_000 * k), str(start)],
+            [sys.executable, __file__, "--pg-worker", dsn, str(40_000 + 1_000 * k), "0"],
+            stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,
         )
         for k in range(processes)
     ]
+    for p in procs:  # each has opened its tables (lines before "ready": what it prints first)
+        assert p.stdout is not None
+        while (line := p.stdout.readline()) and line.strip() != "ready":
+            pass
+        if not line:
+            raise RuntimeError(f"a bench process failed ({p.wait()})")
+    start = time.time() + 0.2
+    for p in procs:
+        assert p.stdin is not None
+        p.stdin.write(f"{start}\n")
+        p.stdin.flush()
     counts = []
     for p in procs:
         out, _ = p.communicate(timeout=120)

@@ -54,6 +54,10 @@ LEVEL_CHOICES = [
     app_commands.Choice(name=key_str(f"choice.level.{lv}"), value=lv)
     for lv in ("easy", "normal", "hard")
 ]
+#: The trump variants a table may choose, for a game that has them (Ass: its ``OPTIONS``).
+TRUMP_CHOICES = [
+    app_commands.Choice(name=key_str(f"choice.trumps.{v}"), value=v) for v in range(1, 6)
+]
 
 
 def message_link(guild_id: int, channel_id: int, message_id: int | None) -> str:
@@ -337,8 +341,10 @@ class AlbastiniCog(FeatureCog):
         level=key_str("cmd.start.opt.level.description"),
         turn_time=key_str("cmd.start.opt.turn_time.description"),
         game=key_str("cmd.start.opt.game.description"),
+        trumps=key_str("cmd.start.opt.trumps.description"),
     )
     @app_commands.choices(teams=MODE_CHOICES, level=LEVEL_CHOICES, game=GAME_CHOICES)
+    @app_commands.choices(trumps=TRUMP_CHOICES)  # int choices: a decorator of their own
     async def start(
         self,
         interaction: discord.Interaction[Any],
@@ -349,9 +355,10 @@ class AlbastiniCog(FeatureCog):
         level: str = "normal",
         turn_time: app_commands.Range[int, 15, 600] | None = None,
         game: str = DEFAULT_GAME,
+        trumps: int | None = None,
     ) -> None:
         """Open a table of ``game`` in this channel (Twenty-Eight: 3, 4 or 6 players, whose
-        ``target`` is the base cards each side starts with)."""
+        ``target`` is the base cards each side starts with; Ass: ``trumps``, the variant)."""
         reply = Reply(interaction, ephemeral=False)
         if not await self.guild_only(interaction, reply):
             return
@@ -371,6 +378,11 @@ class AlbastiniCog(FeatureCog):
             )
             return
         wrong = self._impossible_table(lang, game, players, teams)
+        options = {} if trumps is None else {"trumps": trumps}
+        if wrong is None and options and "trumps" not in getattr(GAMES[game], "OPTIONS", {}):
+            wrong = t(lang, "refuse.no_trumps", game=t(lang, f"choice.game.{game}"))
+        if wrong is None and target is not None and not getattr(GAMES[game], "HAS_TARGET", True):
+            wrong = t(lang, "refuse.no_target", game=t(lang, f"choice.game.{game}"))
         if wrong is not None:
             await self._private(reply, wrong)
             return
@@ -388,6 +400,7 @@ class AlbastiniCog(FeatureCog):
                 computer_level=level,
                 language=public,
                 game=game,
+                options=options,
             )
             if computers:
                 table = await self.service.fill_computers(table.id, interaction.user.id)

@@ -35,7 +35,7 @@ from discord.ext import commands
 from albastini.session import Refusal
 from cogs import texts, views
 from cogs.feature import FeatureCog
-from cogs.games import DEFAULT_GAME, presenter
+from cogs.games import DEFAULT_GAME, presenter, shown_score
 from cogs.group import add_subcommand_cog
 from cogs.hands import HandFollower
 from cogs.history_ids import (
@@ -162,7 +162,7 @@ def match_line(lang: str, number: int, match: MatchSummary) -> str:
         )
     parts = []
     for team in sorted(sides):
-        score = match.scores[team] if team < len(match.scores) else 0
+        score = shown_score(match.game, match.scores[team] if team < len(match.scores) else 0)
         side = f"{', '.join(sides[team])} {score}"
         parts.append(f"**{side}**" if team in match.winners else side)
     when = int(match.finished_at.timestamp())

@@ -8,6 +8,9 @@ language added to the catalogues with a Discord locale is picked up without code
 from __future__ import annotations
 
 import logging
+import math
+import time
+from collections.abc import Callable
 from typing import Any
 
 import discord
@@ -54,12 +57,27 @@ class CatalogueTranslator(app_commands.Translator):
 
 
 class Languages:
-    """Language lookups with a small cache in front of the store."""
+    """Language lookups with a small cache in front of the store.
 
-    def __init__(self, store: Any, default: str = DEFAULT_LANGUAGE) -> None:
+    ``user_ttl``: seconds a person's preference is kept before it is read again; None (one
+    process) keeps it for the run, since every change goes through this process. A cluster
+    (bot.py --shards) passes a TTL: a person's language is theirs in every server, and they
+    may change it through a server another cluster serves."""
+
+    def __init__(
+        self,
+        store: Any,
+        default: str = DEFAULT_LANGUAGE,
+        *,
+        user_ttl: float | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self._store = store
         self.default = default if default in LANGUAGES else DEFAULT_LANGUAGE
+        self.user_ttl = user_ttl
+        self._clock = clock
         self._users: dict[int, str | None] = {}
+        self._user_read: dict[int, float] = {}  # when each preference was read (with a TTL)
         self._guilds: dict[int, str] = {}
 
     async def guild(self, guild_id: int | None) -> str:
@@ -88,7 +106,7 @@ class Languages:
 
     async def user(self, user_id: int, guild_id: int | None) -> str:
         """The language of private messages to a person: their preference, else the server's."""
-        if user_id in self._users:
+        if user_id in self._users and not self._stale(user_id):
             pref = self._users[user_id]
         else:
             try:
@@ -96,7 +114,7 @@ class Languages:
             except Exception:
                 log.warning("could not read a language preference", exc_info=True)
                 return await self.guild(guild_id)
-            self._users[user_id] = pref
+            self.set_user(user_id, pref)
         if pref in LANGUAGES:
             return pref
         return await self.guild(guild_id)
@@ -112,3 +130,10 @@ class Languages:
 
     def set_user(self, user_id: int, lang: str | None) -> None:
         self._users[user_id] = lang
+        if self.user_ttl is not None:
+            self._user_read[user_id] = self._clock()
+
+    def _stale(self, user_id: int) -> bool:
+        if self.user_ttl is None:
+            return False
+        return self._clock() - self._user_read.get(user_id, -math.inf) > self.user_ttl

@@ -29,7 +29,7 @@ LEADERBOARD_PAGE = 10
 #: The games a command can be about (``albastini.games.GAMES``), Albastini first (the default).
 GAME_CHOICES = [
     app_commands.Choice(name=key_str(f"choice.game.{game}"), value=game)
-    for game in ("albastini", "twentyeight", "cassino")
+    for game in ("albastini", "twentyeight", "cassino", "ass")
 ]
 LANGUAGE_CHOICES = [
     app_commands.Choice(name=key_str(f"language.{lang}"), value=lang) for lang in LANGUAGES

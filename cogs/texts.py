@@ -92,6 +92,11 @@ def lobby_text(table: Table, lang: str) -> tuple[str, str]:
         target=table.target,
     )
     lines = [t(lang, "lobby.host", host=mention(table.host_id), seconds=table.turn_time)]
+    # the game's own choices for the match (Ass: the trump variant), named as /albastini
+    # start's choices name them ("choice.trumps.3")
+    for name, value in sorted(table.options.items()):
+        chosen = ".".join(("choice", name, str(value)))
+        lines.append(t(lang, f"lobby.option.{name}", value=t(lang, chosen)))
     slots = list(table.seats) + [None] * max(0, table.players - len(table.seats))
     seats = [t(lang, "lobby.seat", n=i + 1, name=seat_name(s, lang)) for i, s in enumerate(slots)]
     lines.append(t(lang, "lobby.players_line", seats=t(lang, "inline.separator").join(seats)))
@@ -260,6 +265,8 @@ def refusal_text(
             seat = details.get("slot")
         shown = int(seat) + 1 if isinstance(seat, int) else "?"
         return t(lang, "refuse.already_seated", seat=shown)
+    if reason == "bad_value" and details.get("field") == "options":
+        return t(lang, "refuse.bad_option")
     if reason == "bad_value":
         return t(lang, "refuse.bad_value")
     key, kw = simple.get(reason, ("refuse.illegal", {}))
@@ -303,7 +310,8 @@ def match_over_text(
     if winner_team is None or not 0 <= winner_team < len(sides):
         top = max(scores, default=0)
         sharing = [sides[i] for i, s in enumerate(scores[: len(sides)]) if s == top]
-        return t(lang, "match.shared", scores=score_line, sides=join_list(lang, sharing))
+        return t(lang, game_key(game, "match.shared"), scores=score_line,
+                 sides=join_list(lang, sharing))
     side = sides[winner_team]
     fewest = min(range(min(len(scores), len(sides))), key=lambda i: scores[i], default=None)
     loser = sides[fewest] if fewest is not None else "?"

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from . import albastini, cassino, twentyeight
+from . import albastini, ass, cassino, twentyeight
 
 GAMES: dict[str, ModuleType] = {
     albastini.NAME: albastini, twentyeight.NAME: twentyeight, cassino.NAME: cassino,
+    ass.NAME: ass,
 }
 
 __all__ = ["GAMES"]

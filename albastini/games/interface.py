@@ -14,9 +14,16 @@ Optional members of a game package, with the default the platform uses without t
 ``DEFAULT_TARGET``
     the score that ends a match when the table does not say (default: the guild's setting, in
     Albastini's victory points);
+``HAS_TARGET``
+    False when a match does not end on a points target (Ass: banks end it); a target asked for
+    is then refused (default: True);
 ``table_view(deal, seat)``
     the view shown to ``seat`` (None: the public table) and given to its computer player
-    (default: ``deal.view(seat)``).
+    (default: ``deal.view(seat)``);
+``OPTIONS``
+    the match's own choices a table may make, name -> the values allowed (Ass: ``{"trumps":
+    (1, 2, 3, 4, 5)}``, the trump variant), passed to ``Match`` as keyword arguments (default:
+    none).
 """
 
 from __future__ import annotations
@@ -103,6 +110,13 @@ class Game:
         self.illegal: type[ValueError] = package.IllegalMove
         #: The target of a new table, None when the guild's setting applies.
         self.default_target: int | None = getattr(package, "DEFAULT_TARGET", None)
+        #: False when a match does not end on a points target (Ass: banks end it), so that a
+        #: target asked for is refused rather than ignored.
+        self.has_target: bool = bool(getattr(package, "HAS_TARGET", True))
+        #: The match's own choices: name -> the values allowed.
+        self.options: dict[str, tuple[int, ...]] = {
+            str(k): tuple(v) for k, v in getattr(package, "OPTIONS", {}).items()
+        }
 
     # ------------------------------------------------------------------ tables
 
@@ -130,13 +144,26 @@ class Game:
         """Whether a computer of ``level`` decides in a few milliseconds (inline)."""
         return level in FAST_LEVELS
 
+    def check_options(self, players: int, team_size: int, options: Mapping[str, int]) -> None:
+        """ValueError unless ``options`` are choices of the game's ``OPTIONS`` that a match of
+        ``players`` in teams of ``team_size`` can be played with (the game's ``Match`` says)."""
+        for name, value in options.items():
+            allowed = self.options.get(name)
+            if allowed is None or type(value) is not int or value not in allowed:
+                raise ValueError(f"no option {name}={value!r} in this game")
+        if options:
+            self.package.Match(players, team_size, 0, 0, seed=0, deal_seed=0, **options)
+
     # ------------------------------------------------------------------ matches
 
     def new_match(
-        self, players: int, team_size: int, target: int, dealer: int, seed: int
+        self, players: int, team_size: int, target: int, dealer: int, seed: int,
+        options: Mapping[str, int] | None = None,
     ) -> MatchLike:
-        """A match whose first deal is shuffled from ``seed`` and dealt by ``dealer``."""
-        match = self.package.Match(players, team_size, target, dealer, seed=seed, deal_seed=seed)
+        """A match whose first deal is shuffled from ``seed`` and dealt by ``dealer``, with
+        the game's own ``options`` (checked by :meth:`check_options`)."""
+        match = self.package.Match(players, team_size, target, dealer, seed=seed, deal_seed=seed,
+                                   **dict(options or {}))
         return cast(MatchLike, match)
 
     def next_dealer(self, match: MatchLike) -> int:
@@ -176,15 +203,27 @@ class Game:
         plays = tuple((int(seat), str(card)) for seat, card in after["plays"])
         return TrickInfo(int(after["winner"]), int(after["points"]), plays)
 
+    @staticmethod
+    def match_winners(match: MatchLike) -> tuple[int, ...]:
+        """The sides that won the finished ``match``: its ``winners`` when the game names
+        several (Ass: everyone with the fewest banks wins), else its single ``winner``, if any."""
+        several = getattr(match, "winners", None)
+        if several is not None:
+            return tuple(int(w) for w in several)
+        return () if match.winner is None else (int(match.winner),)
+
     def deal_over(self, match: MatchLike) -> bool:
         """True once the current deal is finished."""
         return bool(match.deal.phase == "finished")
 
     def deal_score(self, match: MatchLike) -> DealScore:
-        """The current (finished) deal's score."""
+        """The current (finished) deal's score. Card points below 0 count as 0: the store and
+        the statistics keep card points of 0 or more, and a game whose cards can be worth less
+        than nothing (Ass's sixes are worth -1) can leave a player with fewer than 0 in a
+        deal; the view's ``result`` (:meth:`result_json`) keeps the rules' own numbers."""
         result = match.deal.result()
         return DealScore(
-            tuple(int(p) for p in result.points),
+            tuple(max(0, int(p)) for p in result.points),
             None if result.winner is None else int(result.winner),
             tuple(int(p) for p in result.game_points),
         )

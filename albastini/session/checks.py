@@ -105,6 +105,8 @@ def stored_settings(
         "computer_level": table.computer_level,
         "host_id": table.host_id,
     }
+    if table.options:
+        out["options"] = dict(table.options)
     if seating is not None:
         out["seating"] = seating
     if team_of is not None:

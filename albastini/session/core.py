@@ -25,6 +25,7 @@ from ..events import (
     TableClosed,
     TrickWon,
 )
+from ..shards import Shards
 from ..store import PlayerResult, Store, StoreUnavailable, TeamResult
 from ..table import Refusal, Table
 from ..timers import Clock, LoopClock
@@ -55,8 +56,11 @@ class ServiceCore:
         rng: random.Random | None = None,
         clock: Clock | None = None,
         retry_delay: float = 1.0,
+        shards: Shards | None = None,
     ) -> None:
         self._store = store
+        #: the shards of the process (a cluster): only their servers' tables are restored
+        self.shards = shards
         self.computer_pause = computer_pause
         self.deal_pause = deal_pause
         self.lobby_idle = lobby_idle
@@ -120,9 +124,12 @@ class ServiceCore:
         A person whose turn it was gets a fresh full turn time; a pending computer move or next
         deal is scheduled; an idle lobby gets a fresh idle time. A deal or match that ended just
         before a crash gets its result recorded now.
+
+        With ``shards`` (a cluster), only the tables of the servers of those shards: the other
+        clusters restore theirs.
         """
         self._closing = False
-        for snap in await self._store.unfinished_tables():
+        for snap in await self._store.unfinished_tables(self.shards):
             try:
                 table = rebuild(snap)
             except Exception:
@@ -370,6 +377,7 @@ def player_results(table: Table) -> list[PlayerResult]:
     match = table.match
     assert match is not None
     scores = match.scores
+    winners = table.rules.match_winners(match)
     out = []
     for seat, info in enumerate(table.seats):
         if info is None or info.user_id is None:
@@ -381,7 +389,7 @@ def player_results(table: Table) -> list[PlayerResult]:
                 user_id=info.user_id,
                 team=team,
                 score=scores[team],
-                won=match.winner == team,
+                won=team in winners,
                 deals_played=len(table.results),
                 deals_won=len(won),
                 deals_won_big=sum(1 for r in won if r.game_points[team] >= 2),

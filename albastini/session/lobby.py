@@ -52,15 +52,18 @@ class LobbyService(TurnService):
         computer_level: str = "normal",
         language: str | None = None,
         game: str = "albastini",
+        options: dict[str, int] | None = None,
     ) -> Table:
         """Open a lobby of ``game`` in a channel with the host in the first seat.
 
         Defaults: the game's team size for that many players (Albastini: teams of 2 for 4 and
         6 players, individual play otherwise); the game's own target if it has one (its
         ``DEFAULT_TARGET``), else the guild's; turn time and language from the guild's
-        settings. Refuses ``bad_value`` (no such game or mode, target outside 1-21, turn time
-        outside 15-600 s, unknown level or language) and ``table_exists`` (the channel has a
-        table in the lobby or running).
+        settings. ``options``: the game's own choices for the match (its ``OPTIONS``; Ass:
+        ``{"trumps": 3}``). Refuses ``bad_value`` (no such game or mode, target outside 1-21,
+        turn time outside 15-600 s, unknown level or language, an option the game has not or
+        that its match cannot be played with) and ``table_exists`` (the channel has a table in
+        the lobby or running).
         """
         self._check_open()
         for name, value in (("guild", guild_id), ("channel", channel_id), ("host", host_id)):
@@ -92,12 +95,27 @@ class LobbyService(TurnService):
                 field="team_size",
                 value=team_size,
             ) from None
+        options = dict(options or {})
+        try:
+            rules.check_options(players, team_size, options)
+        except (ValueError, TypeError):
+            raise Refusal(
+                "bad_value",
+                "This game has no such option, or not for this many players.",
+                field="options",
+                value=options,
+            ) from None
         _check_level(rules, computer_level, "computer_level")
         if language is not None and language not in LANGUAGES:
             raise Refusal(
                 "bad_value", "The language must be en or sw.", field="language", value=language
             )
         check_range("target", target, *TARGET_RANGE, "points")
+        if target is not None and not rules.has_target:
+            raise Refusal(
+                "bad_value", "This game's matches have no points target.", field="target",
+                value=target,
+            )
         check_range("turn_time", turn_time, *TURN_TIME_RANGE, "seconds")
         self._check_channel_free(channel_id)
         # Read outside the channel's lock: settings only change through the cogs, and a lobby
@@ -117,6 +135,7 @@ class LobbyService(TurnService):
                 computer_level=computer_level,
                 language=language if language is not None else guild.language,
                 game=rules.name,
+                options=options,
                 seats=[None] * players,
             )
             table.seats[0] = SeatInfo(0, host_id, name, None)
@@ -225,7 +244,8 @@ class LobbyService(TurnService):
             self._rng.shuffle(order)
             dealer = self._rng.randrange(n)
             seed = self._rng.getrandbits(63)
-            match = table.rules.new_match(n, table.team_size, table.target, dealer, seed)
+            match = table.rules.new_match(n, table.team_size, table.target, dealer, seed,
+                                          table.options)
             team_of = [int(match.deal.team_of(seat)) for seat in range(n)]
             await self._store.update_table_settings(
                 table.id, stored_settings(table, seating=order, team_of=team_of)
@@ -310,6 +330,7 @@ class LobbyService(TurnService):
                 computer_level=old.computer_level,
                 language=old.language,
                 game=old.game,
+                options=dict(old.options),
                 seats=[
                     SeatInfo(
                         i,

@@ -42,6 +42,7 @@ def seated(snap: TableSnapshot) -> Table:
         computer_level=str(settings["computer_level"]),
         language=rec.language,
         game=rec.game,
+        options={str(k): int(v) for k, v in dict(settings.get("options") or {}).items()},
         status=rec.status,
         message_id=rec.message_id,
     )
@@ -87,7 +88,7 @@ def replay_steps(table: Table, snap: TableSnapshot) -> Iterator[tuple[int, int |
         dealer = seat_of_slot[d.dealer_seat]
         if table.match is None:
             table.match = rules.new_match(
-                table.players, table.team_size, table.target, dealer, d.seed
+                table.players, table.team_size, table.target, dealer, d.seed, table.options
             )
         else:
             expected = rules.next_dealer(table.match)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
+from ..shards import Shards
 from .records import (
     DealRecord,
     DealResultRecord,
@@ -66,7 +67,7 @@ class Store(Protocol):
         teams: Sequence[TeamResult] = (),
     ) -> None: ...
     async def load_table(self, table_id: int) -> TableSnapshot: ...
-    async def unfinished_tables(self) -> list[TableSnapshot]: ...
+    async def unfinished_tables(self, shards: Shards | None = None) -> list[TableSnapshot]: ...
 
     # seats
     async def add_seat(

@@ -17,6 +17,9 @@ one per move that puts down no card). What a presenter says, for example for Twe
 the auction and the contract (``table_lines``), a trump card lying face down by the bidder
 (``draw_centre``, ``table_facts``), "expose" and numeric bids as buttons (``move_button``), base
 card scores that can go negative (``deal_summary``).
+
+One optional member: ``shown_score(score) -> int``, a match score as the game's players read
+it, when that is not the platform's number (higher is better there); see :func:`shown_score`.
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ __all__ = [
     "first_rules_page",
     "presenter",
     "rules_page",
+    "shown_score",
 ]
 
 #: The game of a table that names none (every table before a second game was added).
@@ -44,7 +48,7 @@ DEFAULT_GAME = "albastini"
 #: The rules of every game, one after the other in one book of pages, so that a page's number
 #: is all a Rules button carries: game -> its number of pages, in the book's order. A game's
 #: pages are its catalogue texts ``rules.page.<n>`` (``cogs.i18n.game_key``).
-RULES_PAGES: dict[str, int] = {"albastini": 6, "twentyeight": 3, "cassino": 3}
+RULES_PAGES: dict[str, int] = {"albastini": 6, "twentyeight": 3, "cassino": 3, "ass": 3}
 
 ButtonStyle = Literal["primary", "secondary", "success", "danger"]
 #: A deal's view (``Deal.view``), or one legal move of its ``moves``: JSON-like data.
@@ -134,8 +138,19 @@ def presenter(game: str) -> Presenter:
     """The presenter of ``game`` (a name of ``albastini.games.GAMES``); KeyError if it has
     none."""
     # imported here: presenters use the renderer, which asks this module for them
-    from cogs.games import albastini, cassino, twentyeight
+    from cogs.games import albastini, ass, cassino, twentyeight
 
     presenters: dict[str, Presenter] = {albastini.NAME: albastini, twentyeight.NAME: twentyeight,
-                                        cassino.NAME: cassino}
+                                        cassino.NAME: cassino, ass.NAME: ass}
     return presenters[game]
+
+
+def shown_score(game: str, score: int) -> int:
+    """A match score (higher is better) as the players of ``game`` read it: the score itself,
+    unless the game's presenter has a ``shown_score`` of its own (an optional member: Ass
+    counts banks, which its match's scores negate)."""
+    try:
+        shows = getattr(presenter(game), "shown_score", None)
+    except KeyError:  # a game this bot no longer hosts, in the history
+        shows = None
+    return int(shows(score)) if shows is not None else int(score)

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from cogs.games import DEFAULT_GAME, presenter
+from cogs.games import DEFAULT_GAME, presenter, shown_score
 from cogs.i18n import game_key, t
 from cogs.render.cards import card_label
 
@@ -66,9 +66,10 @@ def _sides(view: dict[str, Any], names: Sequence[str], lang: str,
 def scores_text(lang: str, sides: Sequence[str], scores: Sequence[int], *,
                 game: str = DEFAULT_GAME) -> str:
     """The match's score by side, as ``game`` counts it: "Team A 2 VP · Team B 1 VP"
-    (Twenty-Eight: base cards, "Team A 7 — Team B 5")."""
+    (Twenty-Eight: base cards, "Team A 7 — Team B 5"; Ass: banks, "Ana 3 · Ben 2")."""
     key = game_key(game, "table.score")
-    items = [t(lang, key, side=sides[i], vp=scores[i] if i < len(scores) else 0)
+    items = [t(lang, key, side=sides[i],
+               vp=shown_score(game, scores[i]) if i < len(scores) else 0)
              for i in range(len(sides))]
     return t(lang, "table.score_separator").join(items)
 

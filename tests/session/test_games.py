@@ -10,7 +10,10 @@ from pathlib import Path
 import pytest
 
 from albastini.events import Acted, DealOver, MatchOver
+from albastini.games.ass import Match
 from albastini.session import Refusal
+from albastini.session.core import player_results
+from albastini.table import SeatInfo, Table
 from albastini.timers import ManualClock
 from tests.doubles import CHANNEL, GUILD, HOST, P2, persons_turn, play_legal, service, until
 
@@ -109,6 +112,8 @@ async def test_unknown_games_levels_and_modes_are_refused(db: Path) -> None:
             {"game": "twentyeight", "players": 5},
             {"game": "twentyeight", "players": 4, "team_size": 1},
             {"game": "twentyeight", "computer_level": "search"},  # an Albastini-only level
+            {"game": "ass", "players": 3, "target": 5},  # banks end Ass, not a target
+            {"game": "ass", "players": 5, "options": {"trumps": 1}},  # own trumps: 2-4 only
         ):
             with pytest.raises(Refusal) as exc:
                 await svc.open_table(GUILD, CHANNEL, HOST, "Host", **kwargs)  # type: ignore[arg-type]
@@ -215,3 +220,24 @@ async def test_cassino_tables_play_to_the_end_through_the_service(
         assert [s.code for s in replay.steps[1:]] == [
             m.action for m in await store.moves(table.id) if m.deal_no == 1
         ]
+
+
+def test_everyone_with_the_fewest_banks_wins_an_ass_match() -> None:
+    """Ass's rules: the winners are all the players with the fewest banks. A match where two
+    players reach 0 together counts as won for both on the leaderboard, lost for the third."""
+    match, rng = Match(3, seed=1), random.Random(1)  # a seed found to end [3, 0, 0]
+    table = Table(id=1, guild_id=GUILD, channel_id=CHANNEL, host_id=HOST, players=3,
+                  team_size=1, target=0, turn_time=60, computer_level="normal", language="en",
+                  game="ass", status="running",
+                  seats=[SeatInfo(s, 100 + s, f"P{s}", None) for s in range(3)])
+    while not match.finished:
+        if match.deal.phase == "finished":
+            table.results.append(table.rules.deal_score(match))
+            match.next_deal()
+        else:
+            match.deal.apply(str(rng.choice(match.deal.legal_actions())))
+    table.results.append(table.rules.deal_score(match))
+    table.match = match
+    assert match.banks == [3, 0, 0] and match.winner is None
+    won = {r.user_id: r.won for r in player_results(table)}
+    assert won == {100: False, 101: True, 102: True}

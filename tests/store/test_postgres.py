@@ -310,3 +310,53 @@ async def test_acknowledged_moves_survive_sigkill(dsn: str, attempt: int) -> Non
                 f"table {table_id}: move {last_acked} was acknowledged but only "
                 f"{len(stored)} moves survived (killed after {kill_after} acks)"
             )
+
+
+# ---------------------------------------------------------------- group commit
+
+
+async def test_moves_appended_together_are_committed_together_each_judged_alone(
+    dsn: str,
+) -> None:
+    """Moves of many tables appended at once share one commit (group commit: one INSERT of
+    them all); one refused move in the group (a stale number) is refused alone, the others are
+    stored, and every caller is answered once its move is committed or refused."""
+    store = await PostgresStore.open(dsn)
+    batches: list[int] = []
+    insert = store._insert_moves
+
+    def counting(conn: object, batch: list[tuple[object, ...]]) -> object:
+        batches.append(len(batch))
+        return insert(conn, batch)
+
+    store._insert_moves = counting  # type: ignore[method-assign]
+    try:
+        ids = [await running_table(store, channel=200 + n) for n in range(20)]
+        await store.append_move(ids[0], 1, 1, 2, "pass", user_id=None, by_computer=True)
+        batches.clear()
+        outcomes = await asyncio.gather(
+            *(
+                store.append_move(t, 1, 1, 2, "pass", user_id=None, by_computer=True)
+                for t in ids  # ids[0] already has move 1: that one is stale
+            ),
+            return_exceptions=True,
+        )
+        assert isinstance(outcomes[0], StaleMove)
+        assert all(not isinstance(o, BaseException) for o in outcomes[1:]), outcomes
+        assert batches[0] == 20  # tried together, then one by one since a row spoiled it
+        for t in ids:
+            assert [m.move_no for m in await store.moves(t)] == [1]
+        batches.clear()
+        await asyncio.gather(
+            *(store.append_move(t, 2, 1, 3, "pass", user_id=None, by_computer=True) for t in ids)
+        )
+        assert batches == [20]  # no refusal: one statement, one commit
+        assert [len(await store.moves(t)) for t in ids] == [2] * 20
+        # two moves of one table in one group (a caller that did not wait): both in order
+        await asyncio.gather(
+            store.append_move(ids[1], 4, 1, 3, "pass", user_id=None, by_computer=True),
+            store.append_move(ids[1], 3, 1, 2, "pass", user_id=None, by_computer=True),
+        )
+        assert [m.move_no for m in await store.moves(ids[1])] == [1, 2, 3, 4]
+    finally:
+        await store.close()

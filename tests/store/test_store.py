@@ -552,3 +552,19 @@ async def test_results_validation_writes_nothing(store: Store) -> None:
         await store.finish_table(table_id, [PlayerResult(ERIN, 0, 5, True, 3, 2, 0, 10)])
     assert (await store.get_table(table_id)).status == "running"
     assert (await store.leaderboard(GUILD)).total == 0
+
+
+async def test_unfinished_tables_of_some_shards_are_those_of_their_servers(store: Store) -> None:
+    """A cluster restores only the tables of the servers of its shards (a server's shard is
+    (guild id >> 22) % shard count, as Discord routes it)."""
+    from albastini.shards import Shards
+
+    tables = {}
+    for n, guild in enumerate((0 << 22, 1 << 22, 2 << 22, (3 << 22) + 5), start=1):
+        tables[guild] = (await store.create_table(guild or GUILD, 100 + n, HOST, {})).id
+    shard_of_table = {t: (g >> 22) % 4 for g, t in tables.items()}
+    for ids in ((0,), (1, 3), (0, 1, 2, 3)):
+        snaps = await store.unfinished_tables(Shards(ids, 4))
+        want = [t for t, s in sorted(shard_of_table.items()) if s in ids]
+        assert [s.table.id for s in snaps] == want
+    assert len(await store.unfinished_tables(Shards((0, 1), 2))) == 4  # 2 shards: 0, 1, 0, 1

@@ -18,8 +18,13 @@ from .table_view import table_view
 NAME = "ass"
 #: Computer player levels offered to people.
 LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
-#: The mode a table gets when none is chosen. No DEFAULT_TARGET: banks end a match.
+#: The mode a table gets when none is chosen.
 DEFAULT_MODE = "4"
+#: Banks end a match (start with 3, out at 6, won at 0), not a points target.
+HAS_TARGET = False
+#: What a table may choose for its match: the trump variant (``Match(trumps=...)``; 1 each
+#: player's own suit, 2 none, 3 one suit for all, 4 two, 5 spades senior and diamonds junior).
+OPTIONS: dict[str, tuple[int, ...]] = {"trumps": (1, 2, 3, 4, 5)}
 
 
 def default_team_size(players: int) -> int:
@@ -27,5 +32,6 @@ def default_team_size(players: int) -> int:
     return 1
 
 
-__all__ = ["DEFAULT_MODE", "LEVELS", "MODES", "NAME", "Deal", "DealResult", "IllegalMove",
-           "Match", "decide", "default_team_size", "make_player", "new_deal", "table_view"]
+__all__ = ["DEFAULT_MODE", "HAS_TARGET", "LEVELS", "MODES", "NAME", "OPTIONS", "Deal", "DealResult",
+           "IllegalMove", "Match", "decide", "default_team_size", "make_player", "new_deal",
+           "table_view"]

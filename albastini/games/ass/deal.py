@@ -249,7 +249,8 @@ class Deal:
         """What ``seat`` may see (None: a spectator): the own hand, every trump, the bets, the
         trick in progress (its holder and main suit), the finished tricks, hand and stock
         sizes, banks and targets; points won only once the deal is over. Never in it:
-        another hand, the stock, the won piles."""
+        another hand, the stock, the won piles, nor (during the first deal's bets) who holds
+        the lowest diamond: ``first_leader`` is None then."""
         st = self.state
         if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)
                                  or not 0 <= seat < self.players):
@@ -273,7 +274,11 @@ class Deal:
             "variant": self.options.variant,
             "trumps": [self.options.trump_of(s) for s in range(self.players)],
             "first_deal": self.first_deal,
-            "first_leader": st.first_leader,
+            # who leads the first trick: the lowest diamond's holder in the match's first deal,
+            # which would tell about hidden hands while the bets are being made; public once
+            # the bets are over (that player leads) and in later deals (the dealer's left)
+            "first_leader": (None if self.first_deal and st.phase == K.BETTING
+                             else st.first_leader),
             "hand": self.hand(seat) if seat is not None else [],
             "hand_sizes": [len(h) for h in st.hands],
             "stock": st.stock_left,

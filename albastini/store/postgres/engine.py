@@ -5,17 +5,20 @@ troubles turned into store errors. The store's SQL is in store.py and standings.
 Every write is one transaction on a connection of the pool, committed before the call returns:
 with ``synchronous_commit`` on (the engine sets it on every connection where the server has it
 off), ``COMMIT`` returns once the commit is flushed to the server's write-ahead log, so an
-acknowledged move survives the bot's process, and the server's, being killed. Transactions of
-different tables run side by side on different connections; those of one table queue on its
-row in ``game_tables``, which each of them locks first (see the schema's ``moves_in_order``).
+acknowledged move survives the bot's process, and the server's, being killed. Moves that arrive
+together, of different tables, share one transaction (group commit, ``_commit_move``); other
+writes run side by side on different connections. Writes of one table queue on its row in
+``game_tables``, which each of them locks first (see the schema's ``moves_in_order``).
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import ssl
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Self, TypeVar
 from urllib.parse import urlsplit
@@ -118,6 +121,9 @@ class PostgresEngine:
         self.dsn = dsn
         self.where = describe_dsn(dsn)
         self._pool: Any | None = pool
+        # group commit of moves (see _commit_move)
+        self._pending: list[_PendingMove] = []
+        self._flusher: asyncio.Task[None] | None = None
 
     @classmethod
     async def open(
@@ -168,6 +174,8 @@ class PostgresEngine:
 
     async def close(self) -> None:
         """Wait for the transactions under way, then close every connection."""
+        if self._flusher is not None:  # the moves being committed (their callers wait)
+            await asyncio.gather(self._flusher, return_exceptions=True)
         pool, self._pool = self._pool, None
         if pool is not None:
             try:
@@ -194,6 +202,17 @@ class PostgresEngine:
         a row the database refuses (asyncpg's integrity errors) is the caller's to explain."""
         try:
             async with self._p().acquire() as conn, conn.transaction():
+                return await fn(conn)
+        except Exception as exc:
+            if is_unavailable(exc):
+                raise unavailable(self.where, exc) from None
+            raise
+
+    async def _on_conn(self, fn: Callable[[Conn], Awaitable[_T]]) -> _T:
+        """Run ``fn`` on a pooled connection, outside any transaction block (one statement is
+        then its own transaction, committed when this returns)."""
+        try:
+            async with self._p().acquire() as conn:
                 return await fn(conn)
         except Exception as exc:
             if is_unavailable(exc):
@@ -232,6 +251,99 @@ class PostgresEngine:
             if is_unavailable(exc):
                 raise unavailable(self.where, exc) from None
             raise
+
+    # ---------------------------------------------------------------- group commit of moves
+
+    def _insert_moves(self, conn: Conn, batch: list[tuple[Any, ...]]) -> Awaitable[Any]:
+        """Insert a batch of move rows in one statement (the store's SQL)."""
+        raise NotImplementedError
+
+    def _move_refused(self, exc: Exception, params: tuple[Any, ...]) -> BaseException:
+        """The store error for one move the database refused (the store's)."""
+        raise NotImplementedError
+
+    async def _commit_move(self, params: tuple[Any, ...]) -> None:
+        """Commit one move's (checked) row, grouped with the moves that arrive meanwhile;
+        returns once it is committed, raises what refused it.
+
+        Each move as its own transaction costs the server a commit (a write-ahead log flush)
+        and this process a round trip of its own; moves of many tables arriving together are
+        instead inserted by one statement and committed once, while the next ones gather
+        (one batch at a time: the batch under way is what they wait for). Nobody is answered
+        before their batch is committed. A batch that a row of it spoils (a stale move, a
+        lost race) is tried again move by move, so each is stored or refused on its own."""
+        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._pending.append(_PendingMove(params, fut))
+        if self._flusher is None:
+            self._p()  # StoreClosed now rather than from the flusher
+            self._flusher = asyncio.create_task(self._flush_moves())
+        await fut
+
+    async def _flush_moves(self) -> None:
+        """Commit pending moves in batches until none are left (one task at a time)."""
+        try:
+            while self._pending:
+                batch = [p for p in self._pending if not p.future.done()]
+                self._pending = []
+                if batch:
+                    await self._commit_batch(batch)
+        finally:
+            self._flusher = None
+            for p in self._pending:  # only if the flusher itself was cancelled
+                if not p.future.done():
+                    p.future.set_exception(StoreClosed(f"store {self.where} is closed"))
+            self._pending = []
+
+    async def _commit_batch(self, batch: list[_PendingMove]) -> None:
+        # one order of the tables' row locks in every batch, so that batches of several
+        # processes never wait for each other in a circle
+        batch.sort(key=lambda p: (p.params[0], p.params[1]))
+        if len(batch) > 1:
+            try:
+                rows = [p.params for p in batch]
+                await self._on_conn(lambda conn: self._insert_moves(conn, rows))
+            except StoreUnavailable as exc:
+                if not isinstance(exc, StoreBusy):  # the server's trouble: every move's
+                    _fail(batch, exc)
+                    return
+            except asyncpg.PostgresError:
+                pass  # a row refused (nothing of the batch written): one by one, below
+            except BaseException as exc:
+                _fail(batch, exc)
+                if not isinstance(exc, Exception):
+                    raise
+                return
+            else:
+                for p in batch:
+                    if not p.future.done():
+                        p.future.set_result(None)
+                return
+        for p in batch:
+            if p.future.done():
+                continue
+            try:
+                await self._on_conn(functools.partial(self._insert_moves, batch=[p.params]))
+            except asyncpg.PostgresError as exc:
+                p.future.set_exception(self._move_refused(exc, p.params))
+            except BaseException as exc:
+                p.future.set_exception(exc)
+                if not isinstance(exc, Exception):
+                    _fail(batch, exc)
+                    raise
+            else:
+                p.future.set_result(None)
+
+
+@dataclass(eq=False)
+class _PendingMove:
+    params: tuple[Any, ...]
+    future: asyncio.Future[None]
+
+
+def _fail(batch: list[_PendingMove], exc: BaseException) -> None:
+    for p in batch:
+        if not p.future.done():
+            p.future.set_exception(exc)
 
 
 def _reason(exc: BaseException) -> str:

@@ -13,11 +13,12 @@ SQL, one method per operation.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Mapping, Sequence
 from typing import Any, cast
 
 import asyncpg
 
+from ...shards import Shards
 from ..errors import (
     ChannelBusy,
     ConflictError,
@@ -398,9 +399,16 @@ class PostgresStore(PostgresStandings):
             raise UnknownTable(f"no table {table_id}")
         return snaps[0]
 
-    async def unfinished_tables(self) -> list[TableSnapshot]:
-        """Every table in the lobby or running, with seats, deals and moves, ordered by id."""
-        return await self._snapshots("WHERE status IN ('lobby', 'running')", ())
+    async def unfinished_tables(self, shards: Shards | None = None) -> list[TableSnapshot]:
+        """Every table in the lobby or running, with seats, deals and moves, ordered by id;
+        with ``shards``, only those of the servers of these shards (a cluster's own tables).
+
+        The table service calls this at start-up and replays each table's moves.
+        """
+        where = "WHERE status IN ('lobby', 'running')"
+        if shards is not None and not shards.all:
+            where += f" AND {shards.sql()}"
+        return await self._snapshots(where, ())
 
     async def _snapshots(self, where: str, params: tuple[Any, ...]) -> list[TableSnapshot]:
         sub = f"SELECT id FROM game_tables {where}"
@@ -669,9 +677,10 @@ class PostgresStore(PostgresStandings):
         ``move_no`` must be the last move number + 1: a number already used raises
         :class:`StaleMove` (of two appends of the same number, exactly one is stored), one
         further ahead :class:`MoveGap`. The table must be running and ``deal_no`` its
-        current, unscored deal. On any error nothing is written. The move is one INSERT in a
-        transaction of its own; the schema's trigger checks the order, with the table's row
-        locked, so appends to different tables commit side by side."""
+        current, unscored deal. On any error nothing is written. Moves appended at the same
+        time (of different tables) are committed together, each acknowledged once its commit
+        is done (group commit, see the engine); the schema's trigger checks the order, with
+        the table's row locked."""
         now = _now()
         params = (
             check_id("table_id", table_id),
@@ -685,17 +694,28 @@ class PostgresStore(PostgresStandings):
         )
         if (user_id is None) != by_computer:
             raise InvalidValue("a computer's move has user_id=None; a person's move has a user_id")
-        try:
-            await self._execute(
-                f"INSERT INTO moves ({MOVE_COLS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
-                *params,
-            )
-        except asyncpg.PostgresError as exc:
-            error = _move_error(exc, params)
-            if error is None:
-                error = StoreError(f"could not store move {move_no} of table {table_id}: {exc}")
-            raise error from None
+        await self._commit_move(params)
         return MoveRecord(table_id, move_no, deal_no, seat_no, user_id, action, by_computer, now)
+
+    def _insert_moves(self, conn: Any, batch: list[tuple[Any, ...]]) -> Awaitable[Any]:
+        if len(batch) == 1:
+            return conn.execute(  # type: ignore[no-any-return]
+                f"INSERT INTO moves ({MOVE_COLS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+                *batch[0],
+            )
+        columns = list(zip(*batch, strict=True))
+        return conn.execute(  # type: ignore[no-any-return]
+            f"INSERT INTO moves ({MOVE_COLS}) SELECT * FROM unnest($1::bigint[], $2::bigint[], "
+            "$3::integer[], $4::smallint[], $5::bigint[], $6::text[], $7::boolean[], "
+            "$8::timestamptz[])",
+            *columns,
+        )
+
+    def _move_refused(self, exc: Exception, params: tuple[Any, ...]) -> BaseException:
+        error = _move_error(exc, params) if isinstance(exc, asyncpg.PostgresError) else None
+        if error is None:
+            error = StoreError(f"could not store move {params[1]} of table {params[0]}: {exc}")
+        return error
 
     async def moves(self, table_id: int, after: int = 0) -> list[MoveRecord]:
         """The table's moves with number > ``after``, in order."""

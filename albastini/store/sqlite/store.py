@@ -13,6 +13,7 @@ import sqlite3
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, cast
 
+from ...shards import Shards
 from ..errors import (
     ChannelBusy,
     ConflictError,
@@ -311,12 +312,16 @@ class SQLiteStore(StandingsStore):
             raise UnknownTable(f"no table {table_id}")
         return snaps[0]
 
-    async def unfinished_tables(self) -> list[TableSnapshot]:
-        """Every table in the lobby or running, with seats, deals and moves, ordered by id.
+    async def unfinished_tables(self, shards: Shards | None = None) -> list[TableSnapshot]:
+        """Every table in the lobby or running, with seats, deals and moves, ordered by id;
+        with ``shards``, only those of the servers of these shards (a cluster's own tables).
 
         The table service calls this at start-up and replays each table's moves.
         """
-        return await self._snapshots("WHERE status IN ('lobby', 'running')", ())
+        where = "WHERE status IN ('lobby', 'running')"
+        if shards is not None and not shards.all:
+            where += f" AND {shards.sql()}"
+        return await self._snapshots(where, ())
 
     async def _snapshots(self, where: str, params: tuple[Any, ...]) -> list[TableSnapshot]:
         sub = f"SELECT id FROM game_tables {where}"

@@ -75,3 +75,39 @@ def test_computer_players_play_a_match() -> None:
         if m.finished:
             break
         m.next_deal()
+
+
+def test_the_trump_variant_is_a_table_option_of_the_interface() -> None:
+    """``OPTIONS`` names the trump variant; the interface checks a choice against it and
+    against what the match can be played with, and passes it to the match."""
+    import pytest
+
+    from albastini.games.interface import game
+
+    ass = game("ass")
+    assert ass.options == {"trumps": (1, 2, 3, 4, 5)}
+    ass.check_options(3, 1, {"trumps": 5})
+    ass.check_options(6, 1, {})
+    for players, options in [(5, {"trumps": 1}), (3, {"trumps": 6}), (3, {"suits": 1}),
+                             (3, {"trumps": True})]:
+        with pytest.raises(ValueError):
+            ass.check_options(players, 1, options)
+    with pytest.raises(ValueError):
+        game("albastini").check_options(4, 2, {"trumps": 3})
+    match = ass.new_match(3, 1, 5, 0, 7, {"trumps": 3})
+    assert match.deal.view(None)["trumps"] == [["S"], ["S"], ["S"]]
+    assert ass.new_match(3, 1, 5, 0, 7).deal.view(None)["variant"] == 1
+
+
+def test_a_deal_below_zero_card_points_is_stored_as_zero() -> None:
+    """Sixes are worth -1, so a player can end a deal below 0; the store keeps card points of
+    0 or more, so the platform's deal score counts that player as 0 while the view's result
+    keeps the rules' number (seed 157, everyone playing their first legal card: -1)."""
+    from albastini.games.interface import game
+
+    ass = game("ass")
+    match = ass.new_match(3, 1, 5, 0, 157)
+    while not ass.deal_over(match):
+        ass.apply(match, ass.legal(match)[0])
+    assert ass.result_json(match)["points"] == [-1, 99, 86]
+    assert ass.deal_score(match).points == (0, 99, 86)

@@ -100,3 +100,21 @@ def test_views_hide_other_hands_and_the_stock(players: int, seed: int) -> None:
 def test_the_same_seed_the_same_deal(players: int, variant: int, seed: int) -> None:
     a, b = make(players, variant, seed), make(players, variant, seed)
     assert a.deck == b.deck and a.state.hands == b.state.hands
+
+
+def test_the_first_deals_leader_is_hidden_while_the_bets_are_made() -> None:
+    """Who holds the lowest diamond is no one's business before the first card: the views say
+    it only once the bets are over (that player leads); in a later deal the dealer's left
+    leads, which everyone knows, so it shows from the start. A computer still bets."""
+    from albastini.games.ass import decide
+
+    for seed in range(20):
+        deal = new_deal(3, dealer=0, seed=seed)
+        for seat in (None, 0, 1, 2):
+            assert deal.view(seat)["first_leader"] is None
+        assert decide("normal", table_view(deal, deal.to_act), seed) in ("go", "no")
+        while deal.phase == "betting":
+            deal.apply("no")
+        assert deal.view(None)["first_leader"] == deal.to_act == deal.state.first_leader
+        later = new_deal(3, dealer=1, seed=seed, first_deal=False)
+        assert later.view(None)["first_leader"] == 2

@@ -37,7 +37,8 @@ class Knowledge:
     stock: int
     bets: list[int]
     points: list[int]
-    first_leader: int
+    #: None while the first deal's bets hide it (the lowest diamond's holder)
+    first_leader: int | None
     betting: bool
 
 
@@ -73,7 +74,8 @@ def read_view(view: Mapping[str, Any]) -> Knowledge:
         unseen=[c for c in range(36) if c not in seen],
         hand_sizes=list(view["hand_sizes"]), stock=int(view["stock"]),
         bets=[-1 if b is None else int(b == "go") for b in view["bets"]],
-        points=points, first_leader=int(view["first_leader"]),
+        points=points,
+        first_leader=None if view["first_leader"] is None else int(view["first_leader"]),
         betting=view["phase"] == "betting",
     )
 
@@ -97,7 +99,9 @@ def sample_world(k: Knowledge, rng: random.Random) -> K.State:
     st.bets = list(k.bets)
     st.phase = K.BETTING if k.betting else K.PLAYING
     st.to_act = k.seat
-    st.first_leader = k.first_leader
+    # unknown during the first deal's bets: the lowest diamond of this sampled world leads
+    st.first_leader = (k.first_leader if k.first_leader is not None
+                       else st._first_leader(True))
     st.trick = k.trick.copy()
     st.points = list(k.points)
     st.won = [[] for _ in range(k.players)]

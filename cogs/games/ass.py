@@ -1,0 +1,342 @@
+"""How Ass (Жопа) looks on Discord: its presenter (see :class:`cogs.games.Presenter`).
+
+What Ass shows its own way: every player's trump (in the default variant each player has a suit
+of their own, and everybody sees whose is whose), the bets ("go" / "no") and the target each
+sets, who leads after the bets, the card that holds the trick now and why (the game's beating
+rules are unusual, so the table says it: "8♠ takes over: spades are now the main suit"), and
+the match's score in banks: everyone starts with 3, a player rid of them all wins, six lose.
+
+Read from the view only (``albastini/games/ass``, ``table_view``): ``variant``, ``trumps``,
+``bets``, ``targets``, ``first_leader``, ``trick`` (``main_suit``), ``winning_card``,
+``winning_why``, ``winning_over``, ``moves`` (a bet's ``target``), ``stock``, ``match_banks``
+and the deal's ``result`` (``points``, ``targets``, ``bets``, ``banks``: each player's change
+of banks). The match's ``scores`` are the banks negated (higher is better for the platform):
+:func:`shown_score` turns them back into banks for people. The other hands and the stock are
+never in a public view, and who holds the lowest diamond is not in any view while the first
+deal's bets are made, so nothing here can show them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from cogs.games import ButtonStyle, View
+from cogs.i18n import join_list, t, tn
+from cogs.render import cards, picture
+from cogs.render.text import seat_name
+
+if TYPE_CHECKING:
+    from PIL import Image
+
+__all__ = [
+    "NAME",
+    "RANKS",
+    "action_text",
+    "card_button",
+    "card_label",
+    "deal_summary",
+    "draw_centre",
+    "front_cards",
+    "hand_header",
+    "hand_shows",
+    "holder_line",
+    "move_button",
+    "refusal",
+    "shown_score",
+    "table_facts",
+    "table_lines",
+    "trumps_line",
+]
+
+#: The game's name in ``albastini.games.GAMES`` (and ``Table.game``).
+NAME = "ass"
+#: Every rank of the pack, in its plain order (``T`` is the Ten, shown "10"): only to name a
+#: card; what beats what comes with the view.
+RANKS = "6789JQKTA"
+_K = "ass."
+
+
+def _k(key: str) -> str:
+    return _K + key
+
+
+# --------------------------------------------------------------------------- cards and scores
+def card_label(code: str) -> str:
+    """A card as players read it: ``"TS"`` -> ``"10♠"``."""
+    rank, _suit = cards.split_card(code)
+    if rank not in RANKS:
+        raise ValueError(f"Not an Ass card: {code!r} (ranks {' '.join(RANKS)})")
+    return cards.card_label(code)
+
+
+def _suit(lang: str, suit: Any) -> str:
+    return cards.suit_label(lang, str(suit)) if suit in cards.SUIT_SYMBOLS else "?"
+
+
+def shown_score(score: int) -> int:
+    """A match score as players read it: the banks (the match counts them negated)."""
+    return -int(score)
+
+
+# --------------------------------------------------------------------------- the text table
+def table_facts(lang: str, view: View) -> list[str]:
+    """The cards left in the stock."""
+    return [tn(lang, "table.stock", int(view.get("stock") or 0))]
+
+
+def trumps_line(lang: str, view: View, names: Sequence[str]) -> str:
+    """Whose trump is what: "Trumps, each player's own: Ana ♠ spades · Ben ♣ clubs", or the
+    table's one trump suit, two, senior and junior, or none."""
+    variant = int(view.get("variant") or 1)
+    trumps: list[list[str]] = [list(s) for s in view.get("trumps") or []]
+    if variant == 1:
+        sep = t(lang, "inline.separator")
+        items = [t(lang, _k("table.trump_of"), name=seat_name(names, s, lang),
+                   suit=_suit(lang, suits[0] if suits else None))
+                 for s, suits in enumerate(trumps)]
+        return t(lang, _k("table.trumps.own"), items=sep.join(items))
+    suits = trumps[0] if trumps else []
+    if variant == 2 or not suits:
+        return t(lang, _k("table.trumps.none"))
+    if variant == 5:
+        return t(lang, _k("table.trumps.senior"), senior=_suit(lang, suits[0]),
+                 junior=_suit(lang, suits[1] if len(suits) > 1 else None))
+    return tn(lang, _k("table.trumps.all"), len(suits),
+              suits=join_list(lang, [_suit(lang, s) for s in suits]))
+
+
+def _bets_line(lang: str, view: View, names: Sequence[str]) -> str:
+    bets = list(view.get("bets") or [])
+    targets = list(view.get("targets") or [])
+    sep = t(lang, "inline.separator")
+    items = []
+    for seat, bet in enumerate(bets):
+        name = seat_name(names, seat, lang)
+        if bet is None:
+            items.append(t(lang, _k("table.bet_none"), name=name))
+        else:
+            target = targets[seat] if seat < len(targets) else "?"
+            items.append(t(lang, _k(f"table.bet_{bet}"), name=name, target=target))
+    return t(lang, _k("table.bets"), items=sep.join(items))
+
+
+def _leader_line(lang: str, view: View, names: Sequence[str]) -> str:
+    leader = view.get("first_leader")
+    if isinstance(leader, int):
+        return t(lang, _k("table.leads_after_bets"), name=seat_name(names, leader, lang))
+    return t(lang, _k("table.lowest_diamond_leads"))
+
+
+def holder_line(lang: str, view: View, names: Sequence[str]) -> str | None:
+    """Which card holds the trick in progress, why, and whose it is (the view's
+    ``winning_card``/``winning_why``/``winning_over``/``winning``), after the main suit:
+    "Main suit ♣ clubs · 8♣ takes over: clubs are now the main suit → Ben holds the trick".
+    None without a trick."""
+    card, why, holder = view.get("winning_card"), view.get("winning_why"), view.get("winning")
+    main_suit = (view.get("trick") or {}).get("main_suit")
+    if not card or not why or view.get("phase") != "playing":
+        return None
+    over = view.get("winning_over")
+    reason = t(lang, _k(f"why.{why}"), card=card_label(str(card)),
+               over=card_label(str(over)) if over else "?",
+               suit=cards.suit_name(lang, str(main_suit)) if main_suit in cards.SUIT_SYMBOLS
+               else "?")
+    return t(lang, _k("table.main_suit"), suit=_suit(lang, main_suit), why=reason,
+             name=seat_name(names, int(holder), lang) if isinstance(holder, int) else "?")
+
+
+def table_lines(lang: str, view: View, names: Sequence[str]) -> list[str]:
+    """Every player's trump, the bets and their targets; while betting, who leads after the
+    bets; while playing, the main suit and the card that holds the trick, and why."""
+    lines = [trumps_line(lang, view, names), _bets_line(lang, view, names)]
+    if view.get("phase") == "betting":
+        lines.append(_leader_line(lang, view, names))
+    holder = holder_line(lang, view, names)
+    if holder:
+        lines.append(holder)
+    return lines
+
+
+# --------------------------------------------------------------------------- deal results
+def deal_summary(lang: str, result: View, side_names: Sequence[str], *, deal_no: int,
+                 team_size: int | None) -> str:
+    """"Deal 2 — Ana 86 of 80 (no): drops a bank · Ben 40 of 56 (go): takes a bank · Cy 50 of
+    80 (no): no change": what each player took against their target, and their banks."""
+    points = [int(p) for p in result.get("points") or []]
+    targets = list(result.get("targets") or [])
+    bets = list(result.get("bets") or [])
+    banks = [int(b) for b in result.get("banks") or result.get("game_points") or []]
+    parts = []
+    for i, got in enumerate(points):
+        side = side_names[i] if i < len(side_names) else seat_name([], i, lang)
+        change = banks[i] if i < len(banks) else 0
+        outcome = ("drop" if change < 0 else "take") if change else "keep"
+        bet = bets[i] if i < len(bets) and bets[i] in ("go", "no") else "no"
+        parts.append(t(lang, _k("summary.player"), side=side, points=got,
+                       target=targets[i] if i < len(targets) else "?",
+                       bet=t(lang, _k(f"bet.{bet}")),
+                       outcome=t(lang, _k(f"summary.{outcome}"))))
+    return t(lang, _k("summary.line"), deal=deal_no,
+             players=t(lang, "inline.separator").join(parts))
+
+
+# --------------------------------------------------------------------------- the hand
+def _seat(view: View) -> int | None:
+    seat = view.get("seat")
+    return seat if isinstance(seat, int) else None
+
+
+def _bet_targets(view: View) -> dict[str, Any]:
+    return {str(m.get("kind")): m.get("target") for m in view.get("moves") or []
+            if m.get("kind") in ("go", "no")}
+
+
+def hand_header(lang: str, view: View, names: Sequence[str]) -> str:
+    """Whose turn it is and what to do (bet go or no, with the targets; play), this player's
+    trump, bet and banks, and the card that holds the trick now."""
+    if view["phase"] == "finished":
+        return t(lang, "hand.finished")
+    seat = _seat(view)
+    to_act = view.get("to_act")
+    mine = seat is not None and to_act == seat
+    who = seat_name(names, int(to_act), lang) if isinstance(to_act, int) else "?"
+    lines: list[str | None] = []
+    if view["phase"] == "betting":
+        if mine:
+            bet_targets = _bet_targets(view)
+            lines.append(t(lang, _k("hand.bet.your_turn"), go=bet_targets.get("go", "?"),
+                           no=bet_targets.get("no", "?")))
+        else:
+            lines.append(t(lang, _k("hand.bet.waiting"), name=who))
+    else:
+        key = "hand.play.your_turn" if mine else "hand.play.waiting"
+        lines.append(t(lang, _k(key), name=who, round=view.get("round", 1),
+                       total=view.get("rounds_total", 1)))
+        lines.append(holder_line(lang, view, names))
+    if seat is not None:
+        trumps = list(view.get("trumps") or [])
+        own = list(trumps[seat]) if seat < len(trumps) else []
+        if int(view.get("variant") or 1) == 1 and own:
+            lines.append(t(lang, _k("hand.your_trump"), suit=_suit(lang, own[0])))
+        else:
+            lines.append(trumps_line(lang, view, names))
+        bets = list(view.get("bets") or [])
+        targets = list(view.get("targets") or [])
+        banks = list(view.get("match_banks") or view.get("banks") or [])
+        bet = bets[seat] if seat < len(bets) else None
+        mine_banks = banks[seat] if seat < len(banks) else "?"
+        if bet in ("go", "no"):
+            lines.append(t(lang, _k("hand.your_bet"), bet=t(lang, _k(f"bet.{bet}")),
+                           target=targets[seat] if seat < len(targets) else "?",
+                           banks=mine_banks))
+        else:
+            lines.append(t(lang, _k("hand.your_banks"), banks=mine_banks))
+        if not view.get("hand") and view["phase"] == "playing":
+            lines.append(t(lang, "hand.empty"))
+    return "\n".join(line for line in lines if line)
+
+
+def hand_shows(view: View) -> Hashable:
+    """The bets, the trick's holder and why, who leads, the banks: what the header shows."""
+    return (
+        tuple(view.get("bets") or ()),
+        view.get("first_leader"),
+        view.get("winning_card"),
+        view.get("winning_why"),
+        tuple(view.get("match_banks") or ()),
+    )
+
+
+def action_text(lang: str, code: str, by: str | None) -> str:
+    """"Ana says go", "Ben says no", "Cy played 8♠"; to its maker ("Your bet, go, counted.")
+    when ``by`` is None."""
+    kind, _, arg = code.partition(":")
+    if kind in ("go", "no"):
+        if by is None:
+            return t(lang, _k("counted.bet"), bet=t(lang, _k(f"bet.{kind}")))
+        return t(lang, _k("event.bet"), name=by, bet=t(lang, _k(f"bet.{kind}")))
+    if kind == "play" and arg:
+        try:
+            card = card_label(arg)
+        except ValueError:
+            return code
+        if by is None:
+            return t(lang, "hand.move_counted.play", card=card)
+        return t(lang, "hand.event.played", name=by, card=card)
+    return code
+
+
+def refusal(lang: str, rule: str, details: View) -> str | None:
+    """The rules' reasons as sentences; they name only the player's own card and the main
+    suit, which is public."""
+    if rule == "finished":
+        return t(lang, "refuse.deal_over")
+    if rule in ("betting", "playing"):
+        return t(lang, _k(f"refuse.{rule}"))
+    if rule == "not_in_hand":
+        try:
+            card = card_label(str(details.get("card", "")))
+        except ValueError:
+            return None
+        return t(lang, _k("refuse.not_in_hand"), card=card)
+    if rule == "must_follow":
+        try:
+            card = card_label(str(details.get("card", "")))
+        except ValueError:
+            card = "?"
+        return t(lang, _k("refuse.must_follow"), card=card, suit=_suit(lang, details.get("suit")))
+    return None
+
+
+# --------------------------------------------------------------------------- buttons
+def card_button(lang: str, card: str, move: View | None, *, moves: Sequence[View],
+                points: int) -> tuple[str, ButtonStyle]:
+    """The card with its points, blue when playable; grey otherwise (and while betting)."""
+    label = cards.card_button_label(card, points)
+    return label, ("primary" if move is not None else "secondary")
+
+
+def move_button(lang: str, move: View) -> tuple[str, ButtonStyle]:
+    """"Go (target 56)" in green, "No (target 80)" in grey."""
+    kind = str(move.get("kind"))
+    if kind in ("go", "no"):
+        style: ButtonStyle = "success" if kind == "go" else "secondary"
+        return t(lang, _k(f"button.{kind}"), target=move.get("target", "?")), style
+    return str(move.get("code")), "primary"
+
+
+# --------------------------------------------------------------------------- the picture
+def front_cards(view: View) -> list[tuple[int, str]]:
+    """The trick in progress."""
+    if view["phase"] == "playing":
+        return [(int(s), str(c)) for s, c in view.get("current") or []]
+    return []
+
+
+def draw_centre(canvas: Image.Image, view: View) -> None:
+    """Each player's own trump in a gold-ringed disc between them and the middle (variant 1),
+    or the table's trumps on the right of the middle; the stock face down with its count on
+    the left; every player's banks at the bottom left ("#1 3"). The trick's cards lie in front
+    of their players, the holding one ringed, so the main suit is the lead's or the last
+    eight's."""
+    cx, cy = picture.CENTRE
+    trumps = [list(s) for s in view.get("trumps") or []]
+    if int(view.get("variant") or 1) == 1:
+        for seat, suits in enumerate(trumps):
+            if suits:
+                x, y = picture.seat_spot(view, seat, 0.5)
+                picture.paste_centre(canvas, picture.suit_disc(suits[0]), x, y)
+    elif trumps and trumps[0]:
+        for i, suit in enumerate(trumps[0]):
+            picture.paste_centre(canvas, picture.suit_disc(suit), cx + 120 + 46 * i, cy)
+    stock = int(view.get("stock") or 0)
+    if stock:
+        px, py = 70, cy
+        picture.paste_centre(canvas, picture.back(36, 52), px, py)
+        picture.paste_centre(canvas, picture.count_badge(stock), px + 18, py + 24)
+    banks = view.get("match_banks") or view.get("banks")
+    if banks:
+        items = [f"#{i + 1} {int(b)}" for i, b in enumerate(banks)]
+        picture.label(canvas, 12, picture.HEIGHT - 12, "   ".join(items), 16, anchor="ld",
+                      muted=True)
