@@ -57,7 +57,6 @@ from albastini.config import (
 from albastini.session import TableService
 from albastini.store import Store, StoreError, open_store
 from albastini.workers import HealingPool, process_pool
-from cogs import budget as budgets
 from cogs.courier import Courier
 from cogs.lang import CatalogueTranslator, Languages
 from cogs.painter import stop_pool
@@ -208,7 +207,8 @@ class AlbastiniBot(commands.AutoShardedBot):
             notice_delay=settings.notice_delay,
             courier=await self._start_courier(),
             # this process's share of the token's global rate limit (cogs/budget.py)
-            global_rate=budgets.share(settings.global_rate, settings.clusters),
+            global_rate=settings.global_rate,
+            global_share=settings.shards.share if settings.shards is not None else 1.0,
         )
         for extension in initial_extensions:
             await self.load_extension(extension)

@@ -78,9 +78,9 @@ class Settings:
     edit_interval: float = 1.0  # at most one edit of a table message per this many seconds
     workers: int = 0  # 0 = one per core
     #: Requests per second the bot token may spend on Discord's global rate limit (about 50;
-    #: interaction answers do not count), shared by ``clusters`` processes (cogs/budget.py).
+    #: interaction answers do not count), shared by every process of the bot in proportion to
+    #: its shards (``shards.share``; cogs/budget.py).
     global_rate: float = 45.0
-    clusters: int = 1
     language: str = "en"
     sync_commands: str = "auto"  # auto | always | never
     api_base: str | None = None  # only for running against a fake Discord
@@ -186,7 +186,6 @@ def load_settings(env: dict[str, str] | None = None, *, require_token: bool = Tr
         global_rate=_float(
             env, "ALBASTINI_GLOBAL_RATE", 45.0, 1.0, 50.0, "a number of requests per second"
         ),
-        clusters=_int(env, "ALBASTINI_CLUSTERS", 1, 1, 256),
         language=language,
         sync_commands=sync,
         api_base=env.get("DISCORD_API_BASE", "").strip() or None,

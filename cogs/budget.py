@@ -18,9 +18,8 @@ was either in flight or answered less than a second before any later one entered
 counts more than ``window`` in a second (49 at the default rate, just under 50). A table edit
 pays (:meth:`GlobalBudget.reserve`) before it waits for one of the publisher's lanes and enters
 the window (:meth:`GlobalBudget.enter`) only once it holds one: edits waiting for lanes never
-fill the window that the lanes' holders (notices) wait for. Each process
-of the bot (cluster) has its own window, their sum stays under 50 when ``ALBASTINI_CLUSTERS``
-says how many there are.
+fill the window that the lanes' holders (notices) wait for. Each process of the bot (cluster)
+has its own window, its part of 49 (:func:`for_share`): their sum stays under 50.
 
 When requests wait for tokens, the one with the smallest key goes first (:func:`priority`):
 
@@ -39,9 +38,9 @@ Where a message can be updated through an interaction's token, it is, and that c
 here: a person's private hand (:mod:`cogs.hands`), and a table message for 14 minutes after a
 click that updated it (:mod:`cogs.table_message`).
 
-Clusters: every process has a budget of its own; ``ALBASTINI_CLUSTERS`` (the number of
-processes that share one bot token, 1 by default) divides ``ALBASTINI_GLOBAL_RATE`` between
-them (see bench/README.md, "Discord's global rate limit").
+Clusters: every process has a budget of its own, its part of ``ALBASTINI_GLOBAL_RATE`` and of
+the window in proportion to the bot's shards it runs (``bot.py --shards``, albastini/shards.py;
+see bench/README.md, "Discord's global rate limit").
 """
 
 from __future__ import annotations
@@ -86,14 +85,21 @@ def counted(path: str) -> bool:
     return EXEMPT.match(path) is None
 
 
-def share(rate: float, clusters: int) -> float:
-    """The requests per second one of ``clusters`` processes may spend out of ``rate``."""
-    return rate / max(1, clusters)
-
-
 def window_for(rate: float) -> int:
-    """The window that goes with a rate: 49 at 45 per second, in proportion otherwise."""
-    return max(1, int(rate * DEFAULT_WINDOW / DEFAULT_RATE))
+    """The window that goes with a rate: 49 at 45 per second, in proportion below (never more
+    than 49)."""
+    return max(1, int(min(rate, DEFAULT_RATE) * DEFAULT_WINDOW / DEFAULT_RATE))
+
+
+def for_share(rate: float, share: float = 1.0) -> GlobalBudget:
+    """The budget of one of the bot's processes: ``share`` (its part of the bot's shards,
+    ``Shards.share``; 1 for a process that runs them all) of ``rate`` requests per second,
+    and the same part of the window that goes with ``rate``. The processes' windows add up to
+    at most 49, so Discord never counts 50 requests of the token in a second, however the
+    processes' requests interleave."""
+    share = min(max(share, 0.0), 1.0)
+    window = max(1, int(window_for(rate) * share))
+    return GlobalBudget(max(rate * share, 0.01), window=window)
 
 
 @contextlib.contextmanager

@@ -51,13 +51,15 @@ class Publisher:
         retry_delay: float = RETRY_DELAY,
         retry_max: float = RETRY_MAX,
         global_rate: float | None = None,
+        global_share: float = 1.0,
     ) -> None:
         self.bot = bot
         self.service = service
         self.deal_pause = deal_pause
-        #: The process's share of Discord's global rate limit, requests per second (None:
-        #: unlimited), spent by every counted request of ``bot.http``.
-        self.budget = budgets.GlobalBudget(global_rate) if global_rate else None
+        #: The process's part (``global_share``: a cluster's share of the bot's shards) of the
+        #: ``global_rate`` requests per second the bot token spends on Discord's global rate
+        #: limit (None: unlimited), spent by every counted request of ``bot.http``.
+        self.budget = budgets.for_share(global_rate, global_share) if global_rate else None
         http = getattr(bot, "http", None)
         if self.budget is not None and callable(getattr(http, "request", None)):
             budgets.guard(http, self.budget)

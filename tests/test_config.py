@@ -60,11 +60,9 @@ def test_defaults() -> None:
     assert s.computer_pause == 1.5
     assert s.notice_delay == 3.0 and s.edit_interval == 1.0
     assert s.language == "en"
-    assert s.global_rate == 45.0 and s.clusters == 1
+    assert s.global_rate == 45.0
     assert "secret-token" not in repr(s)
-    shared = load_settings({"DISCORD_TOKEN": "t", "ALBASTINI_GLOBAL_RATE": "40",
-                            "ALBASTINI_CLUSTERS": "4"})
-    assert shared.global_rate == 40.0 and shared.clusters == 4
+    assert load_settings({"DISCORD_TOKEN": "t", "ALBASTINI_GLOBAL_RATE": "40"}).global_rate == 40
 
 
 def test_albastini_db_is_a_file_path_or_a_postgresql_url() -> None:
@@ -96,7 +94,6 @@ def test_albastini_db_is_a_file_path_or_a_postgresql_url() -> None:
         ("ALBASTINI_WORKERS", "two", "whole number"),
         ("ALBASTINI_GLOBAL_RATE", "fast", "number of requests per second"),
         ("ALBASTINI_GLOBAL_RATE", "60", "between 1 and 50"),
-        ("ALBASTINI_CLUSTERS", "0", "between 1 and 256"),
         ("ALBASTINI_LANGUAGE", "fr", "en or sw"),
         ("ALBASTINI_SYNC", "sometimes", "auto, always or never"),
         ("LOG_LEVEL", "chatty", "LOG_LEVEL"),

@@ -112,7 +112,7 @@ async def test_the_window_holds_requests_until_a_second_after_their_answer() -> 
     budget.refund()  # the late one was not sent after all: its place is free at once
     assert budget.occupied == 2  # two in flight; the answered one left the window
     assert budgets.window_for(45.0) == 49 and budgets.window_for(15.0) == 16
-    assert budgets.window_for(45.0 / 8) == 6  # eight clusters: 48 in all
+    assert budgets.window_for(50.0) == 49
 
 
 async def test_paid_requests_waiting_elsewhere_hold_no_place_in_the_window() -> None:
@@ -141,7 +141,14 @@ def test_counted_routes_and_cluster_share() -> None:
     assert not budgets.counted("/interactions/1/tok/callback")
     assert not budgets.counted("/webhooks/1/tok")
     assert not budgets.counted("/webhooks/1/tok/messages/3")
-    assert budgets.share(45.0, 1) == 45.0
-    assert budgets.share(45.0, 3) == 15.0
+    whole = budgets.for_share(45.0)
+    assert whole.rate == 45.0 and whole.window == 49
+    # clusters: each its part of the shards; the windows never add up to more than 49
+    for count in (2, 3, 4, 8, 16):
+        parts = [budgets.for_share(45.0, 1 / count) for _ in range(count)]
+        assert sum(p.rate for p in parts) == pytest.approx(45.0)
+        assert sum(p.window for p in parts) <= 49
+    uneven = [budgets.for_share(50.0, 3 / 4), budgets.for_share(50.0, 1 / 4)]
+    assert sum(p.window for p in uneven) <= 49  # a rate above 45 does not widen the windows
     with pytest.raises(ValueError):
         budgets.GlobalBudget(0)
