@@ -50,10 +50,7 @@ RANKS = "A7KJQ6543"
 # --------------------------------------------------------------------------- cards
 def card_label(code: str) -> str:
     """A card of Albastini's pack as players read it: ``"7H"`` -> ``"7♥"``."""
-    rank, _suit = cards.split_card(code)
-    if rank not in RANKS:
-        raise ValueError(f"Not an Albastini card: {code!r} (ranks {' '.join(RANKS)})")
-    return cards.card_label(code)
+    return cards.pack_card_label(code, RANKS, "Albastini")
 
 
 # --------------------------------------------------------------------------- the text table

@@ -61,17 +61,14 @@ def _k(key: str) -> str:
     return _K + key
 
 
+#: A suit's name, or "?" when the view leaves it out.
+_suit = cards.known_suit_label
+
+
 # --------------------------------------------------------------------------- cards and scores
 def card_label(code: str) -> str:
     """A card as players read it: ``"TS"`` -> ``"10♠"``."""
-    rank, _suit = cards.split_card(code)
-    if rank not in RANKS:
-        raise ValueError(f"Not an Ass card: {code!r} (ranks {' '.join(RANKS)})")
-    return cards.card_label(code)
-
-
-def _suit(lang: str, suit: Any) -> str:
-    return cards.suit_label(lang, str(suit)) if suit in cards.SUIT_SYMBOLS else "?"
+    return cards.pack_card_label(code, RANKS, "Ass")
 
 
 def shown_score(score: int) -> int:

@@ -62,10 +62,7 @@ def _k(key: str) -> str:
 # --------------------------------------------------------------------------- cards and items
 def card_label(code: str) -> str:
     """A card as players read it: ``"TD"`` -> ``"10♦"``."""
-    rank, _suit = cards.split_card(code)
-    if rank not in RANKS:
-        raise ValueError(f"Not a Cassino card: {code!r}")
-    return cards.card_label(code)
+    return cards.pack_card_label(code, RANKS, "Cassino")
 
 
 def _cards(codes: Sequence[str]) -> str:

@@ -22,7 +22,7 @@ and a trump card is shown face up only once ``exposed`` is true.
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from cogs.games import ButtonStyle, View
 from cogs.i18n import join_list, t, tn
@@ -62,17 +62,14 @@ def _k(key: str) -> str:
     return _K + key
 
 
+#: A suit's name, or "?" when the view leaves it out.
+_suit = cards.known_suit_label
+
+
 # --------------------------------------------------------------------------- cards
 def card_label(code: str) -> str:
     """A card of Twenty-Eight's packs as players read it: ``"TH"`` -> ``"10♥"``."""
-    rank, _suit = cards.split_card(code)
-    if rank not in RANKS:
-        raise ValueError(f"Not a Twenty-Eight card: {code!r} (ranks {' '.join(RANKS)})")
-    return cards.card_label(code)
-
-
-def _suit(lang: str, suit: Any) -> str:
-    return cards.suit_label(lang, str(suit)) if suit in cards.SUIT_SYMBOLS else "?"
+    return cards.pack_card_label(code, RANKS, "Twenty-Eight")
 
 
 # --------------------------------------------------------------------------- sides and roles

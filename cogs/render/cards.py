@@ -50,6 +50,20 @@ def card_label(code: str) -> str:
     return rank_label(rank) + SUIT_SYMBOLS[suit]
 
 
+def pack_card_label(code: str, ranks: str, game: str) -> str:
+    """:func:`card_label` of a card of ``game``'s pack (its ``ranks``); a code of another pack
+    (a ``ValueError`` naming the game) is a fault of the caller, not something to draw."""
+    rank, _suit = split_card(code)
+    if rank not in ranks:
+        raise ValueError(f"Not a card of {game}: {code!r} (ranks {' '.join(ranks)})")
+    return card_label(code)
+
+
+def known_suit_label(lang: str, suit: object) -> str:
+    """:func:`suit_label` of a suit the view may leave out (None): "?" then."""
+    return suit_label(lang, str(suit)) if suit in SUIT_SYMBOLS else "?"
+
+
 def card_button_label(code: str, points: int) -> str:
     """Label of a card button: ``"A♠ 11"`` with its points (the view's ``card_points``), or
     just ``"5♠"`` when worth nothing."""
