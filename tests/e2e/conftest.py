@@ -67,6 +67,18 @@ async def settle(bot: AlbastiniBot, fake: FakeDiscord) -> None:
             return
 
 
+async def open_hand(fake: FakeDiscord, user: FakeUser, table_msg: FakeMessage) -> FakeMessage:
+    """The user's hand, refreshed in place (or opened from the table message)."""
+    hands = hand_messages(fake, user)
+    if hands:
+        r = await fake.click(user, hands[-1], label="Refresh")
+        assert r.response_type == 7 and r.message is hands[-1], r
+        return hands[-1]
+    r = await fake.click(user, table_msg, label="Show my hand")
+    assert r.ephemeral and r.message is not None, r
+    return r.message
+
+
 def table_of(bot: AlbastiniBot, fake: FakeDiscord) -> Any:
     return bot.service.table_in_channel(fake.channel_id)
 

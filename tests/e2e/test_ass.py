@@ -28,6 +28,7 @@ from tests.e2e.conftest import (
     enabled_moves,
     hand_messages,
     hidden_by_seat,
+    open_hand,
     press_start,
     settle,
     table_of,
@@ -134,17 +135,6 @@ async def open_ass(fake: FakeDiscord, host: FakeUser, **options: Any) -> FakeMes
     await fake.wait_until(lambda: fake.find_button(lobby, label="Show my hand"), timeout=10)
     return lobby
 
-
-async def open_hand(fake: FakeDiscord, user: FakeUser, table_msg: FakeMessage) -> FakeMessage:
-    """The user's hand, refreshed (or opened from the table message)."""
-    hands = hand_messages(fake, user)
-    if hands:
-        r = await fake.click(user, hands[-1], label="Refresh")
-        assert r.response_type == 7
-        return hands[-1]
-    r = await fake.click(user, table_msg, label="Show my hand")
-    assert r.ephemeral and r.message is not None
-    return r.message
 
 
 async def test_a_three_player_match_of_a_person_and_two_computers(

@@ -21,6 +21,7 @@ from tests.e2e.conftest import (
     assert_clean,
     assert_no_hidden_card_public,
     hand_messages,
+    open_hand,
     press_start,
     settle,
     table_of,
@@ -108,17 +109,6 @@ def first_legal(view: dict[str, Any]) -> str:
 def seat_view(table: Any, user: FakeUser) -> dict[str, Any]:
     return table.match.deal.view(table.seat_of(user.id))  # type: ignore[no-any-return]
 
-
-async def open_hand(fake: FakeDiscord, user: FakeUser, table_msg: FakeMessage) -> FakeMessage:
-    """The user's hand, refreshed in place (or opened from the table message)."""
-    hands = hand_messages(fake, user)
-    if hands:
-        r = await fake.click(user, hands[-1], label="Refresh")
-        assert r.response_type == 7 and r.message is hands[-1], r
-        return hands[-1]
-    r = await fake.click(user, table_msg, label="Show my hand")
-    assert r.ephemeral and r.message is not None, r
-    return r.message
 
 
 async def open_options(fake: FakeDiscord, user: FakeUser, hand: FakeMessage,

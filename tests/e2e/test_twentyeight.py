@@ -23,6 +23,7 @@ from tests.e2e.conftest import (
     assert_clean,
     enabled_moves,
     hand_messages,
+    open_hand,
     press_start,
     settle,
     table_of,
@@ -158,17 +159,6 @@ async def open_twentyeight(
     await fake.wait_until(lambda: fake.find_button(lobby, label="Show my hand"), timeout=10)
     return lobby
 
-
-async def open_hand(fake: FakeDiscord, user: FakeUser, table_msg: FakeMessage) -> FakeMessage:
-    """The user's hand, refreshed (or opened from the table message)."""
-    hands = hand_messages(fake, user)
-    if hands:
-        r = await fake.click(user, hands[-1], label="Refresh")
-        assert r.response_type == 7
-        return hands[-1]
-    r = await fake.click(user, table_msg, label="Show my hand")
-    assert r.ephemeral and r.message is not None
-    return r.message
 
 
 async def test_a_four_pairs_match_with_people_and_computers(
