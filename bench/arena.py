@@ -31,6 +31,13 @@ mean points per deal, their rates of reaching the target and how often A said "g
 
     .venv/bin/python bench/arena.py --game ass --a normal --b greedy --deals 300
 
+``--all-modes`` (Albastini) plays A against each level of ``--b`` (comma-separated, default
+``normal,greedy``) in every mode, ``--deals`` packs each, all in one pool of workers, and
+prints one line per mode and opponent: A's deals won / lost / tied, its win rate of decided
+deals with the 95% Wilson interval and n, and A's decision latency p50 / p95.
+
+    .venv/bin/python bench/arena.py --all-modes --a hard --deals 100 --workers 2
+
 Latency is measured inside the workers: with ``--workers`` as large as the number of cores
 (and other programs running) it is pessimistic; ``--workers 1`` gives the unloaded figure.
 """
@@ -239,21 +246,87 @@ def pct(values: list[float], q: float) -> float:
     return s[min(len(s) - 1, max(0, math.ceil(q * len(s)) - 1))]
 
 
+def search_options(level: str, time_ms: float | None, iterations: int | None
+                   ) -> dict[str, Any]:
+    """The options of an Albastini level: only the search player takes any (its own
+    defaults unless given)."""
+    if DIFFICULTIES.get(level, level) != "search":
+        return {}
+    opts: dict[str, Any] = {}
+    if time_ms is not None:
+        opts["time_ms"] = time_ms
+    if iterations:
+        opts["iterations"] = iterations
+    return opts
+
+
+def all_modes(args: argparse.Namespace) -> None:
+    """``--all-modes``: A against each B level in every Albastini mode, one line each."""
+    opponents = [b.strip() for b in (args.b or "normal,greedy").split(",")]
+    if args.a in opponents:
+        raise SystemExit("--a must differ from every --b level")
+    options = {lv: search_options(lv, args.time_ms, args.iterations) for lv in (args.a, *opponents)}
+    print(f"arena --all-modes: A={args.a} vs B={','.join(opponents)}, {args.deals} packs x 2 "
+          f"(sides swapped) per mode and B, time {args.time_ms or 'default'} ms, "
+          f"iterations {args.iterations or 'default'}, workers {args.workers}, seed {args.seed}")
+    jobs = [(mode, b, (i, args.a, b, mode, args.seed, options))
+            for b in opponents for mode in MODES for i in range(args.deals)]
+    t0 = time.perf_counter()
+    with ProcessPoolExecutor(max_workers=max(1, args.workers)) as pool:
+        futures = [(mode, b, pool.submit(play_pair, *job)) for mode, b, job in jobs]
+        results = [(mode, b, f.result()) for mode, b, f in futures]
+    load = "unloaded" if args.workers <= 1 else f"under load, {args.workers} workers"
+    print(f"{'mode':8} {'B':10} {'won/lost/tied':>14} {'rate':>6} {'95% Wilson':>15} {'n':>5}"
+          f"  A latency p50 / p95 ({load})")
+    for b in opponents:
+        for mode in MODES:
+            wins = losses = ties = 0
+            lat: list[float] = []
+            for m, bb, r in results:
+                if m != mode or bb != b:
+                    continue
+                for g in r["games"]:
+                    if g["a_won"] is None:
+                        ties += 1
+                    elif g["a_won"]:
+                        wins += 1
+                    else:
+                        losses += 1
+                lat.extend(x * 1000 for x in r["lat"][args.a])
+            n = wins + losses
+            lo, hi = wilson(wins, n)
+            rate = wins / n if n else float("nan")
+            print(f"{mode:8} {b:10} {f'{wins}/{losses}/{ties}':>14} {rate:6.3f} "
+                  f"{f'{lo:.3f} .. {hi:.3f}':>15} {n:5d}  {pct(lat, 0.5):6.1f} / "
+                  f"{pct(lat, 0.95):6.1f} ms")
+    print(f"elapsed {time.perf_counter() - t0:.1f} s")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--a", default="search", help="level or difficulty of side A")
-    parser.add_argument("--b", default="greedy", help="level or difficulty of side B")
+    parser.add_argument("--b", default=None,
+                        help="level or difficulty of side B (default greedy; --all-modes: "
+                        "comma-separated, default normal,greedy)")
     parser.add_argument("--game", default="albastini",
                         choices=["albastini", "twentyeight", "cassino", "ass"])
     parser.add_argument("--trumps", type=int, default=None, help="ass: trump variant 1-5")
     parser.add_argument("--mode", default=None, help="table mode (default: 2; 28: 4 pairs)")
     parser.add_argument("--deals", type=int, default=50, help="packs (each played twice)")
     parser.add_argument("--time-ms", type=float, default=None,
-                        help="search time per decision (default 300; 28: 200; cassino: 150)")
+                        help="search time per decision (default: albastini the player's own, "
+                        "a fixed number of samples capped at 300 ms; 28: 200; cassino: 150)")
     parser.add_argument("--iterations", type=int, default=None, help="search samples instead")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--all-modes", action="store_true",
+                        help="albastini: A against each --b level in every mode (a table)")
     args = parser.parse_args(argv)
+    if args.all_modes:
+        all_modes(args)
+        return
+    if args.b is None:
+        args.b = "greedy"
     if args.a == args.b:
         parser.error("--a and --b must differ (latencies are kept per level)")
 
@@ -266,8 +339,8 @@ def main(argv: list[str] | None = None) -> None:
         args.mode = "4 pairs" if twenty_eight else "4" if is_ass else "2"
     if args.mode not in modes:
         parser.error(f"--mode must be one of {modes}")
-    if args.time_ms is None:
-        args.time_ms = 200 if twenty_eight else 150 if cassino or is_ass else 300
+    if args.time_ms is None and (twenty_eight or cassino or is_ass):
+        args.time_ms = 200 if twenty_eight else 150
     options: dict[str, dict[str, Any]] = {}
     for lv in (args.a, args.b):
         if (twenty_eight or cassino or is_ass) and lv in ("hard", "search"):
@@ -276,10 +349,8 @@ def main(argv: list[str] | None = None) -> None:
                 opts28["iterations"] = args.iterations
             options[lv] = opts28
         elif not twenty_eight and DIFFICULTIES.get(lv, lv) == "search":
-            opts: dict[str, Any] = {"time_ms": args.time_ms}
-            if args.iterations:
-                opts["iterations"] = args.iterations
-            options[lv] = opts
+            # the player's own budget (a fixed number of samples, a time cap) unless given
+            options[lv] = search_options(lv, args.time_ms, args.iterations)
 
     if is_ass:
         options["_trumps"] = args.trumps  # type: ignore[assignment]
@@ -294,7 +365,8 @@ def main(argv: list[str] | None = None) -> None:
         times = f"x {ass_game.MODES[args.mode]['players']} (A in each seat)"
     print(
         f"arena: {game}A={args.a} vs B={args.b}, mode {args.mode}, {args.deals} packs {times}, "
-        f"time {args.time_ms:g} ms, workers {args.workers}, seed {args.seed}"
+        f"time {args.time_ms or 'default'} ms, iterations {args.iterations or 'default'}, "
+        f"workers {args.workers}, seed {args.seed}"
     )
     run = (play_pair_28 if twenty_eight else play_pair_cassino if cassino
            else play_pair_ass if is_ass else play_pair)

@@ -38,7 +38,7 @@ OPTIONS: dict[str, frozenset[str]] = {
     "random": frozenset(),
     "greedy": frozenset({"epsilon"}),
     "heuristic": frozenset({"endgame_samples"}),
-    "search": frozenset({"time_ms", "iterations"}),
+    "search": frozenset({"time_ms", "iterations", "rollout"}),
 }
 _CLASSES: dict[str, type[Player]] = {
     "random": RandomPlayer,
