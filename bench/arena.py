@@ -1,6 +1,10 @@
 """Arena: two computer-player levels play paired deals against each other.
 
-Each pack is played twice with the sides swapped, so the luck of the cards cancels. Prints
+Each pack is played twice with the sides swapped, so the luck of the cards cancels. Albastini
+modes with more than two sides (3, 4 solo, 5, 6 solo, 6 pairs) play a pack once with A on each
+side against B on all the others and count each deal once per B side: A wins when its side ate
+more card points than that B side (so equal players score 0.5; these comparisons share deals,
+so their Wilson interval is somewhat narrower than the truth). Prints
 deals won/lost/tied by A, victory points, A's win rate over decided deals with a 95% Wilson
 interval, and decision latency p50/p95/max per level (decisions with a real choice only).
 The last line is ``win rate: X``. It prints; it does not assert.
@@ -67,14 +71,21 @@ from albastini.games import twentyeight as t28
 def play_pair(
     index: int, a: str, b: str, mode: str, seed: int, options: dict[str, Any]
 ) -> dict[str, Any]:
-    """Play pack ``index`` twice (A on side 0, then on side 1); results and latencies."""
+    """Play pack ``index`` with A on each side in turn; results and latencies.
+
+    Two sides (2, 4 pairs, 6 trios): the pack is played twice, and A wins a deal when its
+    side scores it. More sides (3, 4 solo, 5, 6 solo, 6 pairs): the pack is played once with
+    A on each side against B on all the others, and each deal counts once per B side, won
+    by A when its side ate more card points than that B side, tied when as many (so equal
+    players score 0.5 whatever the number of sides; one A against several B would win a
+    deal only 1/sides of the time)."""
     players, team_size = MODES[mode]
     teams = players // team_size
     rng = random.Random(seed * 1_000_003 + index)
     deck_seed = rng.getrandbits(63)
     dealer = rng.randrange(players)
     out: dict[str, Any] = {"games": [], "lat": {a: [], b: []}}
-    for a_side in (0, 1):
+    for a_side in range(teams if teams > 2 else 2):
         levels = [a if seat % teams == a_side else b for seat in range(players)]
         bots = [
             make_player(lv, seed=rng.getrandbits(32), **options.get(lv, {})) for lv in levels
@@ -92,14 +103,22 @@ def play_pair(
                 lat[seat].append(dt)
             deal.apply(action)
         result = deal.result()
-        a_team_won = None if result.winner is None else result.winner % teams == a_side
-        out["games"].append(
-            {
-                "a_won": a_team_won,
-                "vp": result.victory_points,
-                "a_points": sum(result.points[t] for t in range(teams) if t == a_side),
-            }
-        )
+        if teams > 2:
+            mine = result.points[a_side]
+            for t, theirs in enumerate(result.points):
+                if t != a_side:
+                    won = None if mine == theirs else mine > theirs
+                    vp = result.victory_points if result.winner == (a_side if won else t) else 0
+                    out["games"].append({"a_won": won, "vp": vp, "a_points": mine})
+        else:
+            a_team_won = None if result.winner is None else result.winner % teams == a_side
+            out["games"].append(
+                {
+                    "a_won": a_team_won,
+                    "vp": result.victory_points,
+                    "a_points": result.points[a_side],
+                }
+            )
         for seat in range(players):
             out["lat"][levels[seat]].extend(lat[seat])
     return out
@@ -266,9 +285,10 @@ def all_modes(args: argparse.Namespace) -> None:
     if args.a in opponents:
         raise SystemExit("--a must differ from every --b level")
     options = {lv: search_options(lv, args.time_ms, args.iterations) for lv in (args.a, *opponents)}
-    print(f"arena --all-modes: A={args.a} vs B={','.join(opponents)}, {args.deals} packs x 2 "
-          f"(sides swapped) per mode and B, time {args.time_ms or 'default'} ms, "
-          f"iterations {args.iterations or 'default'}, workers {args.workers}, seed {args.seed}")
+    print(f"arena --all-modes: A={args.a} vs B={','.join(opponents)}, {args.deals} packs per "
+          "mode and B (x 2 sides swapped, or A on each side scored against each B side), "
+          f"time {args.time_ms or 'default'} ms, iterations {args.iterations or 'default'}, "
+          f"workers {args.workers}, seed {args.seed}")
     jobs = [(mode, b, (i, args.a, b, mode, args.seed, options))
             for b in opponents for mode in MODES for i in range(args.deals)]
     t0 = time.perf_counter()

@@ -302,62 +302,65 @@ def policy_rollout(st: FastDeal) -> list[int]:
         keys = by_lead[cur[0][1]]
         best_seat, best = winner_of(cur, trump)
         pts = sum(POINTS[c] for _, c in cur)
+    ck = CHEAP_KEY[trump]
     while True:
         hand = hands[seat]
         my_team = seat % teams
-        rounds_left = len(hand) + (len(stock) - pos) // n
+        # what the opponents still to play this round hold at best: ``rmax`` the highest key
+        # in the round as led (following), ``rtrump`` their highest trump key and ``rsuit``
+        # their highest key per plain suit as if it were led (leading)
+        rmax = rtrump = 0
+        rsuit = [0, 0, 0, 0]
+        for i in range(1, n - count):
+            s = seat + i
+            if s >= n:
+                s -= n
+            if s % teams == my_team:
+                continue
+            for x in hands[s]:
+                if count:
+                    if keys[x] > rmax:
+                        rmax = keys[x]
+                elif SUIT[x] == trump:
+                    if tkeys[x] > rtrump:
+                        rtrump = tkeys[x]
+                elif 10 + STRENGTH[x] > rsuit[SUIT[x]]:
+                    rsuit[SUIT[x]] = 10 + STRENGTH[x]
         n_trumps = 0
+        out_top = 0  # the highest trump still out of this hand (another hand or the stock)
         for x in hand:
             if SUIT[x] == trump:
                 n_trumps += 1
-        # opponents still to play this round
-        rivals = [hands[(seat + i) % n] for i in range(1, n - count)
-                  if (seat + i) % n % teams != my_team]
+        if n_trumps:
+            for t in trumps:
+                if alive >> t & 1 and tkeys[t] > out_top and t not in hand:
+                    out_top = tkeys[t]
+            trump_div = 1.0 + 0.2 * (n_trumps - 1)
+            if len(hand) + (len(stock) - pos) // n <= 2:
+                trump_div *= 2.0
         top_v = -1e9
         top_tie = (9, 99, 99, 99)
         card = hand[0]
         for c in hand:
             stake = pts + POINTS[c]
-            if count == 0 or keys[c] > keys[best]:
-                k2 = by_lead[c] if count == 0 else keys
-                kc = k2[c]
-                lost = False
-                for h in rivals:
-                    for x in h:
-                        if k2[x] > kc:
-                            lost = True
-                            break
-                    if lost:
-                        break
-                ev = 0.0 if (count == 0 and not POINTS[c]) else (-stake if lost else stake)
+            if count == 0:
+                if SUIT[c] == trump:
+                    lost = rtrump > tkeys[c]
+                else:
+                    lost = rtrump > 0 or rsuit[SUIT[c]] > 10 + STRENGTH[c]
+                ev = (-stake if lost else stake) if POINTS[c] else 0.0
+            elif keys[c] > keys[best]:
+                ev = -stake if rmax > keys[c] else stake
             elif best_seat % teams == my_team:
-                kb = keys[best]
-                lost = False
-                for h in rivals:
-                    for x in h:
-                        if keys[x] > kb:
-                            lost = True
-                            break
-                    if lost:
-                        break
-                ev = -stake if lost else stake
+                ev = -stake if rmax > keys[best] else stake
             else:
                 ev = -stake
             if SUIT[c] == trump:
-                power = _POWER[c]
-                kc = tkeys[c]
-                for t in trumps:
-                    if tkeys[t] > kc and alive >> t & 1 and t not in hand:
-                        break
-                else:
-                    power += 3.0
-                power /= 1.0 + 0.2 * (n_trumps - 1)
-                if rounds_left <= 2:
-                    power *= 0.5
-                ev -= POINTS[c] + power
-            if ev > top_v or (ev == top_v and CHEAP_KEY[trump][c] < top_tie):
+                power = _POWER[c] if out_top > tkeys[c] else _POWER[c] + 3.0
+                ev -= POINTS[c] + power / trump_div
+            if ev > top_v or (ev == top_v and ck[c] < top_tie):
                 top_v = ev
-                top_tie = CHEAP_KEY[trump][c]
+                top_tie = ck[c]
                 card = c
         hand.remove(card)
         alive &= ~(1 << card)
