@@ -2,9 +2,11 @@
 
 Each pack is played twice with the sides swapped, so the luck of the cards cancels. Albastini
 modes with more than two sides (3, 4 solo, 5, 6 solo, 6 pairs) play a pack once with A on each
-side against B on all the others and count each deal once per B side: A wins when its side ate
-more card points than that B side (so equal players score 0.5; these comparisons share deals,
-so their Wilson interval is somewhat narrower than the truth). Prints
+side against B on all the others and count each deal once per B side, head to head: A wins
+when its side wins the deal, loses when that B side does (a deal another side wins does not
+decide that pair), so equal players score 0.5; these comparisons share deals, so their Wilson
+interval is somewhat narrower than the truth. ``--all-modes`` also prints, per mode, how
+often A's side ate more card points than a B side. Prints
 deals won/lost/tied by A, victory points, A's win rate over decided deals with a 95% Wilson
 interval, and decision latency p50/p95/max per level (decisions with a real choice only).
 The last line is ``win rate: X``. It prints; it does not assert.
@@ -75,10 +77,11 @@ def play_pair(
 
     Two sides (2, 4 pairs, 6 trios): the pack is played twice, and A wins a deal when its
     side scores it. More sides (3, 4 solo, 5, 6 solo, 6 pairs): the pack is played once with
-    A on each side against B on all the others, and each deal counts once per B side, won
-    by A when its side ate more card points than that B side, tied when as many (so equal
-    players score 0.5 whatever the number of sides; one A against several B would win a
-    deal only 1/sides of the time)."""
+    A on each side against B on all the others, and each deal counts once per B side, head
+    to head: won by A when A's side wins the deal, lost when that B side does, not decided
+    when another side wins or nobody does (so equal players score 0.5 whatever the number of
+    sides; one A against several B would win a deal only 1/sides of the time). ``a_more``
+    also compares the card points of A's side and that B side (None when equal)."""
     players, team_size = MODES[mode]
     teams = players // team_size
     rng = random.Random(seed * 1_000_003 + index)
@@ -106,10 +109,15 @@ def play_pair(
         if teams > 2:
             mine = result.points[a_side]
             for t, theirs in enumerate(result.points):
-                if t != a_side:
-                    won = None if mine == theirs else mine > theirs
-                    vp = result.victory_points if result.winner == (a_side if won else t) else 0
-                    out["games"].append({"a_won": won, "vp": vp, "a_points": mine})
+                if t == a_side:
+                    continue
+                won = True if result.winner == a_side else False if result.winner == t else None
+                out["games"].append({
+                    "a_won": won,
+                    "a_more": None if mine == theirs else mine > theirs,
+                    "vp": result.victory_points if won is not None else 0,
+                    "a_points": mine,
+                })
         else:
             a_team_won = None if result.winner is None else result.winner % teams == a_side
             out["games"].append(
@@ -297,10 +305,10 @@ def all_modes(args: argparse.Namespace) -> None:
         results = [(mode, b, f.result()) for mode, b, f in futures]
     load = "unloaded" if args.workers <= 1 else f"under load, {args.workers} workers"
     print(f"{'mode':8} {'B':10} {'won/lost/tied':>14} {'rate':>6} {'95% Wilson':>15} {'n':>5}"
-          f"  A latency p50 / p95 ({load})")
+          f"  A latency p50 / p95 ({load})  more points")
     for b in opponents:
         for mode in MODES:
-            wins = losses = ties = 0
+            wins = losses = ties = more = fewer = 0
             lat: list[float] = []
             for m, bb, r in results:
                 if m != mode or bb != b:
@@ -312,13 +320,17 @@ def all_modes(args: argparse.Namespace) -> None:
                         wins += 1
                     else:
                         losses += 1
+                    a_more = g.get("a_more", g["a_won"])
+                    more += a_more is True
+                    fewer += a_more is False
                 lat.extend(x * 1000 for x in r["lat"][args.a])
             n = wins + losses
             lo, hi = wilson(wins, n)
             rate = wins / n if n else float("nan")
+            by_points = more / (more + fewer) if more + fewer else float("nan")
             print(f"{mode:8} {b:10} {f'{wins}/{losses}/{ties}':>14} {rate:6.3f} "
                   f"{f'{lo:.3f} .. {hi:.3f}':>15} {n:5d}  {pct(lat, 0.5):6.1f} / "
-                  f"{pct(lat, 0.95):6.1f} ms")
+                  f"{pct(lat, 0.95):6.1f} ms  {by_points:6.3f}")
     print(f"elapsed {time.perf_counter() - t0:.1f} s")
 
 
