@@ -43,7 +43,8 @@ class SearchPlayer(Player):
     and who drew the face-up card, which stay in those hands until played), then scores every
     legal card on that deal: by a rollout of the rest of the deal while the stock is not empty
     (every seat playing the normal player's rule, ``sim.policy_rollout``), by an exact
-    alpha-beta search (the seat's side maximising) once it is empty and the endgame is small.
+    alpha-beta search (the seat's side maximising) once it is empty and the endgame is small,
+    when there are two sides.
     The card with the best average score wins; the score is mostly winning the deal, a little
     the card-point margin (``core.utility``). Every card is scored on the same sampled deals,
     so their comparison is not blurred by luck.
@@ -99,7 +100,10 @@ class SearchPlayer(Player):
         moves = sorted(set(k.hand))
         totals = dict.fromkeys(moves, 0.0)
         n = 0
-        exact = stock_empty(k) and solve_size(k.hand_sizes, 0) <= EXACT_SIZE
+        # The solver is exact only for two sides: with more it assumes everyone else plays
+        # against this seat, which they do not; the rollouts, where each side plays for
+        # itself, did as well in 5 and 6 solo at half the time (bench/README.md, issue 20).
+        exact = k.teams == 2 and stock_empty(k) and solve_size(k.hand_sizes, 0) <= EXACT_SIZE
         # With nothing to draw and every unseen card in one hand (always so heads-up) only one
         # deal is possible: solving it again and again only spent the decision's time.
         unique = k.fully_known() or (k.stock_hidden == 0 and sum(1 for x in k.slots if x) <= 1)
