@@ -273,13 +273,15 @@ def pct(values: list[float], q: float) -> float:
     return s[min(len(s) - 1, max(0, math.ceil(q * len(s)) - 1))]
 
 
-def search_options(level: str, time_ms: float | None, iterations: int | None
-                   ) -> dict[str, Any]:
+def search_options(level: str, time_ms: float | None, iterations: int | None,
+                   rollout: str | None = None) -> dict[str, Any]:
     """The options of an Albastini level: only the search player takes any (its own
     defaults unless given)."""
     if DIFFICULTIES.get(level, level) != "search":
         return {}
     opts: dict[str, Any] = {}
+    if rollout:
+        opts["rollout"] = rollout
     if time_ms is not None:
         opts["time_ms"] = time_ms
     if iterations:
@@ -292,7 +294,8 @@ def all_modes(args: argparse.Namespace) -> None:
     opponents = [b.strip() for b in (args.b or "normal,greedy").split(",")]
     if args.a in opponents:
         raise SystemExit("--a must differ from every --b level")
-    options = {lv: search_options(lv, args.time_ms, args.iterations) for lv in (args.a, *opponents)}
+    options = {lv: search_options(lv, args.time_ms, args.iterations, args.rollout)
+               for lv in (args.a, *opponents)}
     print(f"arena --all-modes: A={args.a} vs B={','.join(opponents)}, {args.deals} packs per "
           "mode and B (x 2 sides swapped, or A on each side scored against each B side), "
           f"time {args.time_ms or 'default'} ms, iterations {args.iterations or 'default'}, "
@@ -349,6 +352,8 @@ def main(argv: list[str] | None = None) -> None:
                         help="search time per decision (default: albastini the player's own, "
                         "a fixed number of samples capped at 300 ms; 28: 200; cassino: 150)")
     parser.add_argument("--iterations", type=int, default=None, help="search samples instead")
+    parser.add_argument("--rollout", default=None, choices=["policy", "greedy"],
+                        help="albastini search: its rollout policy (default policy)")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--all-modes", action="store_true",
@@ -382,7 +387,7 @@ def main(argv: list[str] | None = None) -> None:
             options[lv] = opts28
         elif not twenty_eight and DIFFICULTIES.get(lv, lv) == "search":
             # the player's own budget (a fixed number of samples, a time cap) unless given
-            options[lv] = search_options(lv, args.time_ms, args.iterations)
+            options[lv] = search_options(lv, args.time_ms, args.iterations, args.rollout)
 
     if is_ass:
         options["_trumps"] = args.trumps  # type: ignore[assignment]
