@@ -400,6 +400,9 @@ def main(argv: list[str] | None = None) -> None:
         times = "x 3 (A in each seat)"
     if is_ass:
         times = f"x {ass_game.MODES[args.mode]['players']} (A in each seat)"
+    if not game and MODES[args.mode][0] // MODES[args.mode][1] > 2:
+        sides = MODES[args.mode][0] // MODES[args.mode][1]
+        times = f"x {sides} (A on each side, head to head with each B side)"
     print(
         f"arena: {game}A={args.a} vs B={args.b}, mode {args.mode}, {args.deals} packs {times}, "
         f"time {args.time_ms or 'default'} ms, iterations {args.iterations or 'default'}, "
