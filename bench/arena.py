@@ -303,9 +303,12 @@ def all_modes(args: argparse.Namespace) -> None:
     jobs = [(mode, b, (i, args.a, b, mode, args.seed, options))
             for b in opponents for mode in MODES for i in range(args.deals)]
     t0 = time.perf_counter()
-    with ProcessPoolExecutor(max_workers=max(1, args.workers)) as pool:
-        futures = [(mode, b, pool.submit(play_pair, *job)) for mode, b, job in jobs]
-        results = [(mode, b, f.result()) for mode, b, f in futures]
+    if args.workers <= 1:
+        results = [(mode, b, play_pair(*job)) for mode, b, job in jobs]
+    else:
+        with ProcessPoolExecutor(max_workers=args.workers) as pool:
+            futures = [(mode, b, pool.submit(play_pair, *job)) for mode, b, job in jobs]
+            results = [(mode, b, f.result()) for mode, b, f in futures]
     load = "unloaded" if args.workers <= 1 else f"under load, {args.workers} workers"
     print(f"{'mode':8} {'B':10} {'won/lost/tied':>14} {'rate':>6} {'95% Wilson':>15} {'n':>5}"
           f"  A latency p50 / p95 ({load})  more points")
