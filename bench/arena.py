@@ -1,6 +1,12 @@
 """Arena: two computer-player levels play paired deals against each other.
 
-Each pack is played twice with the sides swapped, so the luck of the cards cancels. Prints
+Each pack is played twice with the sides swapped, so the luck of the cards cancels. Albastini
+modes with more than two sides (3, 4 solo, 5, 6 solo, 6 pairs) play a pack once with A on each
+side against B on all the others and count each deal once per B side, head to head: A wins
+when its side wins the deal, loses when that B side does (a deal another side wins does not
+decide that pair), so equal players score 0.5; these comparisons share deals, so their Wilson
+interval is somewhat narrower than the truth. ``--all-modes`` also prints, per mode, how
+often A's side ate more card points than a B side. Prints
 deals won/lost/tied by A, victory points, A's win rate over decided deals with a 95% Wilson
 interval, and decision latency p50/p95/max per level (decisions with a real choice only).
 The last line is ``win rate: X``. It prints; it does not assert.
@@ -31,6 +37,13 @@ mean points per deal, their rates of reaching the target and how often A said "g
 
     .venv/bin/python bench/arena.py --game ass --a normal --b greedy --deals 300
 
+``--all-modes`` (Albastini) plays A against each level of ``--b`` (comma-separated, default
+``normal,greedy``) in every mode, ``--deals`` packs each, all in one pool of workers, and
+prints one line per mode and opponent: A's deals won / lost / tied, its win rate of decided
+deals with the 95% Wilson interval and n, and A's decision latency p50 / p95.
+
+    .venv/bin/python bench/arena.py --all-modes --a hard --deals 100 --workers 2
+
 Latency is measured inside the workers: with ``--workers`` as large as the number of cores
 (and other programs running) it is pessimistic; ``--workers 1`` gives the unloaded figure.
 """
@@ -60,14 +73,22 @@ from albastini.games import twentyeight as t28
 def play_pair(
     index: int, a: str, b: str, mode: str, seed: int, options: dict[str, Any]
 ) -> dict[str, Any]:
-    """Play pack ``index`` twice (A on side 0, then on side 1); results and latencies."""
+    """Play pack ``index`` with A on each side in turn; results and latencies.
+
+    Two sides (2, 4 pairs, 6 trios): the pack is played twice, and A wins a deal when its
+    side scores it. More sides (3, 4 solo, 5, 6 solo, 6 pairs): the pack is played once with
+    A on each side against B on all the others, and each deal counts once per B side, head
+    to head: won by A when A's side wins the deal, lost when that B side does, not decided
+    when another side wins or nobody does (so equal players score 0.5 whatever the number of
+    sides; one A against several B would win a deal only 1/sides of the time). ``a_more``
+    also compares the card points of A's side and that B side (None when equal)."""
     players, team_size = MODES[mode]
     teams = players // team_size
     rng = random.Random(seed * 1_000_003 + index)
     deck_seed = rng.getrandbits(63)
     dealer = rng.randrange(players)
     out: dict[str, Any] = {"games": [], "lat": {a: [], b: []}}
-    for a_side in (0, 1):
+    for a_side in range(teams if teams > 2 else 2):
         levels = [a if seat % teams == a_side else b for seat in range(players)]
         bots = [
             make_player(lv, seed=rng.getrandbits(32), **options.get(lv, {})) for lv in levels
@@ -85,14 +106,27 @@ def play_pair(
                 lat[seat].append(dt)
             deal.apply(action)
         result = deal.result()
-        a_team_won = None if result.winner is None else result.winner % teams == a_side
-        out["games"].append(
-            {
-                "a_won": a_team_won,
-                "vp": result.victory_points,
-                "a_points": sum(result.points[t] for t in range(teams) if t == a_side),
-            }
-        )
+        if teams > 2:
+            mine = result.points[a_side]
+            for t, theirs in enumerate(result.points):
+                if t == a_side:
+                    continue
+                won = True if result.winner == a_side else False if result.winner == t else None
+                out["games"].append({
+                    "a_won": won,
+                    "a_more": None if mine == theirs else mine > theirs,
+                    "vp": result.victory_points if won is not None else 0,
+                    "a_points": mine,
+                })
+        else:
+            a_team_won = None if result.winner is None else result.winner % teams == a_side
+            out["games"].append(
+                {
+                    "a_won": a_team_won,
+                    "vp": result.victory_points,
+                    "a_points": result.points[a_side],
+                }
+            )
         for seat in range(players):
             out["lat"][levels[seat]].extend(lat[seat])
     return out
@@ -239,21 +273,100 @@ def pct(values: list[float], q: float) -> float:
     return s[min(len(s) - 1, max(0, math.ceil(q * len(s)) - 1))]
 
 
+def search_options(level: str, time_ms: float | None, iterations: int | None,
+                   rollout: str | None = None) -> dict[str, Any]:
+    """The options of an Albastini level: only the search player takes any (its own
+    defaults unless given)."""
+    if DIFFICULTIES.get(level, level) != "search":
+        return {}
+    opts: dict[str, Any] = {}
+    if rollout:
+        opts["rollout"] = rollout
+    if time_ms is not None:
+        opts["time_ms"] = time_ms
+    if iterations:
+        opts["iterations"] = iterations
+    return opts
+
+
+def all_modes(args: argparse.Namespace) -> None:
+    """``--all-modes``: A against each B level in every Albastini mode, one line each."""
+    opponents = [b.strip() for b in (args.b or "normal,greedy").split(",")]
+    if args.a in opponents:
+        raise SystemExit("--a must differ from every --b level")
+    options = {lv: search_options(lv, args.time_ms, args.iterations, args.rollout)
+               for lv in (args.a, *opponents)}
+    print(f"arena --all-modes: A={args.a} vs B={','.join(opponents)}, {args.deals} packs per "
+          "mode and B (x 2 sides swapped, or A on each side scored against each B side), "
+          f"time {args.time_ms or 'default'} ms, iterations {args.iterations or 'default'}, "
+          f"workers {args.workers}, seed {args.seed}")
+    jobs = [(mode, b, (i, args.a, b, mode, args.seed, options))
+            for b in opponents for mode in MODES for i in range(args.deals)]
+    t0 = time.perf_counter()
+    if args.workers <= 1:
+        results = [(mode, b, play_pair(*job)) for mode, b, job in jobs]
+    else:
+        with ProcessPoolExecutor(max_workers=args.workers) as pool:
+            futures = [(mode, b, pool.submit(play_pair, *job)) for mode, b, job in jobs]
+            results = [(mode, b, f.result()) for mode, b, f in futures]
+    load = "unloaded" if args.workers <= 1 else f"under load, {args.workers} workers"
+    print(f"{'mode':8} {'B':10} {'won/lost/tied':>14} {'rate':>6} {'95% Wilson':>15} {'n':>5}"
+          f"  A latency p50 / p95 ({load})  more points")
+    for b in opponents:
+        for mode in MODES:
+            wins = losses = ties = more = fewer = 0
+            lat: list[float] = []
+            for m, bb, r in results:
+                if m != mode or bb != b:
+                    continue
+                for g in r["games"]:
+                    if g["a_won"] is None:
+                        ties += 1
+                    elif g["a_won"]:
+                        wins += 1
+                    else:
+                        losses += 1
+                    a_more = g.get("a_more", g["a_won"])
+                    more += a_more is True
+                    fewer += a_more is False
+                lat.extend(x * 1000 for x in r["lat"][args.a])
+            n = wins + losses
+            lo, hi = wilson(wins, n)
+            rate = wins / n if n else float("nan")
+            by_points = more / (more + fewer) if more + fewer else float("nan")
+            print(f"{mode:8} {b:10} {f'{wins}/{losses}/{ties}':>14} {rate:6.3f} "
+                  f"{f'{lo:.3f} .. {hi:.3f}':>15} {n:5d}  {pct(lat, 0.5):6.1f} / "
+                  f"{pct(lat, 0.95):6.1f} ms  {by_points:6.3f}")
+    print(f"elapsed {time.perf_counter() - t0:.1f} s")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--a", default="search", help="level or difficulty of side A")
-    parser.add_argument("--b", default="greedy", help="level or difficulty of side B")
+    parser.add_argument("--b", default=None,
+                        help="level or difficulty of side B (default greedy; --all-modes: "
+                        "comma-separated, default normal,greedy)")
     parser.add_argument("--game", default="albastini",
                         choices=["albastini", "twentyeight", "cassino", "ass"])
     parser.add_argument("--trumps", type=int, default=None, help="ass: trump variant 1-5")
     parser.add_argument("--mode", default=None, help="table mode (default: 2; 28: 4 pairs)")
     parser.add_argument("--deals", type=int, default=50, help="packs (each played twice)")
     parser.add_argument("--time-ms", type=float, default=None,
-                        help="search time per decision (default 300; 28: 200; cassino: 150)")
+                        help="search time per decision (default: albastini the player's own, "
+                        "a fixed number of samples capped at 300 ms; 28: 200; cassino: 150)")
     parser.add_argument("--iterations", type=int, default=None, help="search samples instead")
+    parser.add_argument("--rollout", default=None, choices=["policy", "greedy"],
+                        help="albastini search: its rollout policy (default policy)")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--all-modes", action="store_true",
+                        help="albastini: A against each --b level in every mode (a table)")
     args = parser.parse_args(argv)
+    if args.all_modes:
+        all_modes(args)
+        return
+    if args.b is None:
+        args.b = "greedy"
     if args.a == args.b:
         parser.error("--a and --b must differ (latencies are kept per level)")
 
@@ -266,8 +379,8 @@ def main(argv: list[str] | None = None) -> None:
         args.mode = "4 pairs" if twenty_eight else "4" if is_ass else "2"
     if args.mode not in modes:
         parser.error(f"--mode must be one of {modes}")
-    if args.time_ms is None:
-        args.time_ms = 200 if twenty_eight else 150 if cassino or is_ass else 300
+    if args.time_ms is None and (twenty_eight or cassino or is_ass):
+        args.time_ms = 200 if twenty_eight else 150
     options: dict[str, dict[str, Any]] = {}
     for lv in (args.a, args.b):
         if (twenty_eight or cassino or is_ass) and lv in ("hard", "search"):
@@ -276,10 +389,8 @@ def main(argv: list[str] | None = None) -> None:
                 opts28["iterations"] = args.iterations
             options[lv] = opts28
         elif not twenty_eight and DIFFICULTIES.get(lv, lv) == "search":
-            opts: dict[str, Any] = {"time_ms": args.time_ms}
-            if args.iterations:
-                opts["iterations"] = args.iterations
-            options[lv] = opts
+            # the player's own budget (a fixed number of samples, a time cap) unless given
+            options[lv] = search_options(lv, args.time_ms, args.iterations, args.rollout)
 
     if is_ass:
         options["_trumps"] = args.trumps  # type: ignore[assignment]
@@ -292,9 +403,13 @@ def main(argv: list[str] | None = None) -> None:
         times = "x 3 (A in each seat)"
     if is_ass:
         times = f"x {ass_game.MODES[args.mode]['players']} (A in each seat)"
+    if not game and MODES[args.mode][0] // MODES[args.mode][1] > 2:
+        sides = MODES[args.mode][0] // MODES[args.mode][1]
+        times = f"x {sides} (A on each side, head to head with each B side)"
     print(
         f"arena: {game}A={args.a} vs B={args.b}, mode {args.mode}, {args.deals} packs {times}, "
-        f"time {args.time_ms:g} ms, workers {args.workers}, seed {args.seed}"
+        f"time {args.time_ms or 'default'} ms, iterations {args.iterations or 'default'}, "
+        f"workers {args.workers}, seed {args.seed}"
     )
     run = (play_pair_28 if twenty_eight else play_pair_cassino if cassino
            else play_pair_ass if is_ass else play_pair)

@@ -420,7 +420,9 @@ def test_sampled_deals_agree_with_everything_public(mode: str) -> None:
 # --------------------------------------------------------------------------- same decisions
 #: Whole deals played by seeded computer players, recorded before the rules moved into one
 #: integer-card kernel (issue 12): a change meant to be a pure refactor of the engine or the
-#: players must leave every decision, and so every action of these deals, as it was.
+#: players must leave every decision, and so every action of these deals, as it was. The search
+#: player plays them with its greedy rollouts (issue 20 made the normal player's rule its
+#: default rollout; ``test_search_is_deterministic_for_a_seed`` covers that one).
 RECORDED_DEALS = [
     (
         "4 pairs", ("search", "heuristic"), 3,
@@ -457,7 +459,7 @@ def test_seeded_players_make_the_recorded_decisions(
     players, team_size = MODES[mode]
     teams = players // team_size
     bots = [
-        make_player(levels[s % teams % 2], seed=seed * 10 + s, iterations=6)
+        make_player(levels[s % teams % 2], seed=seed * 10 + s, iterations=6, rollout="greedy")
         for s in range(players)
     ]
     deal = new_deal(players, team_size, seed % players, seed=seed)
@@ -466,3 +468,91 @@ def test_seeded_players_make_the_recorded_decisions(
         assert seat is not None
         deal.apply(bots[seat].choose(deal.view(seat, history=True)))
     assert " ".join(a.code.removeprefix("play:") for a in deal.actions) == recorded
+
+
+# --------------------------------------------------------------------------- hard (issue 20)
+def reference_policy_card(deal: Deal) -> str:
+    """``sim.policy_rollout``'s rule written plainly on a Deal that shows every hand: the
+    normal player's card values with its chances made certain."""
+    from albastini.games.albastini.kernel import POINTS, STRENGTH, SUIT, beats, winner_of
+
+    n, teams = deal.players, deal.players // deal.team_size
+    seat = deal.to_act
+    assert seat is not None and deal.trump is not None
+    trump = "CDHS".index(deal.trump)
+    hand = [c.index for c in deal.hand(seat)]
+    current = [(s, c.index) for s, c in deal.current]
+    after = [(seat + i) % n for i in range(1, n - len(current))]
+    rivals = [c.index for s in after if s % teams != seat % teams for c in deal.hand(s)]
+    pot = sum(POINTS[c] for _, c in current)
+    best_seat, best = winner_of(current, trump) if current else (-1, -1)
+    live = {c.index for s in range(n) for c in deal.hand(s)} | {c.index for c in deal._stock}
+    rounds_left = len(hand) + deal.stock_size // n
+    scored = []
+    for c in hand:
+        stake = pot + POINTS[c]
+        if best < 0 or beats(c, best, trump):
+            kept = not any(beats(x, c, trump) for x in rivals)
+            ev = 0.0 if best < 0 and not POINTS[c] else (stake if kept else -stake)
+        elif best_seat % teams == seat % teams:
+            ev = stake if not any(beats(x, best, trump) for x in rivals) else -stake
+        else:
+            ev = -stake
+        if SUIT[c] == trump:
+            higher = [t for t in live if SUIT[t] == trump and beats(t, c, trump) and t not in hand]
+            power = 3.0 + 0.6 * STRENGTH[c] + (0.0 if higher else 3.0)
+            power /= 1.0 + 0.2 * (sum(SUIT[x] == trump for x in hand) - 1)
+            ev -= POINTS[c] + power * (0.5 if rounds_left <= 2 else 1.0)
+        scored.append((-ev, (SUIT[c] == trump, POINTS[c], STRENGTH[c], c)))
+    return "play:" + PACK[min(scored)[1][3]].code
+
+
+@pytest.mark.parametrize("mode", list(MODES))
+def test_policy_rollout_plays_the_normal_rule_on_the_sampled_deal(mode: str) -> None:
+    from albastini.games.albastini.ai.sim import policy_rollout
+    from albastini.games.albastini.fast import FastDeal
+
+    players, team_size = MODES[mode]
+    for seed in range(5):
+        deal = new_deal(players, team_size, seed % players, seed=seed)
+        bots = [make_player("greedy") for _ in range(players)]
+        while deal.phase == "bidding" or len(deal.tricks) < seed:
+            seat = deal.to_act
+            assert seat is not None
+            deal.apply(bots[seat].choose(deal.view(seat, history=True)))
+        fast = FastDeal.from_deal(deal)
+        while deal.phase != "finished":
+            deal.apply(reference_policy_card(deal))
+        assert policy_rollout(fast) == deal.points()
+
+
+def test_hard_has_a_fixed_budget_capped_in_time() -> None:
+    from albastini.games.albastini.ai.search import ITERATIONS, TIME_MS
+
+    hard = make_player("hard")
+    assert (hard.iterations, hard.time_ms) == (ITERATIONS, TIME_MS)  # type: ignore[attr-defined]
+    assert TIME_MS <= 300
+    fixed = make_player("hard", iterations=5)
+    assert (fixed.iterations, fixed.time_ms) == (5, None)  # type: ignore[attr-defined]
+    with pytest.raises(ValueError):
+        make_player("hard", rollout="random")
+
+
+@pytest.mark.parametrize("mode", ["2", "4 pairs", "6 trios"])
+def test_search_is_deterministic_for_a_seed(mode: str) -> None:
+    players, team_size = MODES[mode]
+    played = []
+    for _ in range(2):
+        deal = new_deal(players, team_size, 1, seed=77)
+        play_out(deal, ["search"] * players, seed=4)
+        played.append([a.code for a in deal.actions])
+    assert played[0] == played[1]
+
+
+def test_search_solves_a_heads_up_endgame_once() -> None:
+    from albastini.games.albastini.ai import SearchPlayer
+
+    deal = endgame_position()
+    bot = SearchPlayer(seed=1, iterations=50)
+    assert bot.choose(deal.view(1, history=True)).code == "play:AH"
+    assert bot.last_samples == 1  # every unseen card is in seat 0's hand: one deal to solve

@@ -13,8 +13,9 @@
 
 Levels: ``random`` (uniform, for tests), ``greedy`` (the point-trick baseline), ``heuristic``
 (counts cards, keeps trumps, feeds partners, solves the known endgame) and ``search``
-(information-set sampling with rollouts and exact endgame search). Difficulties for players:
-``easy`` (greedy with a little randomness), ``normal`` (heuristic), ``hard`` (search).
+(information-set sampling with rollouts by the heuristic's rule and exact endgame search).
+Difficulties for players: ``easy`` (greedy with a little randomness), ``normal`` (heuristic),
+``hard`` (search).
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ OPTIONS: dict[str, frozenset[str]] = {
     "random": frozenset(),
     "greedy": frozenset({"epsilon"}),
     "heuristic": frozenset({"endgame_samples"}),
-    "search": frozenset({"time_ms", "iterations"}),
+    "search": frozenset({"time_ms", "iterations", "rollout"}),
 }
 _CLASSES: dict[str, type[Player]] = {
     "random": RandomPlayer,
@@ -53,8 +54,10 @@ def make_player(level: str, *, seed: int | None = None, **options: Any) -> Playe
     difficulty (``easy``, ``normal``, ``hard``).
 
     ``seed`` makes its choices reproducible. Options: ``epsilon`` (greedy: chance of a random
-    move), ``time_ms`` (search: time per decision, default 300), ``iterations`` (search: a fixed
-    number of sampled deals per decision instead of a time budget, for reproducible runs),
+    move), ``iterations`` and ``time_ms`` (search: sampled deals per decision and a time cap;
+    by default 100 deals capped at 300 ms; ``iterations`` alone has no cap, for reproducible
+    runs; ``time_ms`` alone samples until the time is spent), ``rollout`` (search: ``policy``,
+    the normal player's rule, by default, or ``greedy``),
     ``endgame_samples`` (heuristic: sampled placements averaged in a small endgame). A level
     ignores the options of the other levels. Raises ValueError for an unknown level or option
     or a bad option value.

@@ -1,21 +1,38 @@
-"""The search player: determinized sampling of the hidden cards (PIMC) with greedy rollouts,
-and exact alpha-beta once the stock is empty."""
+"""The search player: determinized sampling of the hidden cards (PIMC) with rollouts by the
+normal player's rule, and exact alpha-beta once the stock is empty."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from time import perf_counter
 from typing import Any
 
 from ..actions import Action
+from ..fast import FastDeal
 from .core import Knowledge, play_action, read_view, utility
 from .heuristic import best_card, heuristic_bid, heuristic_card, sample_sim, stock_empty
 from .players import Player, bid_or_pass
-from .sim import Budget, greedy_rollout, solve, solve_size
+from .sim import Budget, greedy_rollout, policy_rollout, solve, solve_size
 
 #: Largest endgame (product of hand-size factorials) searched exactly.
 EXACT_SIZE = 20_000
 #: Node budget of one exact solve.
 EXACT_NODES = 60_000
+#: Sampled deals per decision by default: a fixed amount of work, so the player is as strong
+#: on a loaded machine as on an idle one until the time cap binds. 200 played no better than
+#: 100 heads-up against normal (bench/README.md, issue 20) and took twice the time.
+ITERATIONS = 100
+#: At most this many sampled deals are solved exactly (each solve costs as much as hundreds
+#: of rollouts; the normal player averages 6): past it, the exact values stand.
+EXACT_ITERATIONS = 30
+#: The default time cap per decision (a safety net: the iterations above fit well inside it).
+TIME_MS = 300.0
+#: The rollout policies: ``policy`` (the normal player's rule, the default) and ``greedy``
+#: (kept for comparison in the arena).
+ROLLOUTS: dict[str, Callable[[FastDeal], list[int]]] = {
+    "policy": policy_rollout,
+    "greedy": greedy_rollout,
+}
 
 
 class SearchPlayer(Player):
@@ -24,27 +41,40 @@ class SearchPlayer(Player):
     Each iteration deals the cards this seat cannot see at random among the places they may be
     (consistent with every card played, the bid cards taken back, the indicator, the exchange
     and who drew the face-up card, which stay in those hands until played), then scores every
-    legal card on that deal: by a greedy rollout of the rest of the deal while the stock is
-    not empty, by an exact alpha-beta search (the seat's side maximising) once it is empty and
-    the endgame is small. The card with the best average score wins; the score is mostly
-    winning the deal, a little the card-point margin (``core.utility``). Every card is scored
-    on the same sampled deals, so their comparison is not blurred by luck.
+    legal card on that deal: by a rollout of the rest of the deal while the stock is not empty
+    (every seat playing the normal player's rule, ``sim.policy_rollout``), by an exact
+    alpha-beta search (the seat's side maximising) once it is empty and the endgame is small,
+    when there are two sides.
+    The card with the best average score wins; the score is mostly winning the deal, a little
+    the card-point margin (``core.utility``). Every card is scored on the same sampled deals,
+    so their comparison is not blurred by luck.
 
-    ``time_ms`` bounds each decision (default 300; it stops sampling at 85% of it);
-    ``iterations``, when given, fixes the number of sampled deals instead (deterministic).
+    The budget: by default ``ITERATIONS`` sampled deals, stopped early at 80% of ``TIME_MS``
+    should the machine be too slow. ``iterations`` alone fixes the number of sampled deals with
+    no time cap (deterministic, for tests and reproducible arena runs); ``time_ms`` alone
+    samples until 80% of it has passed; both: that many deals, capped by that time.
     Bidding follows the heuristic player.
     """
 
     level = "search"
 
     def __init__(
-        self, seed: int | None = None, time_ms: float = 300, iterations: int | None = None
+        self,
+        seed: int | None = None,
+        time_ms: float | None = None,
+        iterations: int | None = None,
+        rollout: str = "policy",
     ) -> None:
         super().__init__(seed)
-        if time_ms <= 0 or (iterations is not None and iterations < 1):
+        if (time_ms is not None and time_ms <= 0) or (iterations is not None and iterations < 1):
             raise ValueError("time_ms and iterations must be positive")
+        if rollout not in ROLLOUTS:
+            raise ValueError(f"rollout must be one of {', '.join(ROLLOUTS)}")
+        if time_ms is None and iterations is None:
+            time_ms, iterations = TIME_MS, ITERATIONS
         self.time_ms = time_ms
         self.iterations = iterations
+        self.rollout = rollout
         self.last_samples = 0
 
     def _choose(self, view: dict[str, Any]) -> Action:
@@ -52,45 +82,55 @@ class SearchPlayer(Player):
         k = read_view(view)
         if k.phase == "bidding":
             return bid_or_pass(heuristic_bid(k))
-        deadline = start + self.time_ms * 0.00085
+        # 80%: room for the work after the deadline (the last sample, the view read before
+        # it, the worker's round trip) on a loaded machine, where 85% once gave a p95 of 310 ms
+        deadline = None if self.time_ms is None else start + self.time_ms * 0.0008
         values = self.evaluate(k, deadline)
         if not values:
             return play_action(heuristic_card(k))
         return play_action(best_card(values, k.trump))
 
-    def _done(self, n: int, deadline: float) -> bool:
-        if self.iterations is not None:
-            return n >= self.iterations
-        return perf_counter() >= deadline
+    def _done(self, n: int, deadline: float | None) -> bool:
+        if self.iterations is not None and n >= self.iterations:
+            return True
+        return deadline is not None and perf_counter() >= deadline
 
-    def evaluate(self, k: Knowledge, deadline: float) -> dict[int, float]:
+    def evaluate(self, k: Knowledge, deadline: float | None) -> dict[int, float]:
         """Average score of each legal card over the sampled deals."""
         moves = sorted(set(k.hand))
         totals = dict.fromkeys(moves, 0.0)
         n = 0
-        exact = stock_empty(k) and solve_size(k.hand_sizes, 0) <= EXACT_SIZE
+        # The solver is exact only for two sides: with more it assumes everyone else plays
+        # against this seat, which they do not; the rollouts, where each side plays for
+        # itself, did as well in 5 and 6 solo at half the time (bench/README.md, issue 20).
+        exact = k.teams == 2 and stock_empty(k) and solve_size(k.hand_sizes, 0) <= EXACT_SIZE
+        # With nothing to draw and every unseen card in one hand (always so heads-up) only one
+        # deal is possible: solving it again and again only spent the decision's time.
+        unique = k.fully_known() or (k.stock_hidden == 0 and sum(1 for x in k.slots if x) <= 1)
         rng = self.rng
         team = k.team
         team_size = k.team_size
+        play_out = ROLLOUTS[self.rollout]
         while True:
             sim = sample_sim(k, rng)
             if exact:
                 try:
-                    limit = None if self.iterations is not None else deadline + 0.05
-                    values = solve(sim, team, EXACT_NODES, limit, need_all=not k.fully_known())
+                    # every card's exact value: with need_all=False the others are only bounds,
+                    # and one equal to the best would win the tie-break by being cheaper
+                    values = solve(sim, team, EXACT_NODES, deadline)
                 except Budget:
                     exact = False
                 else:
                     for m, v in values.items():
                         totals[m] += v
                     n += 1
-                    if k.fully_known() or self._done(n, deadline):
+                    if unique or n >= EXACT_ITERATIONS or self._done(n, deadline):
                         break
                     continue
             for m in moves:
                 c = sim.copy()
                 c.play(m)
-                totals[m] += utility(greedy_rollout(c), team, team_size)
+                totals[m] += utility(play_out(c), team, team_size)
             n += 1
             if self._done(n, deadline):
                 break

@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from time import perf_counter
 
 from ..fast import FastDeal
-from ..kernel import CARDS, POINTS, SUIT, WIN_KEY, beats, draw, draws, winner_of
+from ..kernel import CARDS, POINTS, STRENGTH, SUIT, WIN_KEY, beats, draw, draws, winner_of
 from .core import cheap_key, utility, win_key
 
 
@@ -253,3 +253,137 @@ def solve_size(hand_sizes: Sequence[int], stock_left: int) -> float:
         for k in range(2, h + 1):
             size *= k
     return size
+
+
+# --------------------------------------------------------------------------- policy rollout
+#: ``TRUMP_POWER[card]``: the heuristic's power of holding a trump (``heuristic.keep_value``
+#: before its adjustments), by card.
+_POWER = tuple(3.0 + 0.6 * STRENGTH[c] for c in range(CARDS))
+
+
+def policy_rollout(st: FastDeal) -> list[int]:
+    """Play ``st`` to the end with the normal player's rule for every seat, on the sampled
+    deal (so each seat knows who holds what, not the stock order); ``st`` changes. Returns
+    the card points per team.
+
+    Greedy rollouts spend a trump on any round with points in it and lead whatever is
+    cheapest, which is not how the players the search meets play: heads-up, PIMC with them
+    scored no better than the normal player. This is ``heuristic.heuristic_card`` with its
+    chances made certain: a card that would win the round is worth +stake if no opponent
+    still to play holds a card that beats it, else -stake (a zero-point lead 0); a winning
+    partner's round likewise; a lost round -stake; a trump is worth keeping (its points and a
+    power that grows with rank, more when no higher trump is left, less with many trumps).
+    """
+    if st.finished:
+        return st.eaten[:]
+    n = st.players
+    teams = st.teams
+    trump = st.trump
+    hands = st.hands
+    stock = st.stock
+    pos = st.pos
+    eaten = st.eaten
+    by_lead = WIN_KEY[trump]
+    tkeys = by_lead[0]  # the key of a trump does not depend on the card led
+    cur = st.current
+    count = len(cur)
+    seat = st.to_act
+    # trumps not yet played, in hands or the stock, as a bit set
+    alive = 0
+    for h in hands:
+        for c in h:
+            alive |= 1 << c
+    for c in stock[pos:]:
+        alive |= 1 << c
+    trumps = [c for c in range(CARDS) if SUIT[c] == trump]
+    keys = by_lead[0]
+    best_seat = best = pts = 0
+    if count:
+        keys = by_lead[cur[0][1]]
+        best_seat, best = winner_of(cur, trump)
+        pts = sum(POINTS[c] for _, c in cur)
+    ck = CHEAP_KEY[trump]
+    while True:
+        hand = hands[seat]
+        my_team = seat % teams
+        # what the opponents still to play this round hold at best: ``rmax`` the highest key
+        # in the round as led (following), ``rtrump`` their highest trump key and ``rsuit``
+        # their highest key per plain suit as if it were led (leading)
+        rmax = rtrump = 0
+        rsuit = [0, 0, 0, 0]
+        for i in range(1, n - count):
+            s = seat + i
+            if s >= n:
+                s -= n
+            if s % teams == my_team:
+                continue
+            for x in hands[s]:
+                if count:
+                    if keys[x] > rmax:
+                        rmax = keys[x]
+                elif SUIT[x] == trump:
+                    if tkeys[x] > rtrump:
+                        rtrump = tkeys[x]
+                elif 10 + STRENGTH[x] > rsuit[SUIT[x]]:
+                    rsuit[SUIT[x]] = 10 + STRENGTH[x]
+        n_trumps = 0
+        out_top = 0  # the highest trump still out of this hand (another hand or the stock)
+        for x in hand:
+            if SUIT[x] == trump:
+                n_trumps += 1
+        if n_trumps:
+            for t in trumps:
+                if alive >> t & 1 and tkeys[t] > out_top and t not in hand:
+                    out_top = tkeys[t]
+            trump_div = 1.0 + 0.2 * (n_trumps - 1)
+            if len(hand) + (len(stock) - pos) // n <= 2:
+                trump_div *= 2.0
+        top_v = -1e9
+        top_tie = (9, 99, 99, 99)
+        card = hand[0]
+        for c in hand:
+            stake = pts + POINTS[c]
+            if count == 0:
+                if SUIT[c] == trump:
+                    lost = rtrump > tkeys[c]
+                else:
+                    lost = rtrump > 0 or rsuit[SUIT[c]] > 10 + STRENGTH[c]
+                ev = (-stake if lost else stake) if POINTS[c] else 0.0
+            elif keys[c] > keys[best]:
+                ev = -stake if rmax > keys[c] else stake
+            elif best_seat % teams == my_team:
+                ev = -stake if rmax > keys[best] else stake
+            else:
+                ev = -stake
+            if SUIT[c] == trump:
+                power = _POWER[c] if out_top > tkeys[c] else _POWER[c] + 3.0
+                ev -= POINTS[c] + power / trump_div
+            if ev > top_v or (ev == top_v and ck[c] < top_tie):
+                top_v = ev
+                top_tie = ck[c]
+                card = c
+        hand.remove(card)
+        alive &= ~(1 << card)
+        if count == 0:
+            keys = by_lead[card]
+            best, best_seat, pts = card, seat, POINTS[card]
+        else:
+            if keys[card] > keys[best]:
+                best, best_seat = card, seat
+            pts += POINTS[card]
+        count += 1
+        if count < n:
+            seat = seat + 1 if seat + 1 < n else 0
+            continue
+        eaten[best_seat % teams] += pts
+        count = pts = 0
+        seat = best_seat
+        pos = draw(hands, stock, pos, seat)
+        if not hands[seat]:
+            break
+    return st.ended(pos, seat)
+
+
+#: ``CHEAP_KEY[trump][card]``: ``core.cheap_key`` then the card, as a table (a total order,
+#: so the choice does not depend on the order of the hand).
+CHEAP_KEY = tuple(tuple((*cheap_key(c, t), c) for c in range(CARDS)) for t in range(4))
