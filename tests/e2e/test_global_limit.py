@@ -11,6 +11,7 @@ import pytest
 
 from bot import AlbastiniBot
 from cogs import table_message
+from tests.doubles import persons_turn
 from tests.e2e.conftest import assert_clean, enabled_moves, press_start, settle
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
 
@@ -67,6 +68,14 @@ async def test_many_tables_share_the_global_budget(
             messages = await asyncio.gather(
                 *(play(fake, user, cid) for user, cid in zip(people, channels, strict=True))
             )
+            # the tables stand still (each waits for its person, or its match is over) before
+            # their messages are compared: a computer's answer or the next deal may still come
+            def still() -> bool:
+                tables = [bot.service.table_in_channel(cid) for cid in channels]
+                return all(t is None or t.status != "running" or persons_turn(t, user.id)
+                           for t, user in zip(tables, people, strict=True))
+
+            await fake.wait_until(still, timeout=30)
             await settle(bot, fake)
             for cid, message in zip(channels, messages, strict=True):
                 table = bot.service.table_in_channel(cid)
