@@ -7,9 +7,10 @@ computer players that do not pause.
 
 from __future__ import annotations
 
+import logging
 import random
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -184,3 +185,56 @@ async def match_with_computers(fake: FakeDiscord, host: FakeUser, **options: Any
     await press_start(fake, host, lobby)
     await fake.wait_until(lambda: fake.find_button(lobby, label="Show my hand"), timeout=10)
     return lobby
+
+
+#: The bot's own loggers, watched from DEBUG up; every other one (discord.py's, aiosqlite's) from
+#: INFO up, as the bot runs (their DEBUG lines echo whole payloads, a player's own hand too).
+OWN_LOGGERS = ("albastini", "cogs", "bot")
+
+
+class LeakWatch(logging.Handler):
+    """Every log record the bot writes as it runs (INFO and above from every logger: its own,
+    the table service's, discord.py's; its own at every level), checked as it is emitted by
+    ``leaked(text)``: True a leak, False clean, None nothing hidden at that moment."""
+
+    def __init__(self, leaked: Callable[[str], bool | None]) -> None:
+        super().__init__(logging.DEBUG)
+        self.leaked = leaked
+        self.leaks: list[str] = []
+        self.checked = 0  # records checked while something was hidden
+
+    def emit(self, record: logging.LogRecord) -> None:
+        own = record.name.split(".")[0] in OWN_LOGGERS
+        if not own and record.levelno < logging.INFO:
+            return
+        text = record.getMessage() + (record.exc_text or "")
+        verdict = self.leaked(text)
+        if verdict is None:
+            return
+        self.checked += 1
+        if verdict:
+            self.leaks.append(text)
+
+
+@pytest.fixture
+def log_watch() -> Iterator[Callable[[Callable[[str], bool | None]], LeakWatch]]:
+    """Start watching the logs with a ``leaked`` check; the logging set-up is restored after."""
+    handlers: list[LeakWatch] = []
+    root = logging.getLogger()
+    levels = {name: logging.getLogger(name).level for name in ("", *OWN_LOGGERS)}
+
+    def start(leaked: Callable[[str], bool | None]) -> LeakWatch:
+        handler = LeakWatch(leaked)
+        root.addHandler(handler)
+        if not root.level or root.level > logging.INFO:
+            root.setLevel(logging.INFO)
+        for name in OWN_LOGGERS:
+            logging.getLogger(name).setLevel(logging.DEBUG)
+        handlers.append(handler)
+        return handler
+
+    yield start
+    for handler in handlers:
+        root.removeHandler(handler)
+    for name, level in levels.items():
+        logging.getLogger(name).setLevel(level)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 import random
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -23,6 +23,7 @@ import pytest
 from bot import AlbastiniBot
 from cogs import render
 from tests.e2e.conftest import (
+    LeakWatch,
     assert_clean,
     assert_no_hidden_card_public,
     enabled_moves,
@@ -70,53 +71,24 @@ def assert_stock_hidden(bot: AlbastiniBot, fake: FakeDiscord, table_msg: FakeMes
 
 
 #: The bot's own loggers, watched from DEBUG up; every other one from INFO up, as it runs.
-OWN_LOGGERS = ("albastini", "cogs", "bot")
-
-
-class LeakWatch(logging.Handler):
-    """Every log record, checked as it is emitted against the hidden cards of that moment."""
-
-    def __init__(self, bot: AlbastiniBot, fake: FakeDiscord) -> None:
-        super().__init__(logging.DEBUG)
-        self.bot, self.fake = bot, fake
-        self.leaks: list[str] = []
-        self.checked = 0
-
-    def emit(self, record: logging.LogRecord) -> None:
-        own = record.name.split(".")[0] in OWN_LOGGERS
-        if not own and record.levelno < logging.INFO:
-            return
-        hidden = hidden_codes(self.bot, self.fake)
-        if not hidden:
-            return
-        self.checked += 1
-        text = record.getMessage() + (record.exc_text or "")
-        for code in hidden:
-            if render.card_label(code) in text or f"play:{code}" in text:
-                self.leaks.append(text)
-
-
 @pytest.fixture
-def watch_logs() -> Iterator[Callable[[AlbastiniBot, FakeDiscord], LeakWatch]]:
-    handlers: list[LeakWatch] = []
-    root = logging.getLogger()
-    levels = {name: logging.getLogger(name).level for name in ("", *OWN_LOGGERS)}
+def watch_logs(
+    log_watch: Callable[[Callable[[str], bool | None]], LeakWatch],
+) -> Callable[[AlbastiniBot, FakeDiscord], LeakWatch]:
+    """Watch the bot's logs for a card hidden at the moment of each record (a hand or the
+    stock), by its label or its move code."""
 
     def start(bot: AlbastiniBot, fake: FakeDiscord) -> LeakWatch:
-        handler = LeakWatch(bot, fake)
-        root.addHandler(handler)
-        if not root.level or root.level > logging.INFO:
-            root.setLevel(logging.INFO)
-        for name in OWN_LOGGERS:
-            logging.getLogger(name).setLevel(logging.DEBUG)
-        handlers.append(handler)
-        return handler
+        def leaked(text: str) -> bool | None:
+            hidden = hidden_codes(bot, fake)
+            if not hidden:
+                return None
+            return any(render.card_label(code) in text or f"play:{code}" in text
+                       for code in hidden)
 
-    yield start
-    for handler in handlers:
-        root.removeHandler(handler)
-    for name, level in levels.items():
-        logging.getLogger(name).setLevel(level)
+        return log_watch(leaked)
+
+    return start
 
 
 def untimed(text: str) -> str:

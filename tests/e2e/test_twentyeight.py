@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -20,6 +20,7 @@ import pytest
 from bot import AlbastiniBot
 from cogs import render
 from tests.e2e.conftest import (
+    LeakWatch,
     assert_clean,
     enabled_moves,
     hand_messages,
@@ -82,56 +83,22 @@ def assert_trump_hidden(bot: AlbastiniBot, fake: FakeDiscord, people: list[FakeU
     return True
 
 
-#: The bot's own loggers, watched from DEBUG up; every other one (discord.py's, aiosqlite's) from
-#: INFO up, as the bot runs (their DEBUG lines echo whole payloads, the bidder's own hand too).
-OWN_LOGGERS = ("albastini", "cogs", "bot")
-
-
-class LeakWatch(logging.Handler):
-    """Every log record, checked as it is emitted against the trump card lying face down then."""
-
-    def __init__(self, bot: AlbastiniBot, fake: FakeDiscord) -> None:
-        super().__init__(logging.DEBUG)
-        self.bot, self.fake = bot, fake
-        self.leaks: list[str] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        own = record.name.split(".")[0] in OWN_LOGGERS
-        if not own and record.levelno < logging.INFO:
-            return
-        down = face_down(self.bot, self.fake)
-        if down is None:
-            return
-        text = record.getMessage()
-        if record.exc_text:
-            text += record.exc_text
-        if _names(text, down[1]) or f"trump:{down[1]}" in text:
-            self.leaks.append(text)
-
-
 @pytest.fixture
-def watch_logs() -> Iterator[Callable[[AlbastiniBot, FakeDiscord], LeakWatch]]:
-    """Watch what the bot logs at INFO and above (what it logs when it runs), from every
-    logger: its own, the table service's, discord.py's."""
-    handlers: list[LeakWatch] = []
-    root = logging.getLogger()
-    levels = {name: logging.getLogger(name).level for name in ("", *OWN_LOGGERS)}
+def watch_logs(
+    log_watch: Callable[[Callable[[str], bool | None]], LeakWatch],
+) -> Callable[[AlbastiniBot, FakeDiscord], LeakWatch]:
+    """Watch the bot's logs for the trump card lying face down at the moment of each record."""
 
     def start(bot: AlbastiniBot, fake: FakeDiscord) -> LeakWatch:
-        handler = LeakWatch(bot, fake)
-        root.addHandler(handler)
-        if not root.level or root.level > logging.INFO:
-            root.setLevel(logging.INFO)
-        for name in OWN_LOGGERS:
-            logging.getLogger(name).setLevel(logging.DEBUG)
-        handlers.append(handler)
-        return handler
+        def leaked(text: str) -> bool | None:
+            down = face_down(bot, fake)
+            if down is None:
+                return None
+            return bool(_names(text, down[1]) or f"trump:{down[1]}" in text)
 
-    yield start
-    for handler in handlers:
-        root.removeHandler(handler)
-    for name, level in levels.items():
-        logging.getLogger(name).setLevel(level)
+        return log_watch(leaked)
+
+    return start
 
 
 def probe(logs: LeakWatch, card: str) -> None:
