@@ -28,6 +28,7 @@ from albastini.store import (
     SchemaTooNew,
     SQLiteStore,
     StaleMove,
+    StoreBusy,
     StoreUnavailable,
     is_postgres_url,
     open_store,
@@ -359,4 +360,78 @@ async def test_moves_appended_together_are_committed_together_each_judged_alone(
         )
         assert [m.move_no for m in await store.moves(ids[1])] == [1, 2, 3, 4]
     finally:
+        await store.close()
+
+
+# ---------------------------------------------------------------- locked by another program
+
+
+async def test_a_table_locked_by_another_program_refuses_moves_in_time_on_used_connections(
+    dsn: str,
+) -> None:
+    """A move waits at most the lock timeout for a table row another program holds, on every
+    connection of the pool: a connection handed back to the pool and taken again keeps the
+    setting (asyncpg's default release sends ``RESET ALL``, which dropped a ``SET`` done when
+    the connection opened, and the move then waited for as long as the other program liked)."""
+    store = await PostgresStore.open(dsn)
+    other = await asyncpg.connect(dsn)
+    try:
+        tables = [await running_table(store, channel=300 + n) for n in range(12)]
+        # every connection of the pool used and handed back, several times
+        for move_no in (1, 2):
+            await asyncio.gather(
+                *(
+                    store.append_move(t, move_no, 1, 2, "pass", user_id=None, by_computer=True)
+                    for t in tables
+                )
+            )
+        async with other.transaction():
+            await other.execute("SELECT id FROM game_tables WHERE id = $1 FOR UPDATE", tables[0])
+            for _ in range(3):  # whichever connection takes it
+                with pytest.raises(StoreBusy):
+                    await asyncio.wait_for(
+                        store.append_move(
+                            tables[0], 3, 1, 2, "pass", user_id=None, by_computer=True
+                        ),
+                        3.0,
+                    )
+                with pytest.raises(StoreBusy):  # the table's other writes alike
+                    await asyncio.wait_for(store.set_message_id(tables[0], 555), 3.0)
+        await store.append_move(tables[0], 3, 1, 2, "pass", user_id=None, by_computer=True)
+        assert [m.move_no for m in await store.moves(tables[0])] == [1, 2, 3]
+    finally:
+        await other.close()
+        await store.close()
+
+
+async def test_a_move_whose_caller_stops_waiting_harms_no_other_move(dsn: str) -> None:
+    """A click that gives up on its move (its deadline passed while the table was locked by
+    another program) leaves the store working: the moves of other tables, sent meanwhile and
+    after, are stored and answered, and the table's next try goes through once the lock is
+    gone. (The group's task used to die answering the caller that had left, and the moves
+    gathered behind it were refused as if the store were closed.)"""
+    store = await PostgresStore.open(dsn)
+    other = await asyncpg.connect(dsn)
+    try:
+        locked, free = [await running_table(store, channel=400 + n) for n in range(2)]
+        async with other.transaction():
+            await other.execute("SELECT id FROM game_tables WHERE id = $1 FOR UPDATE", locked)
+            stuck = asyncio.ensure_future(
+                store.append_move(locked, 1, 1, 2, "pass", user_id=None, by_computer=True)
+            )
+            await asyncio.sleep(0.3)
+            stuck.cancel()
+            for move_no in (1, 2, 3):  # while the locked one is still being tried
+                await asyncio.wait_for(
+                    store.append_move(free, move_no, 1, 2, "pass", user_id=None,
+                                      by_computer=True),
+                    3.0,
+                )
+            await asyncio.sleep(2.5)  # the locked move's lock timeout passes
+        await store.append_move(free, 4, 1, 2, "pass", user_id=None, by_computer=True)
+        await store.append_move(locked, 1, 1, 2, "pass", user_id=None, by_computer=True)
+        assert [m.move_no for m in await store.moves(free)] == [1, 2, 3, 4]
+        assert [m.move_no for m in await store.moves(locked)] == [1]
+    finally:
+        await other.close()
         await store.close()

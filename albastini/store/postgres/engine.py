@@ -46,6 +46,11 @@ Rows = list[tuple[Any, ...]]
 CONNECT_TIMEOUT = 10.0
 #: Connections the pool keeps at most: moves of different tables commit side by side.
 POOL_SIZE = 10
+#: Groups of moves committed side by side, each on a connection of its own: a move that comes
+#: while they are all under way waits for the first to end, together with the others that come
+#: meanwhile. One group at a time made each move wait for the group before it as well as its
+#: own (the server's commits are quick; getting a turn of the CPU, on a busy machine, is not).
+MOVE_GROUPS = 3
 #: Seconds a statement may wait for a lock held elsewhere (another program, a long
 #: transaction) before it is refused with StoreBusy: a click cannot wait longer.
 LOCK_TIMEOUT_MS = 2000
@@ -106,10 +111,19 @@ def is_unavailable(exc: BaseException) -> bool:
 
 async def _init_connection(conn: Conn) -> None:
     """Every pool connection: commits wait for the server's write-ahead log (durability), and
-    a lock held elsewhere makes a statement fail rather than hang a click."""
+    a lock held elsewhere makes a statement fail rather than hang a click (also a startup
+    setting, ``server_settings``, so that even a ``RESET ALL`` keeps it)."""
     if await conn.fetchval("SHOW synchronous_commit") in ("off", "local"):
         await conn.execute("SET synchronous_commit = on")
-    await conn.execute(f"SET lock_timeout = {LOCK_TIMEOUT_MS}")
+
+
+async def _keep_session(conn: Conn) -> None:
+    """What a connection handed back to the pool goes through besides asyncpg's own clean-up
+    (an open transaction rolled back, listeners dropped): nothing. asyncpg's default sends
+    ``RESET ALL`` and more, a round trip to the server at every release (the moves' group
+    commit waited for it between two batches) that would also undo :func:`_init_connection`'s
+    setting; the store keeps no other state in a session (its advisory locks are
+    transaction-level, the migration's is released by the migration itself)."""
 
 
 class PostgresEngine:
@@ -123,7 +137,9 @@ class PostgresEngine:
         self._pool: Any | None = pool
         # group commit of moves (see _commit_move)
         self._pending: list[_PendingMove] = []
-        self._flusher: asyncio.Task[None] | None = None
+        self._groups: set[asyncio.Task[None]] = set()
+        self._tables_committing: set[Any] = set()
+        self._gathering = False
 
     @classmethod
     async def open(
@@ -151,6 +167,8 @@ class PostgresEngine:
                 timeout=connect_timeout,
                 command_timeout=None,
                 init=_init_connection,
+                reset=_keep_session,
+                server_settings={"lock_timeout": str(LOCK_TIMEOUT_MS)},
                 ssl=ssl_context,
             )
         except (*_CONNECTION_ERRORS, asyncpg.PostgresError, ValueError) as exc:
@@ -174,8 +192,8 @@ class PostgresEngine:
 
     async def close(self) -> None:
         """Wait for the transactions under way, then close every connection."""
-        if self._flusher is not None:  # the moves being committed (their callers wait)
-            await asyncio.gather(self._flusher, return_exceptions=True)
+        while self._groups:  # the moves being committed (their callers wait)
+            await asyncio.gather(*self._groups, return_exceptions=True)
         pool, self._pool = self._pool, None
         if pool is not None:
             try:
@@ -268,31 +286,56 @@ class PostgresEngine:
 
         Each move as its own transaction costs the server a commit (a write-ahead log flush)
         and this process a round trip of its own; moves of many tables arriving together are
-        instead inserted by one statement and committed once, while the next ones gather
-        (one batch at a time: the batch under way is what they wait for). Nobody is answered
-        before their batch is committed. A batch that a row of it spoils (a stale move, a
-        lost race) is tried again move by move, so each is stored or refused on its own."""
+        instead inserted by one statement and committed once. Up to :data:`MOVE_GROUPS` groups
+        are under way at once; the moves that come while they all are gather for the next.
+        A table is in one group at a time (its moves are stored in their order). Nobody is
+        answered before their group is committed. A group that a row of it spoils (a stale
+        move, a lost race) is tried again move by move, so each is stored or refused on its
+        own. A caller that stops waiting (cancelled) leaves the others' moves unharmed; its own
+        move may still be stored, as a move whose answer was lost."""
         fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._p()  # StoreClosed now rather than from the group
         self._pending.append(_PendingMove(params, fut))
-        if self._flusher is None:
-            self._p()  # StoreClosed now rather than from the flusher
-            self._flusher = asyncio.create_task(self._flush_moves())
+        if not self._gathering:  # the moves of this turn of the event loop go together
+            self._gathering = True
+            asyncio.get_running_loop().call_soon(self._start_groups)
         await fut
 
-    async def _flush_moves(self) -> None:
-        """Commit pending moves in batches until none are left (one task at a time)."""
+    def _start_groups(self) -> None:
+        """Start groups of the pending moves while fewer than MOVE_GROUPS are under way."""
+        self._gathering = False
+        while self._pending and len(self._groups) < MOVE_GROUPS:
+            group: list[_PendingMove] = []
+            waiting: list[_PendingMove] = []
+            for p in self._pending:
+                if p.future.done():
+                    continue  # its caller stopped waiting before it was sent
+                (waiting if p.params[0] in self._tables_committing else group).append(p)
+            self._pending = waiting
+            if not group:
+                return
+            tables = {p.params[0] for p in group}
+            self._tables_committing |= tables
+            task = asyncio.create_task(self._commit_group(group, tables))
+            self._groups.add(task)
+
+    async def _commit_group(self, group: list[_PendingMove], tables: set[Any]) -> None:
         try:
-            while self._pending:
-                batch = [p for p in self._pending if not p.future.done()]
-                self._pending = []
-                if batch:
-                    await self._commit_batch(batch)
+            await self._commit_batch(group)
+        except BaseException as exc:
+            _fail(group, exc)
+            if not isinstance(exc, Exception):
+                raise
+            _log.exception("committing a group of moves")
         finally:
-            self._flusher = None
-            for p in self._pending:  # only if the flusher itself was cancelled
-                if not p.future.done():
-                    p.future.set_exception(StoreClosed(f"store {self.where} is closed"))
-            self._pending = []
+            self._tables_committing -= tables
+            if (me := asyncio.current_task()) is not None:
+                self._groups.discard(me)
+            if self._pool is None:
+                _fail(self._pending, StoreClosed(f"store {self.where} is closed"))
+                self._pending = []
+            else:
+                self._start_groups()
 
     async def _commit_batch(self, batch: list[_PendingMove]) -> None:
         # one order of the tables' row locks in every batch, so that batches of several
@@ -324,14 +367,15 @@ class PostgresEngine:
             try:
                 await self._on_conn(functools.partial(self._insert_moves, batch=[p.params]))
             except asyncpg.PostgresError as exc:
-                p.future.set_exception(self._move_refused(exc, p.params))
+                _fail([p], self._move_refused(exc, p.params))
             except BaseException as exc:
-                p.future.set_exception(exc)
+                _fail([p], exc)
                 if not isinstance(exc, Exception):
                     _fail(batch, exc)
                     raise
             else:
-                p.future.set_result(None)
+                if not p.future.done():  # its caller may have stopped waiting
+                    p.future.set_result(None)
 
 
 @dataclass(eq=False)
