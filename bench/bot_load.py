@@ -252,6 +252,27 @@ def children_cpu(pid: int) -> dict[int, float]:
     return {c: cpu for c in child_pids(pid) if (cpu := cpu_seconds(c)) is not None}
 
 
+def machine_ticks() -> tuple[int, int]:
+    """(busy, total) CPU ticks of the whole machine so far, every CPU (/proc/stat)."""
+    with open("/proc/stat", encoding="ascii") as f:
+        values = [int(v) for v in f.readline().split()[1:]]
+    idle = values[3] + values[4]  # idle + iowait
+    return sum(values) - idle, sum(values)
+
+
+def postgres_cpu(pg: Any) -> dict[int, float]:
+    """CPU seconds so far of the PostgreSQL server the bench started, per process (the
+    postmaster and its backends); {} without one."""
+    if pg is None:
+        return {}
+    try:
+        postmaster = int((pg.data / "postmaster.pid").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return {}
+    pids = [postmaster, *child_pids(postmaster)]
+    return {p: cpu for p in pids if (cpu := cpu_seconds(p)) is not None}
+
+
 def run_queue_wait(pid: int) -> float | None:
     """Seconds the process's threads spent runnable but waiting for a CPU (other processes)."""
     total = 0
@@ -628,7 +649,8 @@ async def run(args: argparse.Namespace) -> float:
     lines: list[str] = []
     samples: list[int] = []
     child_rss: list[int] = [0]
-    kids_cpu = 0.0
+    kids_cpu = pg_cpu = 0.0
+    machine_busy = math.nan
     clean = "not stopped"
     t_play0 = t_play1 = time.perf_counter()
     cpu0 = cpu1 = wait0 = wait1 = None
@@ -674,6 +696,8 @@ async def run(args: argparse.Namespace) -> float:
         cpus0 = [cpu_seconds(p.pid) for p in procs]
         cpu0 = sum(c or 0.0 for c in cpus0)
         kids0 = {c: v for p in procs for c, v in children_cpu(p.pid).items()}
+        pg0 = postgres_cpu(pg)
+        machine0 = machine_ticks()
         answered0 = Counter(fake.answered_in)
         wait0 = run_queue_wait(proc.pid)
         load0 = os.getloadavg()[0]
@@ -698,6 +722,9 @@ async def run(args: argparse.Namespace) -> float:
         ]
         kids1 = {c: v for p in procs for c, v in children_cpu(p.pid).items()}
         kids_cpu = sum(v - kids0.get(c, 0.0) for c, v in kids1.items())
+        machine1 = machine_ticks()
+        machine_busy = (machine1[0] - machine0[0]) / max(machine1[1] - machine0[1], 1)
+        pg_cpu = sum(v - pg0.get(c, 0.0) for c, v in postgres_cpu(pg).items())
         wait1 = run_queue_wait(proc.pid)
         load1 = os.getloadavg()[0]
         for w in watchers:
@@ -818,6 +845,11 @@ async def run(args: argparse.Namespace) -> float:
         out.append(f"driver loop lag (this process, not the bot): p99 {ms(pct(lags, 0.99))} ms,"
                    f" max {ms(max(lags))} ms; driver CPU {driver_cpu:.1f} s = "
                    f"{100 * driver_cpu / window:.0f}% of a core")
+    if pg is not None:
+        out.append(f"PostgreSQL server CPU: {pg_cpu:.1f} s = {100 * pg_cpu / window:.0f}% of a "
+                   f"core; {1000 * pg_cpu / max(answered, 1):.2f} ms per interaction")
+    out.append(f"machine CPU during play: {100 * machine_busy:.0f}% of {os.cpu_count()} CPUs busy "
+               "(everything: bot, workers, driver, database server, anything else)")
     out.append(f"REST requests from the bot: {total_requests} "
                f"({total_requests / max(st.moves, 1):.1f} per move by a person)")
     for route, n in sorted(fake.request_counts.items(), key=lambda kv: -kv[1])[:8]:
