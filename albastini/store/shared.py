@@ -19,6 +19,7 @@ from ..ratings import Side, Skill
 from ..shards import Shards
 from .errors import (
     ConflictError,
+    InvalidValue,
     MoveGap,
     StaleMove,
     StoreError,
@@ -364,20 +365,21 @@ def sides(teams: Iterable[TeamResult], users: Mapping[int, list[int]]) -> list[S
 
 
 def check_teams(teams: object) -> list[TeamResult]:
-    """The sides of a finished match, each checked (distinct teams, scores, computer levels)."""
+    """The sides of a finished match, each checked (distinct teams, scores, computer levels);
+    :class:`InvalidValue` for a bad one, before anything is written."""
     if isinstance(teams, str | bytes) or not isinstance(teams, Sequence):
-        raise ValueError(f"teams must be a sequence of TeamResult, got {teams!r}")
+        raise InvalidValue(f"teams must be a sequence of TeamResult, got {teams!r}")
     out: list[TeamResult] = []
     for t in teams:
         if not isinstance(t, TeamResult):
-            raise ValueError(f"teams must be TeamResult records, got {t!r}")
+            raise InvalidValue(f"teams must be TeamResult records, got {t!r}")
         check_int("team", t.team, 0, 15)
         check_int("score", t.score, -100_000, 100_000)
         if any(not isinstance(c, str) or not 1 <= len(c) <= 16 for c in t.computers):
-            raise ValueError(f"computer levels must be short strings, got {t.computers!r}")
+            raise InvalidValue(f"computer levels must be short strings, got {t.computers!r}")
         out.append(t)
     if len({t.team for t in out}) != len(out):
-        raise ValueError("a team is listed twice")
+        raise InvalidValue("a team is listed twice")
     return out
 
 

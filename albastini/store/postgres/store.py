@@ -75,7 +75,6 @@ from ..values import (
     INT64_MAX,
     TARGET_VP_RANGE,
     TURN_TIME_RANGE,
-    check_action,
     check_bool,
     check_deal_result,
     check_game,
@@ -83,6 +82,7 @@ from ..values import (
     check_int,
     check_language,
     check_level,
+    check_move,
     check_name,
     check_opt_id,
     check_results,
@@ -335,11 +335,7 @@ class PostgresStore(PostgresStandings):
         guild's current season; with ``teams`` the people are rated too, in the same
         transaction (see standings.py for the order of ratings)."""
         rows = check_results(table_id, results)
-        try:
-            sides = check_teams(teams)
-        except ValueError as exc:
-            raise InvalidValue(str(exc)) from None
-        await self._set_final_status(table_id, "finished", rows, sides)
+        await self._set_final_status(table_id, "finished", rows, check_teams(teams))
 
     async def _set_final_status(
         self,
@@ -627,17 +623,9 @@ class PostgresStore(PostgresStandings):
         the table's row locked."""
         now = _now()
         params = (
-            check_id("table_id", table_id),
-            check_int("move_no", move_no, 1, INT64_MAX),
-            check_int("deal_no", deal_no, 1, 1_000_000),
-            check_int("seat_no", seat_no, 0, 15),
-            check_opt_id("user_id", user_id),
-            check_action(action),
-            check_bool("by_computer", by_computer),
+            *check_move(table_id, move_no, deal_no, seat_no, action, user_id, by_computer),
             now,
         )
-        if (user_id is None) != by_computer:
-            raise InvalidValue("a computer's move has user_id=None; a person's move has a user_id")
         await self._commit_move(params)
         return MoveRecord(table_id, move_no, deal_no, seat_no, user_id, action, by_computer, now)
 

@@ -65,7 +65,6 @@ from ..values import (
     INT64_MAX,
     TARGET_VP_RANGE,
     TURN_TIME_RANGE,
-    check_action,
     check_bool,
     check_deal_result,
     check_game,
@@ -73,6 +72,7 @@ from ..values import (
     check_int,
     check_language,
     check_level,
+    check_move,
     check_name,
     check_opt_id,
     check_results,
@@ -246,11 +246,7 @@ class SQLiteStore(StandingsStore):
         side's final score and computers) the people are rated too, in the same transaction.
         """
         rows = check_results(table_id, results)
-        try:
-            sides = check_teams(teams)
-        except ValueError as exc:
-            raise InvalidValue(str(exc)) from None
-        await self._set_final_status(table_id, "finished", rows, sides)
+        await self._set_final_status(table_id, "finished", rows, check_teams(teams))
 
     async def _set_final_status(
         self,
@@ -530,17 +526,9 @@ class SQLiteStore(StandingsStore):
         stored; reload the log to know.
         """
         params = (
-            check_id("table_id", table_id),
-            check_int("move_no", move_no, 1, INT64_MAX),
-            check_int("deal_no", deal_no, 1, 1_000_000),
-            check_int("seat_no", seat_no, 0, 15),
-            check_opt_id("user_id", user_id),
-            check_action(action),
-            check_bool("by_computer", by_computer),
+            *check_move(table_id, move_no, deal_no, seat_no, action, user_id, by_computer),
             now_text(),
         )
-        if (user_id is None) != by_computer:
-            raise InvalidValue("a computer's move has user_id=None; a person's move has a user_id")
         await self._commit_move(params)
         return MoveRecord(
             table_id, move_no, deal_no, seat_no, user_id, action, by_computer, parse_ts(params[-1])
