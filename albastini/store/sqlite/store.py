@@ -1,6 +1,7 @@
 """:class:`SQLiteStore`: the :class:`~albastini.store.Store` on SQLite, every statement of the
 table service's persistence. The connections, transactions, group commit and the database's
-troubles are the engine's (engine.py); the columns and row mapping are rows.py's.
+troubles are the engine's (engine.py); the columns and row mapping, shared with PostgreSQL, are
+../shared.py's.
 
 Over 600 lines because it is the whole Store protocol in SQL, one method per operation, each
 with its checks and its transaction; split by topic it would only scatter the schema.
