@@ -5,7 +5,8 @@ history. Each back end keeps its own transactions, locking and driver calls.
 
 The statements here are written with SQLite's ``?`` placeholders; :func:`numbered` gives
 PostgreSQL's ``$1, $2...`` for the same text, so that one statement serves both and they cannot
-drift apart.
+drift apart. About 500 lines because it is everything the two must agree on; split by topic it
+would only scatter that.
 """
 
 from __future__ import annotations
