@@ -10,6 +10,8 @@ What every back end shares, apart from what is SQLite's:
   :class:`MoveRecord`, :class:`PlayerResult`...); ``errors.py``: the errors (:class:`StoreError`
   and its kinds); ``protocol.py``: the :class:`Store` protocol the table service uses;
   ``values.py``: the checks of the values given to a store, and the conversions SQL needs;
+  ``shared.py``: the columns read and the records their rows become, the statements whose text
+  differs only in placeholders, and the pure part of results, ratings and history;
 - ``sqlite/``: :class:`SQLiteStore`, the implementation for one bot process: SQLite in WAL mode
   (its SQL, its engine of connections and group commit, its migrations; see its docstring);
 - ``postgres/``: :class:`PostgresStore`, the same on a PostgreSQL server (asyncpg), chosen by a

@@ -33,6 +33,7 @@ __all__ = [
     "check_int",
     "check_language",
     "check_level",
+    "check_move",
     "check_name",
     "check_opt_id",
     "check_results",
@@ -97,6 +98,31 @@ def check_level(value: object) -> str:
     if not isinstance(value, str) or not _LEVEL_RE.fullmatch(value):
         raise InvalidValue(f"computer level must be 1-16 letters/digits/_/-, got {value!r}")
     return value
+
+
+def check_move(
+    table_id: object,
+    move_no: object,
+    deal_no: object,
+    seat_no: object,
+    action: object,
+    user_id: object,
+    by_computer: object,
+) -> tuple[int, int, int, int, int | None, str, bool]:
+    """A move's values in the moves table's column order (its time aside), each checked; a
+    computer's move has no user id and a person's has one."""
+    values = (
+        check_id("table_id", table_id),
+        check_int("move_no", move_no, 1, INT64_MAX),
+        check_int("deal_no", deal_no, 1, 1_000_000),
+        check_int("seat_no", seat_no, 0, 15),
+        check_opt_id("user_id", user_id),
+        check_action(action),
+        check_bool("by_computer", by_computer),
+    )
+    if (user_id is None) != by_computer:
+        raise InvalidValue("a computer's move has user_id=None; a person's move has a user_id")
+    return values
 
 
 def check_action(value: object) -> str:

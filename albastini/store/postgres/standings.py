@@ -1,6 +1,6 @@
 """Skill ratings, seasons and match history on PostgreSQL: the same model and queries as the
-SQLite store's (``sqlite/standings.py``, whose pure helpers are reused), in transactions of a
-server many connections use at once.
+SQLite store's (``sqlite/standings.py``; the statements and pure helpers both use are
+``../shared.py``'s), in transactions of a server many connections use at once.
 
 Ratings are updated in the transaction that records a finished match (:func:`record_ratings`,
 called by ``PostgresStore.finish_table``). Two matches finishing at the same moment would
@@ -14,11 +14,22 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any
 
 from ...ratings import Side, Skill, update
 from ..records import MatchSummary, RatingEntry, RatingsPage, TeamResult
-from ..sqlite.standings import TREND, _entry, _scopes, _sides, _summary
+from ..shared import (
+    history_tables,
+    numbered,
+    numbered_queries,
+    ratings_page,
+    ratings_queries,
+    scopes,
+    sides,
+    summary,
+    user_rating,
+    user_rating_queries,
+    users_by_team,
+)
 from ..values import check_game, check_id, check_int, now_text, parse_ts
 from .engine import Conn, PostgresEngine
 
@@ -80,10 +91,10 @@ async def record_ratings(
         "INSERT INTO match_teams (table_id, team, score, computers) VALUES ($1, $2, $3, $4)",
         [(table_id, t.team, t.score, json.dumps(list(t.computers))) for t in teams],
     )
-    sides = _sides(teams, users_by_team)
+    match = sides(teams, users_by_team)
     after: dict[int, Skill] = {}
-    for scope in _scopes(guild_id, season):
-        rated = await _rate_scope(conn, game, scope, sides)
+    for scope in scopes(guild_id, season):
+        rated = await _rate_scope(conn, game, scope, match)
         if scope == (guild_id, 0):
             after = rated
     return after
@@ -141,23 +152,8 @@ class PostgresStandings(PostgresEngine):
         check_int("limit", limit, 1, 100)
         check_int("offset", offset, 0, 10_000_000)
         season = 0 if guild_id == 0 else await self._season(guild_id, season)
-        rows, total = await self._snapshot(
-            [
-                (
-                    "SELECT user_id, rating, mu, sigma, matches FROM ratings "
-                    "WHERE guild_id = $1 AND game = $2 AND season = $3 "
-                    "ORDER BY rating DESC, user_id LIMIT $4 OFFSET $5",
-                    (guild_id, game, season, limit, offset),
-                ),
-                (
-                    "SELECT count(*) FROM ratings "
-                    "WHERE guild_id = $1 AND game = $2 AND season = $3",
-                    (guild_id, game, season),
-                ),
-            ]
-        )
-        entries = tuple(_entry(r, offset + i + 1) for i, r in enumerate(rows))
-        return RatingsPage(entries, int(total[0][0]), offset, limit)
+        queries = ratings_queries(guild_id, game, season, limit, offset)
+        return ratings_page(await self._snapshot(numbered_queries(queries)), offset, limit)
 
     async def user_rating(
         self, guild_id: int, user_id: int, *, game: str = "albastini", season: int | None = None
@@ -170,27 +166,8 @@ class PostgresStandings(PostgresEngine):
         check_id("user_id", user_id)
         check_game(game)
         season = 0 if guild_id == 0 else await self._season(guild_id, season)
-        mine, trend = await self._snapshot(
-            [
-                (
-                    "SELECT user_id, rating, mu, sigma, matches, (SELECT count(*) + 1 FROM "
-                    "ratings o WHERE o.guild_id = r.guild_id AND o.game = r.game AND "
-                    "o.season = r.season AND (o.rating > r.rating OR (o.rating = r.rating "
-                    "AND o.user_id < r.user_id))) FROM ratings r "
-                    "WHERE guild_id = $1 AND game = $2 AND season = $3 AND user_id = $4",
-                    (guild_id, game, season, user_id),
-                ),
-                (
-                    "SELECT rating_mu - 3 * rating_sigma FROM match_results "
-                    "WHERE user_id = $1 AND guild_id = $2 AND game = $3 "
-                    "AND rating_mu IS NOT NULL ORDER BY finished_at DESC, table_id DESC LIMIT $4",
-                    (user_id, guild_id, game, TREND),
-                ),
-            ]
-        )
-        if not mine:
-            return None
-        return _entry(mine[0], int(mine[0][5]), tuple(float(r[0]) for r in reversed(trend)))
+        queries = user_rating_queries(guild_id, user_id, game, season)
+        return user_rating(await self._snapshot(numbered_queries(queries)))
 
     async def history(
         self,
@@ -201,37 +178,8 @@ class PostgresStandings(PostgresEngine):
     ) -> list[MatchSummary]:
         """Finished matches, newest first: a guild's (``guild_id``), a player's (``user_id``),
         or a player's in one guild (both)."""
-        if guild_id is None and user_id is None:
-            raise ValueError("history needs a guild or a user")
-        check_int("limit", limit, 1, 100)
-        check_int("offset", offset, 0, 10_000_000)
-        params: list[Any]
-        if user_id is not None:  # the matches the player finished seated (they have a result)
-            check_id("user_id", user_id)
-            where, params = "user_id = $1", [user_id]
-            if guild_id is not None:
-                check_id("guild_id", guild_id)
-                where, params = "user_id = $1 AND guild_id = $2", [user_id, guild_id]
-            n = len(params)
-            picked = (
-                f"SELECT table_id FROM match_results WHERE {where} "
-                f"ORDER BY finished_at DESC, table_id DESC LIMIT ${n + 1} OFFSET ${n + 2}"
-            )
-        else:
-            assert guild_id is not None
-            check_id("guild_id", guild_id)
-            picked = (
-                "SELECT id FROM game_tables WHERE guild_id = $1 AND status = 'finished' "
-                "ORDER BY updated_at DESC, id DESC LIMIT $2 OFFSET $3"
-            )
-            params = [guild_id]
-        tables = await self._fetch(
-            "SELECT t.id, t.guild_id, t.game, t.settings, t.updated_at FROM game_tables t "
-            f"WHERE t.id IN ({picked}) ORDER BY t.updated_at DESC, t.id DESC",
-            *params,
-            limit,
-            offset,
-        )
+        sql, params = history_tables(guild_id, user_id, limit, offset)
+        tables = await self._fetch(numbered(sql), *params)
         if not tables:
             return []
         ids = [int(r[0]) for r in tables]
@@ -249,7 +197,7 @@ class PostgresStandings(PostgresEngine):
                 ),
             ]
         )
-        return [_summary(r, seats, teams) for r in tables]
+        return [summary(r, seats, teams) for r in tables]
 
     async def recompute_ratings(self) -> int:
         """Compute every rating again from the stored results, in the order the matches
@@ -271,16 +219,15 @@ class PostgresStandings(PostgresEngine):
                         table_id,
                     )
                 ]
-                users: dict[int, list[int]] = {}
-                for user, team in await conn.fetch(
+                results = await conn.fetch(
                     "SELECT user_id, team FROM match_results WHERE table_id = $1 "
                     "ORDER BY user_id",
                     table_id,
-                ):
-                    users.setdefault(int(team), []).append(int(user))
-                sides = _sides(teams, users)
-                for scope in _scopes(int(guild_id), int(season)):
-                    await _rate_scope(conn, str(game), scope, sides)
+                )
+                users = users_by_team(tuple(r) for r in results)
+                match = sides(teams, users)
+                for scope in scopes(int(guild_id), int(season)):
+                    await _rate_scope(conn, str(game), scope, match)
             return len(matches)
 
         return await self._write(tx)

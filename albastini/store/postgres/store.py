@@ -4,10 +4,10 @@ are the engine's (engine.py); ratings, seasons and history are standings.py's.
 
 It returns the records and raises the errors the SQLite store does for the same input: the
 values are checked by the shared checks (values.py) before the database is touched, the rows
-become records through the SQLite store's own mapping (the columns read are the same), and
-the database's refusals (the move log's trigger, unique and foreign keys) become the same
-store errors. Over 500 lines for the same reason as the SQLite store: the whole protocol in
-SQL, one method per operation.
+become records through the mapping both stores share (shared.py, as are the statements whose
+text differs only in placeholders), and the database's refusals (the move log's trigger,
+unique and foreign keys) become the same store errors. Over 500 lines for the same reason as
+the SQLite store: the whole protocol in SQL, one method per operation.
 """
 
 from __future__ import annotations
@@ -46,26 +46,35 @@ from ..records import (
     TableStatus,
     TeamResult,
 )
-from ..sqlite.rows import (
-    _TRIGGER_ERRORS,
+from ..shared import (
     DEAL_COLS,
+    INSERT_MATCH_RESULTS,
+    LAST_DEAL,
     MOVE_COLS,
     RESULT_COLS,
     SEAT_COLS,
     TABLE_COLS,
-    deal_record,
+    check_seated,
+    check_teams,
+    leaderboard_page,
+    leaderboard_queries,
     move_record,
-    result_record,
+    move_refusal,
+    numbered,
+    numbered_queries,
+    result_rows,
     seat_record,
+    snapshot_queries,
+    snapshots,
     stats_record,
     table_record,
+    unfinished_where,
+    users_by_team,
 )
-from ..sqlite.standings import check_teams
 from ..values import (
     INT64_MAX,
     TARGET_VP_RANGE,
     TURN_TIME_RANGE,
-    check_action,
     check_bool,
     check_deal_result,
     check_game,
@@ -73,6 +82,7 @@ from ..values import (
     check_int,
     check_language,
     check_level,
+    check_move,
     check_name,
     check_opt_id,
     check_results,
@@ -155,18 +165,16 @@ async def _insert_seat(
 
 def _move_error(exc: asyncpg.PostgresError, params: tuple[Any, ...]) -> StoreError | None:
     """The store error for a move the database refused (None: not a refusal of the row)."""
-    t, m, d, s = params[0], params[1], params[2], params[3]
-    text = str(getattr(exc, "message", None) or exc)
-    if isinstance(exc, asyncpg.RaiseError) and text in _TRIGGER_ERRORS:
-        kind, msg = _TRIGGER_ERRORS[text]
-        return kind(msg.format(t=t, m=m, d=d))
     if isinstance(exc, asyncpg.UniqueViolationError):  # a move with this number got in first
-        return StaleMove(f"table {t} already has move {m}")
-    if isinstance(exc, asyncpg.ForeignKeyViolationError):
-        return UnknownSeat(f"table {t} has no seat {s} (or no deal {d})")
-    if isinstance(exc, asyncpg.IntegrityConstraintViolationError | asyncpg.RaiseError):
-        return ConflictError(f"move {m} of table {t} refused by the database: {text}")
-    return None
+        return StaleMove(f"table {params[0]} already has move {params[1]}")
+    if not isinstance(exc, asyncpg.IntegrityConstraintViolationError | asyncpg.RaiseError):
+        return None
+    return move_refusal(
+        params,
+        str(getattr(exc, "message", None) or exc),
+        trigger=isinstance(exc, asyncpg.RaiseError),  # the trigger's RAISE names the reason
+        foreign_key=isinstance(exc, asyncpg.ForeignKeyViolationError),
+    )
 
 
 class PostgresStore(PostgresStandings):
@@ -327,11 +335,7 @@ class PostgresStore(PostgresStandings):
         guild's current season; with ``teams`` the people are rated too, in the same
         transaction (see standings.py for the order of ratings)."""
         rows = check_results(table_id, results)
-        try:
-            sides = check_teams(teams)
-        except ValueError as exc:
-            raise InvalidValue(str(exc)) from None
-        await self._set_final_status(table_id, "finished", rows, sides)
+        await self._set_final_status(table_id, "finished", rows, check_teams(teams))
 
     async def _set_final_status(
         self,
@@ -361,11 +365,7 @@ class PostgresStore(PostgresStandings):
             seated = await conn.fetch(
                 "SELECT user_id FROM seats WHERE table_id = $1 AND user_id IS NOT NULL", table_id
             )
-            strangers = {r[0] for r in rows} - {r[0] for r in seated}
-            if strangers:
-                raise ConflictError(
-                    f"results for users {sorted(strangers)} who hold no seat at table {table_id}"
-                )
+            check_seated(table_id, rows, [tuple(r) for r in seated])
             table = await conn.fetchrow(
                 "SELECT guild_id, game FROM game_tables WHERE id = $1", table_id
             )
@@ -373,21 +373,12 @@ class PostgresStore(PostgresStandings):
             season = await current_season_on(conn, guild_id)
             rated = {}
             if teams:
-                users: dict[int, list[int]] = {}
-                for r in sorted(rows):
-                    users.setdefault(r[1], []).append(r[0])
+                users = users_by_team(rows)
                 rated = await record_ratings(conn, table_id, guild_id, game, season, users, teams)
             await conn.executemany(
-                "INSERT INTO match_results (table_id, guild_id, game, user_id, team, score, "
-                "won, deals_played, deals_won, deals_won_big, card_points, finished_at, season, "
-                "rating_mu, rating_sigma) "
-                "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)",
-                [
-                    (table_id, guild_id, game, *r, now, season,
-                     *((rated[r[0]].mu, rated[r[0]].sigma) if r[0] in rated else (None, None)))
-                    for r in rows
-                ],
-            )  # fmt: skip
+                numbered(INSERT_MATCH_RESULTS),
+                result_rows(table_id, guild_id, game, season, now, rows, rated),
+            )
 
         await self._write(tx)
 
@@ -405,56 +396,10 @@ class PostgresStore(PostgresStandings):
 
         The table service calls this at start-up and replays each table's moves.
         """
-        where = "WHERE status IN ('lobby', 'running')"
-        if shards is not None and not shards.all:
-            where += f" AND {shards.sql()}"
-        return await self._snapshots(where, ())
+        return await self._snapshots(unfinished_where(shards), ())
 
     async def _snapshots(self, where: str, params: tuple[Any, ...]) -> list[TableSnapshot]:
-        sub = f"SELECT id FROM game_tables {where}"
-        tables, seats, deals, results, moves = await self._snapshot(
-            [
-                (f"SELECT {TABLE_COLS} FROM game_tables {where} ORDER BY id", params),
-                (
-                    f"SELECT {SEAT_COLS} FROM seats WHERE table_id IN ({sub}) "
-                    "ORDER BY table_id, seat_no",
-                    params,
-                ),
-                (
-                    f"SELECT {DEAL_COLS} FROM deals WHERE table_id IN ({sub}) "
-                    "ORDER BY table_id, deal_no",
-                    params,
-                ),
-                (f"SELECT {RESULT_COLS} FROM deal_results WHERE table_id IN ({sub})", params),
-                (
-                    f"SELECT {MOVE_COLS} FROM moves WHERE table_id IN ({sub}) "
-                    "ORDER BY table_id, move_no",
-                    params,
-                ),
-            ]
-        )
-        by_result = {(r[0], r[1]): result_record(r) for r in results}
-        seat_map: dict[int, list[SeatRecord]] = {}
-        for r in seats:
-            seat_map.setdefault(r[0], []).append(seat_record(r))
-        deal_map: dict[int, list[DealRecord]] = {}
-        for r in deals:
-            deal_map.setdefault(r[0], []).append(deal_record(r, by_result.get((r[0], r[1]))))
-        move_map: dict[int, list[MoveRecord]] = {}
-        for r in moves:
-            move_map.setdefault(r[0], []).append(move_record(r))
-        out = []
-        for r in tables:
-            t = table_record(r)
-            out.append(
-                TableSnapshot(
-                    t,
-                    tuple(seat_map.get(t.id, ())),
-                    tuple(deal_map.get(t.id, ())),
-                    tuple(move_map.get(t.id, ())),
-                )
-            )
-        return out
+        return snapshots(await self._snapshot(snapshot_queries(where, params)))
 
     # ---------------------------------------------------------------- seats
 
@@ -590,12 +535,7 @@ class PostgresStore(PostgresStandings):
 
         async def tx(conn: Conn) -> None:
             await _require_status(conn, table_id, ("running",), "deal")
-            row = await conn.fetchrow(
-                "SELECT d.deal_no, r.deal_no FROM deals d LEFT JOIN deal_results r "
-                "USING (table_id, deal_no) WHERE d.table_id = $1 "
-                "ORDER BY d.deal_no DESC LIMIT 1",
-                table_id,
-            )
+            row = await conn.fetchrow(numbered(LAST_DEAL), table_id)
             last = int(row[0]) if row else 0
             if deal_no <= last:
                 raise ConflictError(f"table {table_id} already has deal {deal_no}")
@@ -683,17 +623,9 @@ class PostgresStore(PostgresStandings):
         the table's row locked."""
         now = _now()
         params = (
-            check_id("table_id", table_id),
-            check_int("move_no", move_no, 1, INT64_MAX),
-            check_int("deal_no", deal_no, 1, 1_000_000),
-            check_int("seat_no", seat_no, 0, 15),
-            check_opt_id("user_id", user_id),
-            check_action(action),
-            check_bool("by_computer", by_computer),
+            *check_move(table_id, move_no, deal_no, seat_no, action, user_id, by_computer),
             now,
         )
-        if (user_id is None) != by_computer:
-            raise InvalidValue("a computer's move has user_id=None; a person's move has a user_id")
         await self._commit_move(params)
         return MoveRecord(table_id, move_no, deal_no, seat_no, user_id, action, by_computer, now)
 
@@ -840,24 +772,8 @@ class PostgresStore(PostgresStandings):
         check_int("limit", limit, 1, 100)
         check_int("offset", offset, 0, 10_000_000)
         season = await self._season(guild_id, season)
-        rows, total = await self._snapshot(
-            [
-                (
-                    "SELECT user_id, matches_played, matches_won, score, deals_played, "
-                    "deals_won, deals_won_big, card_points FROM player_totals "
-                    "WHERE guild_id = $1 AND game = $2 AND season = $3 "
-                    "ORDER BY matches_won DESC, score DESC, user_id LIMIT $4 OFFSET $5",
-                    (guild_id, game, season, limit, offset),
-                ),
-                (
-                    "SELECT count(*) FROM player_totals "
-                    "WHERE guild_id = $1 AND game = $2 AND season = $3",
-                    (guild_id, game, season),
-                ),
-            ]
-        )
-        entries = tuple(stats_record(r, offset + i + 1) for i, r in enumerate(rows))
-        return LeaderboardPage(entries, int(total[0][0]), offset, limit)
+        queries = leaderboard_queries(guild_id, game, season, limit, offset)
+        return leaderboard_page(await self._snapshot(numbered_queries(queries)), offset, limit)
 
     async def user_stats(
         self, guild_id: int, user_id: int, *, game: str = "albastini"

@@ -1,8 +1,8 @@
 """The store on SQLite (WAL), for one bot process.
 
 - ``store.py``: :class:`SQLiteStore`, all the SQL of the :class:`~albastini.store.Store` protocol;
-- ``rows.py``: the columns read and the records they become, the statements write transactions
-  share (a seat, a batch of moves) and the triggers' refusals as store errors;
+- ``rows.py``: the statements write transactions share (a seat, a batch of moves) and the
+  triggers' refusals as store errors (the columns read and their records are ../shared.py's);
 - ``engine.py``: opening and closing, write transactions and reads on their connections, group
   commit of moves, WAL checkpoints, a locked, deleted, replaced or read-only database;
 - ``connections.py``: the writer's :mod:`sqlite3` connection and aiosqlite's for reads and

@@ -1,6 +1,7 @@
 """:class:`SQLiteStore`: the :class:`~albastini.store.Store` on SQLite, every statement of the
 table service's persistence. The connections, transactions, group commit and the database's
-troubles are the engine's (engine.py); the columns and row mapping are rows.py's.
+troubles are the engine's (engine.py); the columns and row mapping, shared with PostgreSQL, are
+../shared.py's.
 
 Over 600 lines because it is the whole Store protocol in SQL, one method per operation, each
 with its checks and its transaction; split by topic it would only scatter the schema.
@@ -39,11 +40,32 @@ from ..records import (
     TableStatus,
     TeamResult,
 )
+from ..shared import (
+    DEAL_COLS,
+    INSERT_MATCH_RESULTS,
+    LAST_DEAL,
+    MOVE_COLS,
+    RESULT_COLS,
+    SEAT_COLS,
+    TABLE_COLS,
+    check_seated,
+    check_teams,
+    leaderboard_page,
+    leaderboard_queries,
+    move_record,
+    result_rows,
+    seat_record,
+    snapshot_queries,
+    snapshots,
+    stats_record,
+    table_record,
+    unfinished_where,
+    users_by_team,
+)
 from ..values import (
     INT64_MAX,
     TARGET_VP_RANGE,
     TURN_TIME_RANGE,
-    check_action,
     check_bool,
     check_deal_result,
     check_game,
@@ -51,6 +73,7 @@ from ..values import (
     check_int,
     check_language,
     check_level,
+    check_move,
     check_name,
     check_opt_id,
     check_results,
@@ -62,26 +85,8 @@ from ..values import (
     settings_json,
 )
 from .connections import Rows, fetch_on
-from .rows import (
-    DEAL_COLS,
-    MOVE_COLS,
-    RESULT_COLS,
-    SEAT_COLS,
-    STATS_COLS,
-    TABLE_COLS,
-    deal_record,
-    insert_moves,
-    insert_seat,
-    move_record,
-    require_status,
-    result_record,
-    seat_record,
-    stats_record,
-    table_record,
-    table_status,
-    touch,
-)
-from .standings import StandingsStore, check_teams, current_season_on, record_ratings
+from .rows import STATS_COLS, insert_moves, insert_seat, require_status, table_status, touch
+from .standings import StandingsStore, current_season_on, record_ratings
 
 __all__ = ["SQLiteStore"]
 
@@ -242,11 +247,7 @@ class SQLiteStore(StandingsStore):
         side's final score and computers) the people are rated too, in the same transaction.
         """
         rows = check_results(table_id, results)
-        try:
-            sides = check_teams(teams)
-        except ValueError as exc:
-            raise InvalidValue(str(exc)) from None
-        await self._set_final_status(table_id, "finished", rows, sides)
+        await self._set_final_status(table_id, "finished", rows, check_teams(teams))
 
     async def _set_final_status(
         self,
@@ -273,34 +274,19 @@ class SQLiteStore(StandingsStore):
                     "SELECT user_id FROM seats WHERE table_id = ? AND user_id IS NOT NULL",
                     (table_id,),
                 )
-                strangers = {r[0] for r in rows} - {r[0] for r in seated}
-                if strangers:
-                    raise ConflictError(
-                        f"results for users {sorted(strangers)} who hold no seat at "
-                        f"table {table_id}"
-                    )
+                check_seated(table_id, rows, seated)
                 guild_id, game = fetch_on(
                     db, "SELECT guild_id, game FROM game_tables WHERE id = ?", (table_id,)
                 )[0]
                 season = current_season_on(db, guild_id)
                 rated = {}
                 if teams:
-                    users: dict[int, list[int]] = {}
-                    for r in sorted(rows):
-                        users.setdefault(r[1], []).append(r[0])
+                    users = users_by_team(rows)
                     rated = record_ratings(db, table_id, guild_id, game, season, users, teams)
                 db.executemany(
-                    "INSERT INTO match_results (table_id, guild_id, game, user_id, team, "
-                    "score, won, deals_played, deals_won, deals_won_big, card_points, "
-                    "finished_at, season, rating_mu, rating_sigma) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    [
-                        (table_id, guild_id, game, *r, now, season,
-                         *((rated[r[0]].mu, rated[r[0]].sigma) if r[0] in rated
-                           else (None, None)))
-                        for r in rows
-                    ],
-                )  # fmt: skip
+                    INSERT_MATCH_RESULTS,
+                    result_rows(table_id, guild_id, game, season, now, rows, rated),
+                )
 
         await self._write(tx)
 
@@ -318,57 +304,10 @@ class SQLiteStore(StandingsStore):
 
         The table service calls this at start-up and replays each table's moves.
         """
-        where = "WHERE status IN ('lobby', 'running')"
-        if shards is not None and not shards.all:
-            where += f" AND {shards.sql()}"
-        return await self._snapshots(where, ())
+        return await self._snapshots(unfinished_where(shards), ())
 
     async def _snapshots(self, where: str, params: tuple[Any, ...]) -> list[TableSnapshot]:
-        sub = f"SELECT id FROM game_tables {where}"
-
-        tables, seats, deals, results, moves = await self._snapshot(
-            [
-                (f"SELECT {TABLE_COLS} FROM game_tables {where} ORDER BY id", params),
-                (
-                    f"SELECT {SEAT_COLS} FROM seats WHERE table_id IN ({sub}) "
-                    "ORDER BY table_id, seat_no",
-                    params,
-                ),
-                (
-                    f"SELECT {DEAL_COLS} FROM deals WHERE table_id IN ({sub}) "
-                    "ORDER BY table_id, deal_no",
-                    params,
-                ),
-                (f"SELECT {RESULT_COLS} FROM deal_results WHERE table_id IN ({sub})", params),
-                (
-                    f"SELECT {MOVE_COLS} FROM moves WHERE table_id IN ({sub}) "
-                    "ORDER BY table_id, move_no",
-                    params,
-                ),
-            ]
-        )
-        by_result = {(r[0], r[1]): result_record(r) for r in results}
-        seat_map: dict[int, list[SeatRecord]] = {}
-        for r in seats:
-            seat_map.setdefault(r[0], []).append(seat_record(r))
-        deal_map: dict[int, list[DealRecord]] = {}
-        for r in deals:
-            deal_map.setdefault(r[0], []).append(deal_record(r, by_result.get((r[0], r[1]))))
-        move_map: dict[int, list[MoveRecord]] = {}
-        for r in moves:
-            move_map.setdefault(r[0], []).append(move_record(r))
-        out = []
-        for r in tables:
-            t = table_record(r)
-            out.append(
-                TableSnapshot(
-                    t,
-                    tuple(seat_map.get(t.id, ())),
-                    tuple(deal_map.get(t.id, ())),
-                    tuple(move_map.get(t.id, ())),
-                )
-            )
-        return out
+        return snapshots(await self._snapshot(snapshot_queries(where, params)))
 
     # ---------------------------------------------------------------- seats
 
@@ -507,13 +446,7 @@ class SQLiteStore(StandingsStore):
 
         def tx(db: sqlite3.Connection) -> None:
             require_status(db, table_id, ("running",), "deal")
-            rows = fetch_on(
-                db,
-                "SELECT d.deal_no, r.deal_no FROM deals d LEFT JOIN deal_results r "
-                "USING (table_id, deal_no) WHERE d.table_id = ? "
-                "ORDER BY d.deal_no DESC LIMIT 1",
-                (table_id,),
-            )
+            rows = fetch_on(db, LAST_DEAL, (table_id,))
             last = rows[0][0] if rows else 0
             if deal_no <= last:
                 raise ConflictError(f"table {table_id} already has deal {deal_no}")
@@ -594,17 +527,9 @@ class SQLiteStore(StandingsStore):
         stored; reload the log to know.
         """
         params = (
-            check_id("table_id", table_id),
-            check_int("move_no", move_no, 1, INT64_MAX),
-            check_int("deal_no", deal_no, 1, 1_000_000),
-            check_int("seat_no", seat_no, 0, 15),
-            check_opt_id("user_id", user_id),
-            check_action(action),
-            check_bool("by_computer", by_computer),
+            *check_move(table_id, move_no, deal_no, seat_no, action, user_id, by_computer),
             now_text(),
         )
-        if (user_id is None) != by_computer:
-            raise InvalidValue("a computer's move has user_id=None; a person's move has a user_id")
         await self._commit_move(params)
         return MoveRecord(
             table_id, move_no, deal_no, seat_no, user_id, action, by_computer, parse_ts(params[-1])
@@ -747,24 +672,8 @@ class SQLiteStore(StandingsStore):
         check_int("offset", offset, 0, 10_000_000)
         season = await self._season(guild_id, season)
 
-        rows, total = await self._snapshot(
-            [
-                (
-                    "SELECT user_id, matches_played, matches_won, score, deals_played, deals_won, "
-                    "deals_won_big, card_points FROM player_totals "
-                    "WHERE guild_id = ? AND game = ? AND season = ? "
-                    "ORDER BY matches_won DESC, score DESC, user_id LIMIT ? OFFSET ?",
-                    (guild_id, game, season, limit, offset),
-                ),
-                (
-                    "SELECT count(*) FROM player_totals "
-                    "WHERE guild_id = ? AND game = ? AND season = ?",
-                    (guild_id, game, season),
-                ),
-            ]
-        )
-        entries = tuple(stats_record(r, offset + i + 1) for i, r in enumerate(rows))
-        return LeaderboardPage(entries, int(total[0][0]), offset, limit)
+        rows = await self._snapshot(leaderboard_queries(guild_id, game, season, limit, offset))
+        return leaderboard_page(rows, offset, limit)
 
     async def user_stats(
         self, guild_id: int, user_id: int, *, game: str = "albastini"
