@@ -850,6 +850,10 @@ class AlbastiniCog(FeatureCog):
         if any(getattr(c, "claims", lambda _: False)(custom_id) for c in self.bot.cogs.values()):
             return  # another extension's button (cogs/history.py): it answers the click
         parsed = ids.parse(custom_id)
+        # the rules' pages are anyone's, anywhere (/albastini rules answers in a DM too)
+        dm_ok = parsed is not None and parsed.kind == "rules"
+        if not dm_ok and await self.refused_outside_a_server(interaction):
+            return
         if parsed is not None and _clicked_on(interaction, parsed, custom_id):
             await self.on_button(interaction, parsed)
             return

@@ -64,6 +64,20 @@ class FeatureCog(commands.Cog):
             return False
         return True
 
+    async def refused_outside_a_server(self, interaction: discord.Interaction[Any]) -> bool:
+        """A click from a DM or group DM (no server; Discord sends those to shard 0): answered
+        privately that the bot is played in a server channel, as its commands are; True then.
+        Without this, a table's button answered "that button doesn't work any more, type
+        /albastini hand", a command that a DM refuses too."""
+        if interaction.guild_id is not None:
+            return False
+        try:
+            lang = await self._lang(interaction)
+            await interaction.response.send_message(t(lang, "refuse.dm"), ephemeral=True)
+        except discord.HTTPException:
+            log.warning("could not answer a click from outside a server")
+        return True
+
     # ------------------------------------------------------------------ errors
     async def cog_app_command_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError

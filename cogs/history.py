@@ -465,6 +465,8 @@ class HistoryCog(FeatureCog):
         button = parse(custom_id)
         if button is None:
             return  # the table cog's, or nobody's (it answers those)
+        if await self.refused_outside_a_server(interaction):
+            return  # a person's history belongs to a server's matches
         reply = Reply(interaction, update=True)
         try:
             lang = await self._lang(interaction)

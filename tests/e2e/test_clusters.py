@@ -23,6 +23,7 @@ import pytest
 from albastini.store import PostgresStore
 from tests.doubles import PostgresServer
 from tests.e2e.conftest import enabled_moves, match_with_computers
+from tests.e2e.test_commands import ONLY_IN_A_SERVER
 from tests.e2e.test_processes import Stderr, alive, descendants
 from tests.fakediscord import DriverError, FakeDiscord, FakeMessage, FakeUser
 from tests.test_runner import ROOT, env_for
@@ -115,6 +116,17 @@ async def test_two_clusters_share_postgresql_and_survive_a_kill(
             await fake.wait_connected(timeout=60, shards=2)
             await fake.wait_until(lambda: fake.commands(), timeout=20)  # cluster 0 synced them
             assert len(cluster_pids(stderr.text, 0)) == len(cluster_pids(stderr.text, 1)) == 1
+
+            # a DM has no server: Discord sends it to shard 0, so to the first cluster alone,
+            # which answers a command or a click from it privately, in time, with no table
+            dm = fake.add_dm(neema)
+            r = await fake.slash(neema, "albastini start", channel_id=dm, force=True)
+            assert r.shard == 0 and r.ephemeral and r.message is not None
+            assert r.message.text == ONLY_IN_A_SERVER
+            r = await fake.send_component(neema, r.message, "alb:join:1")
+            assert r.shard == 0 and r.ephemeral and r.message is not None
+            assert r.message.text == ONLY_IN_A_SERVER
+            assert fake.failed_interactions == [] and await store.active_table(dm) is None
 
             # a match in a server of each shard; the one of shard 1 is played half-way
             lobby_home = await match_with_computers(fake, neema, channel_id=home_channel,

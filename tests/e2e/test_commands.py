@@ -19,7 +19,7 @@ from tests.e2e.conftest import (
     table_of,
 )
 from tests.e2e.test_match import play_match
-from tests.fakediscord import FakeDiscord
+from tests.fakediscord import DriverError, FakeDiscord
 
 
 async def test_rules_language_settings_and_cancel(make_bot: Callable[..., AlbastiniBot]) -> None:
@@ -340,3 +340,65 @@ async def test_one_albastini_group_across_the_feature_cogs(
             r = await fake.slash(neema, "albastini stats")
             assert r.ephemeral and "Neema" in r.message.text
             assert_clean(fake)
+
+
+ONLY_IN_A_SERVER = "Albastini is played in a server channel, not in direct messages."  # refuse.dm
+
+
+async def test_commands_and_clicks_from_a_dm_are_refused_privately(
+    make_bot: Callable[..., AlbastiniBot], caplog: pytest.LogCaptureFixture
+) -> None:
+    """A DM (no server; Discord sends it to shard 0) gets no table: a command or a click that
+    arrives from one anyway (Discord does not offer /albastini there: a stale client, a forged
+    click) is answered in time, privately, that Albastini is played in a server channel, with no
+    table made and nothing logged as an error. The rules still page there, as /albastini rules
+    answers anywhere."""
+    caplog.set_level(logging.INFO)
+    async with FakeDiscord() as fake:
+        neema = fake.add_user("Neema")
+        juma = fake.add_user("Juma")
+        dm = fake.add_dm(juma)
+        async with fake.run_bot(make_bot()) as bot:
+            r = await fake.slash(neema, "albastini start", players=2)
+            lobby = r.message
+            table = table_of(bot, fake)
+            assert lobby is not None and table is not None
+            with pytest.raises(DriverError, match="not offered"):  # server-only, as synced
+                await fake.slash(juma, "albastini start", channel_id=dm)
+
+            for command in ("start", "hand", "stats", "history"):
+                r = await fake.slash(juma, f"albastini {command}", channel_id=dm, force=True)
+                assert r.response_type == 4 and r.ephemeral and not r.failed, (command, r)
+                assert r.message is not None and r.message.channel_id == dm
+                assert r.message.text == ONLY_IN_A_SERVER, (command, r.message.text)
+            refusal = r.message
+            assert refusal is not None
+            assert bot.service.table_in_channel(dm) is None
+            assert await bot.store.active_table(dm) is None
+
+            # a click from the DM on the lobby's Join (and on a history page): refused, and
+            # the lobby in the server is untouched
+            join = fake.find_button(lobby, label="Join")
+            assert join is not None and join.custom_id is not None
+            history_page = f"alb:hi:{fake.guild_id}:{juma.id}:0"
+            for custom_id in (join.custom_id, history_page):
+                r = await fake.send_component(juma, refusal, custom_id)
+                assert r.response_type == 4 and r.ephemeral and not r.failed, (custom_id, r)
+                assert r.message is not None and r.message.channel_id == dm
+                assert r.message.text == ONLY_IN_A_SERVER, (custom_id, r.message.text)
+            assert table.seat_of(juma.id) is None
+            assert [m for m in fake.messages() if m is not lobby] == []
+
+            # the rules are anyone's, in a DM too: they page in place
+            r = await fake.slash(juma, "albastini rules", channel_id=dm, force=True)
+            assert r.ephemeral and r.message is not None and "page 1 of 6" in r.message.text
+            r2 = await fake.click(juma, r.message, label="Next")
+            assert r2.response_type == 7 and "page 2 of 6" in r.message.text
+            await fake.wait_idle()
+        assert_clean(fake)
+    assert [m.text for m in fake.messages(dm)] == []  # every answer in the DM was private
+    errors = [rec.getMessage() for rec in caplog.records if rec.levelno >= logging.ERROR]
+    assert errors == []
+    own = [rec.getMessage() for rec in caplog.records
+           if rec.levelno >= logging.WARNING and rec.name.split(".")[0] in ("albastini", "cogs")]
+    assert own == []

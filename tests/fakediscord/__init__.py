@@ -20,7 +20,10 @@ Start it, create people, run the bot against it, act as the people, look at the 
 
 Create users and channels *before* the bot connects (GUILD_CREATE then lists them; users added
 later still work in interactions). `fake.guild_id` / `fake.channel_id` are the defaults;
-`add_channel(name)` and `add_guild(name)` make more.
+`add_channel(name)` and `add_guild(name)` make more. `add_dm(user)` and
+`add_group_dm(owner, *others)` make a DM / group DM: interactions from them carry no guild and no
+member (a top-level `user`, the channel as type 1 / 3, `context` 1 / 2) and, as on Discord,
+reach shard 0's connection only; the bot's answers land in that channel.
 
 Running the bot
   * same process: `async with fake.run_bot(bot)` (or `with fake.patch():` around your own
@@ -35,7 +38,10 @@ Running the bot
 Acting (each waits for the bot's initial response or the deadline; returns InteractionResult
 with response_type 4/5/6/7/9 or None, message, ephemeral, failed):
   * `await fake.slash(user, "albastini start", players=4, opponent=other_user)` — options
-    typed and checked (required, choices, min/max) from the synced commands.
+    typed and checked (required, choices, min/max) from the synced commands. In a DM
+    (`channel_id=fake.add_dm(user)`) a command not offered there (synced `dm_permission`
+    false or `contexts` without it) raises DriverError unless `force=True` (a stale client).
+    `result.shard` is the shard whose connection the interaction was delivered on.
   * `await fake.click(user, message, label="Play" | custom_id="...")` — raises DriverError if
     the user cannot see the message or the button is missing/disabled/a link.
   * `await fake.select(user, message, custom_id, ["value"])`

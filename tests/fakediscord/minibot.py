@@ -72,9 +72,11 @@ class Later(discord.ui.View):
 class MiniBot(commands.AutoShardedBot):
     """Slash group /mini with subcommands; records what discord.py raised for the tests."""
 
-    def __init__(self, late_delay: float = 0.5, intents: discord.Intents | None = None) -> None:
+    def __init__(self, late_delay: float = 0.5, intents: discord.Intents | None = None,
+                 **options: Any) -> None:
+        """``options`` go to AutoShardedBot (``shard_ids=[1], shard_count=2``: one cluster)."""
         super().__init__(command_prefix="!", intents=intents or discord.Intents.default(),
-                         guild_ready_timeout=0.01, help_command=None)
+                         guild_ready_timeout=0.01, help_command=None, **options)
         self.late_delay = late_delay
         self.errors: list[Exception] = []
         self.interactions: list[discord.Interaction[Any]] = []

@@ -20,6 +20,8 @@ EMBED_LINKS = 1 << 14
 ATTACH_FILES = 1 << 15
 READ_MESSAGE_HISTORY = 1 << 16
 USE_APPLICATION_COMMANDS = 1 << 31
+MENTION_EVERYONE = 1 << 17
+USE_EXTERNAL_EMOJIS = 1 << 18
 MANAGE_MESSAGES = 1 << 13
 MANAGE_GUILD = 1 << 5
 ADMINISTRATOR = 1 << 3
@@ -71,14 +73,46 @@ class FakeUser:
         return f"<@{self.id}>"
 
 
+#: Channel types (https://discord.com/developers/docs/resources/channel#channel-object-channel-types)
+GUILD_TEXT = 0
+DM = 1
+GROUP_DM = 3
+#: What an app may do in a DM or group DM (``app_permissions`` of an interaction from one):
+#: Discord gives ATTACH_FILES, EMBED_LINKS and MENTION_EVERYONE there, and USE_EXTERNAL_EMOJIS
+#: too in a DM with the app's bot user.
+PRIVATE_PERMISSIONS = ATTACH_FILES | EMBED_LINKS | MENTION_EVERYONE
+BOT_DM_PERMISSIONS = PRIVATE_PERMISSIONS | USE_EXTERNAL_EMOJIS
+
+
 @dataclass(eq=False)
 class FakeChannel:
+    """A server's text channel, or (``guild_id`` None) a DM or group DM with ``recipients``."""
+
     id: int
-    guild_id: int
+    guild_id: int | None
     name: str
     position: int = 0
+    type: int = GUILD_TEXT
+    recipients: list[FakeUser] = field(default_factory=list)
+    owner_id: int | None = None  # a group DM's creator
+
+    @property
+    def private(self) -> bool:
+        """A DM or a group DM: no server, so no member, roles or guild commands."""
+        return self.guild_id is None
 
     def payload(self, with_guild: bool = True) -> dict[str, Any]:
+        if self.type == DM:  # as Discord sends a DM in an interaction
+            return {
+                "id": str(self.id), "type": DM, "last_message_id": None, "flags": 0,
+                "recipients": [u.payload() for u in self.recipients],
+            }
+        if self.type == GROUP_DM:
+            return {
+                "id": str(self.id), "type": GROUP_DM, "name": self.name, "icon": None,
+                "owner_id": str(self.owner_id), "last_message_id": None, "flags": 0,
+                "recipients": [u.payload() for u in self.recipients],
+            }
         data: dict[str, Any] = {
             "id": str(self.id),
             "type": 0,
@@ -92,7 +126,7 @@ class FakeChannel:
             "rate_limit_per_user": 0,
             "flags": 0,
         }
-        if with_guild:
+        if with_guild and self.guild_id is not None:
             data["guild_id"] = str(self.guild_id)
         return data
 
@@ -226,7 +260,7 @@ class FakeMessage:
 
     id: int
     channel_id: int
-    guild_id: int
+    guild_id: int | None  # None in a DM or group DM
     author: FakeUser
     content: str = ""
     embeds: list[dict[str, Any]] = field(default_factory=list)
@@ -308,7 +342,6 @@ class FakeMessage:
             "id": str(self.id),
             "type": self.message_type,
             "channel_id": str(self.channel_id),
-            "guild_id": str(self.guild_id),
             "author": self.author.payload(),
             "content": self.content,
             "timestamp": self.created_at,
@@ -323,6 +356,8 @@ class FakeMessage:
             "pinned": False,
             "flags": self.flags,
         }
+        if self.guild_id is not None:
+            data["guild_id"] = str(self.guild_id)
         if self.author.bot:
             data["application_id"] = str(app_id)
         if self.interaction_id is not None and self.interaction_user is not None:
@@ -331,7 +366,8 @@ class FakeMessage:
                 "id": str(self.interaction_id),
                 "type": self.interaction_type or 2,
                 "user": self.interaction_user.payload(),
-                "authorizing_integration_owners": {"0": str(self.guild_id)},
+                # "0": the app's guild install; its value is "0" in a DM with the bot
+                "authorizing_integration_owners": {"0": str(self.guild_id or 0)},
             }
         return data
 

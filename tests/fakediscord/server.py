@@ -22,8 +22,12 @@ from aiohttp import WSMsgType, web
 
 from .models import (
     ALL_PERMISSIONS,
+    BOT_DM_PERMISSIONS,
+    DM,
     EPHEMERAL,
+    GROUP_DM,
     LOADING,
+    PRIVATE_PERMISSIONS,
     FakeAttachment,
     FakeButton,
     FakeChannel,
@@ -39,6 +43,7 @@ from .models import (
 JSON = {"Content-Type": "application/json"}
 GUILD_MEMBERS_INTENT = 1 << 1
 GUILD_MESSAGES_INTENT = 1 << 9
+DIRECT_MESSAGES_INTENT = 1 << 12
 TOKEN_LIFETIME = 15 * 60.0
 #: Discord's global rate limit: requests per bot token, per second.
 GLOBAL_RATE = (50, 1.0)
@@ -59,6 +64,8 @@ class InteractionResult:
     6 deferred update, 7 update message, 9 modal) or None if it never answered in time
     (`failed` is then True). `message` is the message the response created, filled in, or
     updated (for 6 and 7 the clicked message); it is the live object, so later edits show.
+    `shard` is the shard whose gateway connection the interaction was delivered on (a
+    server's by its id; a DM's or group DM's always 0, as Discord routes them).
     """
 
     interaction_id: int
@@ -70,6 +77,7 @@ class InteractionResult:
     ephemeral: bool = False
     failed: bool = False
     modal: dict[str, Any] | None = None
+    shard: int | None = None
 
 
 @dataclass
@@ -149,7 +157,7 @@ class _Interaction:
     token: str
     type: int
     user: FakeUser
-    guild_id: int
+    guild_id: int | None  # None from a DM or group DM
     channel_id: int
     created: float  # on the controlled clock
     result: InteractionResult
@@ -411,6 +419,28 @@ class FakeDiscord:
                 asyncio.get_running_loop().create_task(s.send(0, ch.payload(), "CHANNEL_CREATE"))
         return ch.id
 
+    def add_dm(self, user: FakeUser) -> int:
+        """The DM channel between `user` and the bot (made on first use); returns its id.
+        Interactions from it carry no guild and reach shard 0 only, as on Discord."""
+        for ch in self.channels.values():
+            if ch.type == DM and ch.recipients == [user]:
+                return ch.id
+        return self._add_private(FakeChannel(id=snowflake(), guild_id=None, name="", type=DM,
+                                             recipients=[user]))
+
+    def add_group_dm(self, owner: FakeUser, *others: FakeUser, name: str = "Friends") -> int:
+        """A group DM made by `owner` with `others`; returns its id. An app reaches one only when
+        a person installed it for themselves (interaction context 2); interactions from it
+        carry no guild and reach shard 0 only."""
+        return self._add_private(FakeChannel(id=snowflake(), guild_id=None, name=name,
+                                             type=GROUP_DM, recipients=[owner, *others],
+                                             owner_id=owner.id))
+
+    def _add_private(self, ch: FakeChannel) -> int:
+        self.channels[ch.id] = ch
+        self._channel_messages[ch.id] = {}
+        return ch.id
+
     def add_user(self, name: str, *, manage_messages: bool = False, manage_guild: bool = False,
                  owner: bool = False, locale: str = "en-US",
                  guild_id: int | None = None) -> FakeUser:
@@ -589,17 +619,26 @@ class FakeDiscord:
 
     # ------------------------------------------------------------------ driver: acting as people
     async def slash(self, user: FakeUser, command: str, *, channel_id: int | None = None,
-                    expired: bool = False, **options: Any) -> InteractionResult:
+                    expired: bool = False, force: bool = False,
+                    **options: Any) -> InteractionResult:
         """Run a slash command as `user`, e.g. `slash(u, "albastini start", players=4)`.
 
         The command path is looked up in the synced commands (guild commands first, then
         global); options are checked and typed from the synced schema (choices, required,
         min/max). User options take a FakeUser; channel options a channel id. Waits for the
-        bot's initial response or the deadline; see InteractionResult."""
+        bot's initial response or the deadline; see InteractionResult.
+
+        In a DM or group DM (`channel_id` from `add_dm`/`add_group_dm`) only global commands
+        exist, and a client offers only those whose synced `contexts` include that place (1 a
+        DM with the bot, 2 a group DM; no `contexts`: the old `dm_permission`, default true);
+        `force=True` sends one anyway, as a client with a stale command list could."""
         channel = self.channels[channel_id or self.channel_id]
-        guild = self.guilds[channel.guild_id]
+        guild = self.guilds[channel.guild_id] if channel.guild_id is not None else None
         words = command.split()
-        cmd, is_guild = self._find_command(words[0], guild.id)
+        cmd, is_guild = self._find_command(words[0], guild.id if guild else None)
+        if guild is None and not force and not _offered_in(cmd, _context(channel)):
+            raise DriverError(f"/{words[0]} is not offered in a DM or group DM (contexts "
+                              f"{cmd.get('contexts')}); force=True sends it anyway")
         resolved: dict[str, dict[str, Any]] = {}
         node: dict[str, Any] = cmd
         chain: list[dict[str, Any]] = []
@@ -619,7 +658,7 @@ class FakeDiscord:
         data: dict[str, Any] = {"id": cmd["id"], "name": cmd["name"], "type": 1, "options": top}
         if resolved:
             data["resolved"] = resolved
-        if is_guild:
+        if is_guild and guild is not None:
             data["guild_id"] = str(guild.id)
         return await self._send_interaction(user, 2, data, channel, expired=expired)
 
@@ -683,8 +722,9 @@ class FakeDiscord:
         if message.ephemeral_for is not None and message.ephemeral_for != user.id:
             raise DriverError(f"{user.name} cannot see someone else's ephemeral message")
 
-    def _find_command(self, name: str, guild_id: int) -> tuple[dict[str, Any], bool]:
-        for c in self.guild_commands.get(guild_id, []):
+    def _find_command(self, name: str, guild_id: int | None) -> tuple[dict[str, Any], bool]:
+        own = self.guild_commands.get(guild_id, []) if guild_id is not None else []
+        for c in own:
             if c["name"] == name and c.get("type", 1) == 1:
                 return c, True
         for c in self.global_commands:
@@ -693,7 +733,7 @@ class FakeDiscord:
         raise DriverError(f"no synced slash command {name!r}")
 
     def _build_options(self, command: str, node: dict[str, Any], given: dict[str, Any],
-                       guild: FakeGuild, resolved: dict[str, dict[str, Any]]
+                       guild: FakeGuild | None, resolved: dict[str, dict[str, Any]]
                        ) -> list[dict[str, Any]]:
         schema = {o["name"]: o for o in node.get("options", [])}
         unknown = set(given) - set(schema)
@@ -712,9 +752,10 @@ class FakeDiscord:
                 u = value if isinstance(value, FakeUser) else self.users[int(value)]
                 value = str(u.id)
                 resolved.setdefault("users", {})[value] = u.payload()
-                member = guild.member_payload(u, with_permissions=True)
-                del member["user"]
-                resolved.setdefault("members", {})[value] = member
+                if guild is not None:  # a DM resolves users only: there are no members
+                    member = guild.member_payload(u, with_permissions=True)
+                    del member["user"]
+                    resolved.setdefault("members", {})[value] = member
             elif t == 7:
                 ch = self.channels[int(value)]
                 value = str(ch.id)
@@ -749,16 +790,17 @@ class FakeDiscord:
                                 channel: FakeChannel,
                                 source: FakeMessage | None = None,
                                 expired: bool = False) -> InteractionResult:
-        guild = self.guilds[channel.guild_id]
-        shard = self._session_for(guild.id)
+        guild = self.guilds[channel.guild_id] if channel.guild_id is not None else None
+        shard = self._session_for(channel.guild_id)
         if shard is None:
-            raise DriverError("no bot is connected to the fake for this guild")
+            where = "this guild" if guild is not None else "shard 0 (DMs)"
+            raise DriverError(f"no bot is connected to the fake for {where}")
         iid = snowflake()
         token = f"aW50ZXJhY3Rpb24{iid}{secrets.token_urlsafe(24)}"
         loop = asyncio.get_running_loop()
-        result = InteractionResult(iid, token, itype, user)
-        inter = _Interaction(iid, token, itype, user, guild.id, channel.id, self.now(), result,
-                             loop.create_future(), source=source)
+        result = InteractionResult(iid, token, itype, user, shard=shard.shard_id)
+        inter = _Interaction(iid, token, itype, user, channel.guild_id, channel.id, self.now(),
+                             result, loop.create_future(), source=source)
         if source is not None:
             inter.original_id = source.id
             result.ephemeral = source.ephemeral
@@ -774,18 +816,35 @@ class FakeDiscord:
             "version": 1,
             "attachment_size_limit": 25 * 1024 * 1024,
             "data": data,
-            "guild_id": str(guild.id),
-            "guild": {"id": str(guild.id), "locale": "en-US", "features": []},
-            "guild_locale": "en-US",
             "channel_id": str(channel.id),
             "channel": channel.payload(),
-            "member": guild.member_payload(user, with_permissions=True),
             "locale": user.locale,
-            "app_permissions": str(ALL_PERMISSIONS),
             "entitlements": [],
-            "authorizing_integration_owners": {"0": str(guild.id)},
-            "context": 0,
         }
+        if guild is not None:
+            payload.update({
+                "guild_id": str(guild.id),
+                "guild": {"id": str(guild.id), "locale": "en-US", "features": []},
+                "guild_locale": "en-US",
+                "member": guild.member_payload(user, with_permissions=True),
+                "app_permissions": str(ALL_PERMISSIONS),
+                "authorizing_integration_owners": {"0": str(guild.id)},
+                "context": 0,
+            })
+        elif channel.type == DM:  # the person's DM with the bot: the app's guild install
+            payload.update({
+                "user": user.payload(),
+                "app_permissions": str(BOT_DM_PERMISSIONS),
+                "authorizing_integration_owners": {"0": "0"},
+                "context": 1,
+            })
+        else:  # a group DM: only through the person's own install of the app
+            payload.update({
+                "user": user.payload(),
+                "app_permissions": str(PRIVATE_PERMISSIONS),
+                "authorizing_integration_owners": {"1": str(user.id)},
+                "context": 2,
+            })
         if source is not None:
             payload["message"] = source.payload(self.app_id)
         if expired:
@@ -817,10 +876,12 @@ class FakeDiscord:
         self._notify()
 
     # ------------------------------------------------------------------ gateway
-    def _shard_of(self, guild_id: int, s: _Session) -> bool:
-        return (guild_id >> 22) % s.shard_count == s.shard_id
+    def _shard_of(self, guild_id: int | None, s: _Session) -> bool:
+        """Whether Discord sends `s` the events of a server (None: of DMs and group DMs,
+        which go to shard 0)."""
+        return ((guild_id or 0) >> 22) % s.shard_count == s.shard_id
 
-    def _session_for(self, guild_id: int) -> _Session | None:
+    def _session_for(self, guild_id: int | None) -> _Session | None:
         for s in reversed(self._sessions):
             if s.identified and not s.ws.closed and self._shard_of(guild_id, s):
                 return s
@@ -916,12 +977,13 @@ class FakeDiscord:
     def _dispatch_message(self, event: str, msg: FakeMessage) -> None:
         if msg.ephemeral_for is not None:
             return  # Discord never sends gateway events for ephemeral messages
+        intent = GUILD_MESSAGES_INTENT if msg.guild_id is not None else DIRECT_MESSAGES_INTENT
         for s in self._sessions:
-            if s.identified and s.intents & GUILD_MESSAGES_INTENT \
-                    and self._shard_of(msg.guild_id, s):
+            if s.identified and s.intents & intent and self._shard_of(msg.guild_id, s):
                 if event == "MESSAGE_DELETE":
-                    d: dict[str, Any] = {"id": str(msg.id), "channel_id": str(msg.channel_id),
-                                         "guild_id": str(msg.guild_id)}
+                    d: dict[str, Any] = {"id": str(msg.id), "channel_id": str(msg.channel_id)}
+                    if msg.guild_id is not None:
+                        d["guild_id"] = str(msg.guild_id)
                 else:
                     d = msg.payload(self.app_id)
                 asyncio.get_running_loop().create_task(s.send(0, d, event))
@@ -1535,6 +1597,22 @@ class FakeDiscord:
         if a is None:
             return _err(404, 0, "404: Not Found")
         return web.Response(body=a.data, content_type=a.content_type or "application/octet-stream")
+
+
+def _context(channel: FakeChannel) -> int:
+    """The interaction context of a place: 0 a server, 1 a DM with the bot, 2 a group DM."""
+    if channel.guild_id is not None:
+        return 0
+    return 1 if channel.type == DM else 2
+
+
+def _offered_in(command: dict[str, Any], context: int) -> bool:
+    """Whether a client offers a synced command in this context: its `contexts` if set, else
+    the deprecated `dm_permission` (default true) for a DM."""
+    contexts = command.get("contexts")
+    if contexts is not None:
+        return context in contexts
+    return context == 0 or command.get("dm_permission") is not False
 
 
 def _guess_type(filename: str) -> str | None:

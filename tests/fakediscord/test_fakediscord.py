@@ -571,3 +571,62 @@ async def test_interaction_delivered_after_its_deadline_cannot_be_answered(
     r = await fake.slash(neema, "mini hand")
     assert r.failed and [h.code for h in fake.fault_hits] == [10062]
     assert fake.ephemerals(neema) == []
+
+
+async def test_dm_and_group_dm_interactions_reach_shard_0_only() -> None:
+    """As on Discord: a DM or group DM has no server, so its interactions go to shard 0, here
+    the first of two one-shard bots (two clusters), never to the other, and carry a top-level
+    user, no member, the DM channel and its context."""
+    async with FakeDiscord(shards=2, interaction_deadline=DEADLINE) as fake:
+        neema = fake.add_user("Neema")
+        juma = fake.add_user("Juma")
+        dm = fake.add_dm(neema)
+        assert fake.add_dm(neema) == dm  # one DM channel per person
+        group = fake.add_group_dm(neema, juma, name="Card friends")
+        first = NoWaitBot(shard_ids=[0], shard_count=2)
+        second = NoWaitBot(shard_ids=[1], shard_count=2)
+        async with fake.run_bot(first), fake.run_bot(second):
+            await fake.wait_connected(shards=2)
+            for place, kind, context in ((dm, discord.DMChannel, 1),
+                                         (group, discord.GroupChannel, 2)):
+                r = await fake.slash(neema, "mini hand", channel_id=place)
+                assert r.shard == 0 and not r.failed and r.ephemeral
+                assert r.message is not None and r.message.channel_id == place
+                assert r.message.guild_id is None
+                assert fake.ephemerals(neema, channel_id=place)[-1] is r.message
+                assert fake.ephemerals(juma, channel_id=place) == []
+                inter = first.interactions[-1]
+                assert inter.id == r.interaction_id and inter.guild_id is None
+                assert isinstance(inter.channel, kind) and inter.channel.id == place
+                assert isinstance(inter.user, discord.User)  # not a Member: no server
+                assert inter.user.id == neema.id
+                assert not inter.context.guild
+                assert inter.context.dm_channel is (context == 1)  # a DM with the bot
+                assert inter.context.private_channel is (context == 2)
+                assert inter.is_user_integration() is (context == 2)  # installed by her
+            assert second.interactions == []  # the other cluster never saw them
+            # a server's interaction still goes to the shard of its server
+            r = await fake.slash(neema, "mini hand")
+            assert r.shard == (fake.guild_id >> 22) % 2
+            shown = first if r.shard == 0 else second
+            assert shown.interactions[-1].guild_id == fake.guild_id
+        assert fake.failed_interactions == [] and fake.unknown_routes == []
+        assert fake.rejections == [] and fake.server_errors == []
+
+
+async def test_dm_slash_of_a_server_only_command_needs_force(fake: FakeDiscord,
+                                                             neema: FakeUser) -> None:
+    """A client does not offer a server-only command (discord.py syncs `guild_only` as
+    `dm_permission` false, Discord's newer `contexts` [0] the same) in a DM; `force=True`
+    delivers it anyway (a stale client), and the bot's answer lands in the DM."""
+    bot = MiniBot()
+    bot.tree.get_command("mini").guild_only = True  # type: ignore[union-attr]
+    async with fake.run_bot(bot):
+        (cmd,) = fake.commands()
+        assert cmd["dm_permission"] is False and not cmd.get("contexts")
+        dm = fake.add_dm(neema)
+        with pytest.raises(DriverError, match="not offered"):
+            await fake.slash(neema, "mini hand", channel_id=dm)
+        r = await fake.slash(neema, "mini hand", channel_id=dm, force=True)
+        assert r.shard == 0 and r.message is not None and r.message.channel_id == dm
+    assert fake.failed_interactions == []
