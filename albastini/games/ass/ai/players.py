@@ -8,46 +8,16 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
+from ...players import CodeChooser, RandomChooser
 from .. import kernel as K
 from .core import Knowledge, greedy_card, read_view, rollout, sample_world
 
-
-class Player:
-    """A computer player: ``choose(view)`` returns a legal code of the view's seat, from the
-    view alone. Its only state is a ``random.Random`` seeded from ``seed``."""
-
-    level = "base"
-
-    def __init__(self, seed: int | None = None) -> None:
-        self.seed = seed
-        self.rng = random.Random(seed)
-
-    def choose(self, view: Mapping[str, Any]) -> str:
-        """The code to play; ValueError when the view's seat has nothing to do."""
-        legal = [str(c) for c in view.get("legal") or ()]
-        if not legal:
-            raise ValueError("It is not this seat's turn: the view lists no legal action")
-        if len(legal) == 1:
-            return legal[0]
-        code = self._choose(view, legal)
-        if code not in legal:  # a safety net: never return an illegal action
-            raise AssertionError(f"{self.level} chose {code}, not in {legal}")
-        return code
-
-    def _choose(self, view: Mapping[str, Any], legal: list[str]) -> str:
-        raise NotImplementedError
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}(seed={self.seed!r})"
+#: The base of this game's players: a legal code from a view (albastini/games/players.py).
+Player = CodeChooser
 
 
-class RandomPlayer(Player):
+class RandomPlayer(RandomChooser):
     """Uniform over the legal codes (for tests and the arena)."""
-
-    level = "random"
-
-    def _choose(self, view: Mapping[str, Any], legal: list[str]) -> str:
-        return self.rng.choice(legal)
 
 
 class GreedyPlayer(Player):

@@ -3,45 +3,19 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from ...players import CodeChooser
 from .. import kernel as K
 from .core import CODE_INT, Knowledge, card_key, read_view
 
-
-class Player:
-    """A computer player: ``choose(view)`` returns a legal code of the view's seat, from
-    ``Deal.view(seat)`` alone. Its only state is a ``random.Random`` seeded from ``seed``."""
-
-    level = "base"
-
-    def __init__(self, seed: int | None = None) -> None:
-        self.seed = seed
-        self.rng = random.Random(seed)
-
-    def choose(self, view: Mapping[str, Any]) -> str:
-        """The code to play; ValueError when the view's seat has nothing to do."""
-        legal = list(view.get("legal") or [])
-        if not legal:
-            raise ValueError("It is not this seat's turn: the view lists no legal action")
-        if len(legal) == 1:
-            return str(legal[0])
-        code = self._choose(view, legal)
-        if code not in legal:  # a safety net: never return an illegal action
-            raise AssertionError(f"{self.level} chose {code}, not in {legal}")
-        return code
-
-    def _choose(self, view: Mapping[str, Any], legal: list[str]) -> str:
-        raise NotImplementedError
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}(seed={self.seed!r})"
+#: The base of this game's players: a legal code from a view (albastini/games/players.py).
+Player = CodeChooser
 
 
-class RandomPlayer(Player):
-    """Uniform over the legal codes (for tests and the arena)."""
+class RandomPlayer(CodeChooser):
+    """Uniform over the legal codes, sorted first (for tests and the arena)."""
 
     level = "random"
 
