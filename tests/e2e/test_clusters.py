@@ -15,13 +15,11 @@ import re
 import signal
 import sys
 import time
-from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
 
 from albastini.store import PostgresStore
-from tests.doubles import PostgresServer
 from tests.e2e.conftest import enabled_moves, match_with_computers
 from tests.e2e.test_commands import ONLY_IN_A_SERVER
 from tests.e2e.test_processes import Stderr, alive, descendants
@@ -29,23 +27,6 @@ from tests.fakediscord import DriverError, FakeDiscord, FakeMessage, FakeUser
 from tests.test_runner import ROOT, env_for
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
-
-
-@pytest.fixture(scope="module")
-def postgres_server() -> Iterator[PostgresServer]:
-    server = PostgresServer()
-    try:
-        server.start()
-        yield server
-    finally:
-        server.stop()
-
-
-@pytest.fixture
-async def dsn(postgres_server: PostgresServer) -> AsyncIterator[str]:
-    name = await postgres_server.database()
-    yield name
-    await postgres_server.drop(name)
 
 
 def guild_on_shard(fake: FakeDiscord, shard: int, count: int) -> int:
@@ -93,7 +74,7 @@ def cluster_pids(text: str, number: int) -> list[int]:
 
 
 async def test_two_clusters_share_postgresql_and_survive_a_kill(
-    tmp_path: Path, dsn: str
+    tmp_path: Path, postgres_dsn: str
 ) -> None:
     async with FakeDiscord(shards=2) as fake:
         home = fake.guild_id if (fake.guild_id >> 22) % 2 == 0 else guild_on_shard(fake, 0, 2)
@@ -103,7 +84,7 @@ async def test_two_clusters_share_postgresql_and_survive_a_kill(
         home_channel = next(iter(fake.guilds[home].channels))
         other_channel = next(iter(fake.guilds[other].channels))
         (tmp_path / "data").mkdir()
-        env = env_for(dsn, **fake.env(), PYTHONPATH=str(ROOT))
+        env = env_for(postgres_dsn, **fake.env(), PYTHONPATH=str(ROOT))
         launcher = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "albastini.launcher", "--clusters", "2", "--shard-count", "2",
             "--start-gap", "0",
@@ -111,7 +92,7 @@ async def test_two_clusters_share_postgresql_and_survive_a_kill(
             stderr=asyncio.subprocess.PIPE,
         )  # fmt: skip
         stderr = Stderr(launcher)
-        store = await PostgresStore.open(dsn)
+        store = await PostgresStore.open(postgres_dsn)
         try:
             await fake.wait_connected(timeout=60, shards=2)
             await fake.wait_until(lambda: fake.commands(), timeout=20)  # cluster 0 synced them

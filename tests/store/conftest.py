@@ -4,36 +4,18 @@ and a fresh database on a real PostgreSQL server that the test session starts it
 
 ``store`` is parametrized over both back ends, so every test that takes it runs twice
 (``[sqlite]`` and ``[postgres]``); ``sqlite_store`` is for what only SQLite has (its file, WAL,
-its engine's tunables); ``postgres_server`` for PostgreSQL's own tests."""
+its engine's tunables); ``postgres_server`` and ``postgres_dsn`` (tests/conftest.py) for
+PostgreSQL's own tests."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
 from albastini.store import PostgresStore, SQLiteStore, Store
 from tests.doubles import PostgresServer
-
-
-@pytest.fixture(scope="session")
-def postgres_server() -> Iterator[PostgresServer]:
-    """One PostgreSQL server for the whole session (started on first use, stopped at the end)."""
-    server = PostgresServer()
-    try:
-        server.start()
-        yield server
-    finally:
-        server.stop()
-
-
-@pytest.fixture
-async def postgres_dsn(postgres_server: PostgresServer) -> AsyncIterator[str]:
-    """A fresh, migrated database of its own for one test; dropped after it."""
-    dsn = await postgres_server.database()
-    yield dsn
-    await postgres_server.drop(dsn)
 
 
 @pytest.fixture

@@ -38,11 +38,9 @@ from tests.doubles import BOB, ROOT, PostgresServer, running_table
 
 
 @pytest.fixture
-async def dsn(postgres_server: PostgresServer) -> AsyncIterator[str]:
-    """A fresh database with the current schema."""
-    dsn = await postgres_server.database()
-    yield dsn
-    await postgres_server.drop(dsn)
+def dsn(postgres_dsn: str) -> str:
+    """A fresh database with the current schema (tests/conftest.py)."""
+    return postgres_dsn
 
 
 @pytest.fixture
