@@ -1,13 +1,15 @@
 """The table service, the store and the games of the Albastini bot.
 
-The games live in :mod:`albastini.games` (``GAMES``: one package each, one interface). The first
-of them keeps its public API here too, as it always was::
+The games live in :mod:`albastini.games` (``GAMES``: one package each, one interface, whose
+``legal_actions()`` lists action codes). The first of them keeps its public API here too, as it
+always was, moves as objects (:mod:`albastini.classic`)::
 
     from albastini import Card, Bid, Pass, Play, IllegalMove, new_deal, Match
 
 ``python -m albastini`` plays a deal or a match in the terminal.
 """
 
+from .classic import Deal, Match, new_deal
 from .games.albastini import (
     PACK,
     POINTS,
@@ -16,16 +18,13 @@ from .games.albastini import (
     Action,
     Bid,
     Card,
-    Deal,
     DealResult,
     IllegalMove,
-    Match,
     Pass,
     Play,
     Trick,
     beats,
     mode_name,
-    new_deal,
     next_dealer,
     parse_action,
     score,

@@ -24,13 +24,14 @@ def play_out(deal: Any, rng: random.Random, checks: bool = False) -> list[str]:
     """Random legal codes to the end of ``deal``; returns them."""
     codes: list[str] = []
     while deal.phase != "finished":
-        legal = [str(a) for a in deal.legal_actions()]
+        legal = deal.legal_actions()
         assert legal, "a deal in progress always has a move"
+        assert all(isinstance(code, str) for code in legal) and legal == sorted(legal)
         if checks:
             seat = deal.to_act
             view = deal.view(seat)
             json.dumps(view)
-            assert sorted(view["legal"]) == sorted(legal)
+            assert view["legal"] == sorted(legal)
             other = (seat + 1) % deal.players
             assert deal.view(other)["legal"] == []
         code = rng.choice(legal)
@@ -81,7 +82,7 @@ def test_an_illegal_code_is_refused_and_changes_nothing(name: str, package: Modu
                 deal.apply(bad)
             assert [deal.view(s) for s in range(deal.players)] == before
         assert deal.to_act == seat
-        deal.apply(rng.choice([str(a) for a in deal.legal_actions()]))
+        deal.apply(rng.choice(deal.legal_actions()))
 
 
 @pytest.mark.parametrize(("name", "package"), PACKAGES, ids=IDS)
@@ -124,6 +125,7 @@ def test_computer_players_answer_with_legal_codes(name: str, package: ModuleType
         for level, player in players.items():
             code = player.choose(view)
             assert isinstance(code, str) and code in view["legal"], level
+            assert code in deal.legal_actions(), level  # the deal's own list, as it is
         assert package.decide("easy", view, 3) in view["legal"]
         deal.apply(players["normal"].choose(view))
         turns += 1
@@ -158,3 +160,48 @@ def test_the_platform_checks_and_applies_codes_the_same_way(name: str) -> None:
     score = rules.deal_score(match)
     assert len(score.points) == len(score.game_points) == p // t
     assert tricks >= 1
+
+
+@pytest.mark.parametrize(("name", "package"), PACKAGES, ids=IDS)
+def test_every_view_lists_the_deals_codes_sorted(name: str, package: ModuleType) -> None:
+    """One interface type: ``legal_actions()`` is the codes themselves, sorted, and the view of
+    the seat to act lists exactly them (what the platform's view adds, too), in every mode."""
+    rng = random.Random(21)
+    for mode in package.MODES.values():
+        deal = package.new_deal(mode["players"], mode["team_size"], 1, seed=rng.getrandbits(32))
+        while deal.phase != "finished":
+            legal = deal.legal_actions()
+            assert deal.view(deal.to_act)["legal"] == sorted(legal) == legal
+            assert game(name).view(_Match(deal), deal.to_act)["legal"] == legal
+            deal.apply(rng.choice(legal))
+        assert deal.legal_actions() == []
+
+
+def test_albastinis_first_api_keeps_moves_as_objects() -> None:
+    """``albastini.new_deal`` and ``albastini.Match`` (the first release's API) still list
+    Bid/Pass/Play objects in the hand's order, and the game's own deal the same moves as codes."""
+    import albastini
+    from albastini.ai import make_player
+    from albastini.games.albastini import new_deal as code_deal
+
+    classic = albastini.new_deal(4, 2, 0, seed=5)
+    codes = code_deal(4, 2, 0, seed=5)
+    rng = random.Random(3)
+    player = make_player("normal", seed=2)
+    while classic.phase != "finished":
+        actions = classic.legal_actions()
+        assert all(isinstance(a, albastini.Bid | albastini.Pass | albastini.Play)
+                   for a in actions)
+        if classic.phase == "playing":
+            assert actions == [albastini.Play(c) for c in classic.hand(classic.to_act)]
+        assert sorted(a.code for a in actions) == codes.legal_actions()
+        chosen = player.choose(classic.view(classic.to_act)) if rng.random() < 0.5 else (
+            rng.choice(actions))
+        assert chosen in actions
+        classic.apply(chosen)
+        codes.apply(chosen.code)
+    match = albastini.Match(2, 1, 3, 0, seed=4)
+    assert isinstance(match.deal, albastini.Deal) and match.deal.legal_actions()[0] in (
+        albastini.Bid(match.deal.hand(match.deal.to_act)[0]), albastini.Pass())
+    copied = classic.copy()
+    assert type(copied) is albastini.Deal

@@ -225,7 +225,7 @@ async def test_cassino_tables_play_to_the_end_through_the_service(
 def test_everyone_with_the_fewest_banks_wins_an_ass_match() -> None:
     """Ass's rules: the winners are all the players with the fewest banks. A match where two
     players reach 0 together counts as won for both on the leaderboard, lost for the third."""
-    match, rng = Match(3, seed=1), random.Random(1)  # a seed found to end [3, 0, 0]
+    match, rng = Match(3, seed=37), random.Random(37)  # a seed found to end [3, 0, 0]
     table = Table(id=1, guild_id=GUILD, channel_id=CHANNEL, host_id=HOST, players=3,
                   team_size=1, target=0, turn_time=60, computer_level="normal", language="en",
                   game="ass", status="running",
@@ -235,7 +235,7 @@ def test_everyone_with_the_fewest_banks_wins_an_ass_match() -> None:
             table.results.append(table.rules.deal_score(match))
             match.next_deal()
         else:
-            match.deal.apply(str(rng.choice(match.deal.legal_actions())))
+            match.deal.apply(rng.choice(match.deal.legal_actions()))
     table.results.append(table.rules.deal_score(match))
     table.match = match
     assert match.banks == [3, 0, 0] and match.winner is None

@@ -181,7 +181,7 @@ async def test_restart_after_the_last_move_of_a_deal_was_stored(db: Path) -> Non
         await svc.wait_idle()
         seat = table.to_act
         assert seat is not None
-        last = table.match.deal.legal_actions()[0].code
+        last = table.match.deal.legal_actions()[0]
         info = table.seats[seat]
         assert info is not None
         await svc.close()  # the "crash": the move is stored, nothing after it

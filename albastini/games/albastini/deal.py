@@ -1,7 +1,7 @@
 """One deal of Albastini: dealing, bidding for trump, the rounds, drawing, and scoring.
 
-A :class:`Deal` is a pure state machine. ``legal_actions()`` lists what the seat to act may do,
-``apply(action)`` does it or raises :class:`IllegalMove` leaving the state unchanged, and
+A :class:`Deal` is a pure state machine. ``legal_actions()`` lists the codes of what the seat to
+act may do (sorted, as in every game), ``apply(code)`` does it or raises :class:`IllegalMove` leaving the state unchanged, and
 ``view(seat)`` gives the JSON-serializable picture that seat is allowed to see.
 """
 
@@ -208,8 +208,14 @@ class Deal:
                 best_seat, best = seat, card
         return best_seat
 
-    def legal_actions(self) -> list[Action]:
-        """Every action the seat to act may take now (empty once the deal is finished)."""
+    def legal_actions(self) -> list[str]:
+        """The code of every move the seat to act may make now, sorted (empty once the deal is
+        finished): the platform's one interface, as every game's ``legal_actions``."""
+        return sorted(action.code for action in self.actions_allowed())
+
+    def actions_allowed(self) -> list[Action]:
+        """Every action the seat to act may take now, as :data:`Action` objects in the hand's
+        order, bids before the pass (empty once the deal is finished)."""
         if self.phase == "finished" or self.to_act is None:
             return []
         hand = self._hands[self.to_act]
@@ -404,7 +410,8 @@ class Deal:
         won = [0] * self.players
         for trick in self.tricks:
             won[trick.winner] += 1
-        actions = self.legal_actions() if seat is not None and seat == self.to_act else []
+        actions = (sorted(self.actions_allowed(), key=lambda a: a.code)
+                   if seat is not None and seat == self.to_act else [])
         legal = [a.code for a in actions]
         exchange = None
         if self.exchange is not None:
@@ -505,11 +512,11 @@ class Deal:
     @classmethod
     def from_record(cls, record: dict[str, Any]) -> Deal:
         """Rebuild a deal from :meth:`to_record` output by replaying its actions."""
-        deal = new_deal(
+        deal = cls(
             int(record["players"]),
             int(record.get("team_size", 1)),
             int(record.get("dealer", 0)),
-            deck=record["deck"],
+            [Card.parse(c) for c in record["deck"]],
         )
         for code in record.get("actions", []):
             deal.apply(code)
@@ -517,7 +524,7 @@ class Deal:
 
     def copy(self) -> Deal:
         """An independent copy (for search): changing it leaves this deal alone."""
-        other = object.__new__(Deal)
+        other = object.__new__(type(self))
         other.__dict__.update(self.__dict__)
         other._hands = [list(h) for h in self._hands]
         other._stock = list(self._stock)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
-from typing import Any
+from collections.abc import Callable
+from typing import Any, ClassVar
 
 from .cards import Card
 from .deal import Deal, DealResult, mode_name, new_deal
@@ -33,6 +34,9 @@ class Match:
     table service replays the seeds it stored (``deal_seeds``: the seed of every deal so far).
     """
 
+    #: How a deal is dealt (:mod:`albastini.classic` deals its own kind of :class:`Deal`).
+    dealing: ClassVar[Callable[..., Deal]] = staticmethod(new_deal)
+
     def __init__(
         self,
         players: int,
@@ -58,7 +62,7 @@ class Match:
         if deal_seed is None:
             deal_seed = drawn
         self.deal_seeds: list[int] = [deal_seed]
-        self.deal: Deal = new_deal(players, team_size, dealer, deck=deck, seed=deal_seed)
+        self.deal: Deal = self.dealing(players, team_size, dealer, deck=deck, seed=deal_seed)
 
     @property
     def deal_no(self) -> int:
@@ -109,7 +113,7 @@ class Match:
         self.history.append((self.deal, self.deal.result()))
         deal_seed = seed if seed is not None else self._seeds.getrandbits(63)
         self.deal_seeds.append(deal_seed)
-        self.deal = new_deal(self.players, self.team_size, dealer, deck=deck, seed=deal_seed)
+        self.deal = self.dealing(self.players, self.team_size, dealer, deck=deck, seed=deal_seed)
         return self.deal
 
     def to_json(self) -> dict[str, Any]:

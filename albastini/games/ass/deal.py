@@ -181,11 +181,11 @@ class Deal:
         return [K.CODES[c] for c in sorted(self.state.hands[seat])]
 
     def legal_actions(self) -> list[str]:
-        """Every legal code of the seat to act ([] once finished)."""
+        """Every legal code of the seat to act, sorted ([] once finished)."""
         st = self.state
         if st.phase == K.BETTING:
             return ["go", "no"]
-        return ["play:" + K.CODES[c] for c in st.legal_cards()]
+        return sorted("play:" + K.CODES[c] for c in st.legal_cards())
 
     # ----------------------------------------------------------------- changes
     def apply(self, code: str) -> None:

@@ -226,8 +226,8 @@ class Deal:
         ]
 
     def legal_actions(self) -> list[str]:
-        """Every legal code of the seat to act ([] once finished)."""
-        return [code_of(a) for a in self.state.legal()]
+        """Every legal code of the seat to act, sorted ([] once finished)."""
+        return sorted(code_of(a) for a in self.state.legal())
 
     # ----------------------------------------------------------------- changes
     def apply(self, code: str) -> None:
@@ -413,7 +413,7 @@ class Deal:
         ):
             raise ValueError(f"No seat {seat!r} at a table of {self.players}")
         mine = seat is not None and seat == st.to_act
-        actions = st.legal() if mine else []
+        actions = sorted(st.legal(), key=code_of) if mine else []
         sees_trump = self.trump_visible_to(seat)
         tricks = [t.to_json() for t in self.tricks]
         hand = [K.CODES[c] for c in st.hand(seat)] if seat is not None else []

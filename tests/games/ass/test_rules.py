@@ -155,7 +155,7 @@ def test_play_rule_follow_or_interrupt_and_eights_need_a_void() -> None:
     assert d.to_act == 0  # the lowest diamond (6♦) leads the first deal
     d.apply("play:6D")
     # seat 1 has no diamond: anything; seat 1 plays the eight of hearts: the eight rule
-    assert d.legal_actions() == ["play:7C", "play:9C", "play:8H", "play:TS"]
+    assert d.legal_actions() == ["play:7C", "play:8H", "play:9C", "play:TS"]
     d.apply("play:8H")
     # seat 2 holds no heart: anything (its diamonds no longer matter)
     d.apply("play:QD")

@@ -292,7 +292,7 @@ def test_raising_bidder_then_partner_at_least_24_once_each() -> None:
     play(deal, "bid:14", "pass", "pass", "pass")
     deal.apply(f"trump:{deal.hand(1)[0].code}")
     assert deal.phase == "raising" and deal.to_act == 1
-    assert deal.legal_actions() == [*(f"raise:{n}" for n in range(24, 29)), "pass"]
+    assert deal.legal_actions() == ["pass", *(f"raise:{n}" for n in range(24, 29))]
     with pytest.raises(IllegalMove) as exc:
         deal.apply("raise:20")
     assert exc.value.reason == "raise_too_low"
@@ -300,7 +300,7 @@ def test_raising_bidder_then_partner_at_least_24_once_each() -> None:
         deal.apply("thani")  # the option is off
     deal.apply("raise:25")
     assert deal.to_act == 3  # the partner, after the bidder raised
-    assert deal.legal_actions() == ["raise:26", "raise:27", "raise:28", "pass"]
+    assert deal.legal_actions() == ["pass", "raise:26", "raise:27", "raise:28"]
     deal.apply("raise:27")
     assert deal.phase == "playing" and deal.to_act == 1  # the dealer's right leads
     v = deal.view(None)
@@ -328,7 +328,7 @@ def test_contract_28_skips_raising() -> None:
     play(deal, "bid:28", "pass", "pass", "pass")
     deal.apply(deal.legal_actions()[0])
     assert deal.phase == "raising" and deal.to_act == 1
-    assert deal.legal_actions() == ["thani", "pass"]
+    assert deal.legal_actions() == ["pass", "thani"]
     deal.apply("pass")
     assert deal.phase == "playing"  # the partner has no choice: skipped
 
@@ -368,7 +368,7 @@ def test_six_trios_thani_option_adds_a_bidder_only_phase() -> None:
     deal = new_deal(6, seed=3, thani=True)
     play(deal, "bid:16", *["pass"] * 5)
     deal.apply(deal.legal_actions()[0])
-    assert deal.phase == "raising" and deal.legal_actions() == ["thani", "pass"]
+    assert deal.phase == "raising" and deal.legal_actions() == ["pass", "thani"]
     deal.apply("pass")
     assert deal.phase == "playing" and deal.to_act == 1
 
