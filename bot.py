@@ -57,13 +57,15 @@ from albastini.config import (
 from albastini.session import TableService
 from albastini.store import Store, StoreError, open_store
 from albastini.workers import HealingPool, process_pool
-from cogs.courier import Courier
-from cogs.lang import CatalogueTranslator, Languages
-from cogs.painter import stop_pool
-from cogs.publisher import Publisher
+from cogs.messages.courier import Courier
+from cogs.messages.painter import stop_pool
+from cogs.messages.publisher import Publisher
+from cogs.ui.feature import answer_error
+from cogs.ui.lang import CatalogueTranslator, Languages
+from cogs.ui.router import Router
 
 if TYPE_CHECKING:
-    from cogs.albastini import AlbastiniCog
+    from cogs.tables import TablesCog
 
 log = logging.getLogger(__name__)
 
@@ -120,17 +122,15 @@ class AlbastiniTree(app_commands.CommandTree["AlbastiniBot"]):
         # cog has been answered (and logged) there, and must not be answered twice
         if interaction.response.is_done():
             return
-        cog = self.client.albastini
-        if cog is not None:
-            await cog.answer_error(interaction, error, "command")
-            return
-        await super().on_error(interaction, error)
+        await answer_error(self.client, interaction, error, "command")
 
 
-#: The features, each a discord.py extension (a module with ``async def setup(bot)``): the
-#: tables and every click, then the server's records and settings. The /albastini group they
-#: share is made by the first (cogs/group.py).
-initial_extensions: tuple[str, ...] = ("cogs.albastini", "cogs.records", "cogs.history")
+#: The features, each a discord.py extension (a module or package with ``async def
+#: setup(bot)``): the tables and their clicks, the server's records, its settings, and the
+#: history (ratings, seasons, replays, spectators). The /albastini group they share is made by
+#: the first (cogs/ui/group.py); the router (cogs/ui/router.py) sends each its clicks.
+initial_extensions: tuple[str, ...] = ("cogs.tables", "cogs.records", "cogs.settings",
+                                       "cogs.history")
 
 
 class AlbastiniBot(commands.AutoShardedBot):
@@ -171,8 +171,11 @@ class AlbastiniBot(commands.AutoShardedBot):
         self.settings = settings
         if store is not None:
             self.store = store
-        #: the table cog (cogs/albastini.py), set when its extension loads
-        self.albastini: AlbastiniCog | None = None
+        #: the table cog (cogs/tables), set when its extension loads
+        self.tables: TablesCog | None = None
+        #: every click on the bot's buttons, to the feature that answers its kind
+        self.router = Router(self)
+        self.add_listener(self.router.on_interaction, "on_interaction")
         self.executor: concurrent.futures.Executor | None = None
         self._service_options = dict(service_options or {})
         self._shut_down = False
@@ -489,7 +492,8 @@ def keep_spawned_processes_light() -> None:
     run this file again (multiprocessing's spawn re-imports the main script in each), importing
     discord.py and every cog they never use: ~0.3 s and ~30 MB each. A main module that names
     itself ``__main__`` is not re-imported (as for ``python -m package``); what they run is
-    imported from its own module (albastini.workers, cogs.painter, cogs.courier)."""
+    imported from its own module (albastini.workers, cogs.messages.painter,
+    cogs.messages.courier)."""
     main_module = sys.modules["__main__"]
     if getattr(main_module, "__spec__", None) is None:
         main_module.__spec__ = importlib.machinery.ModuleSpec("__main__", None)

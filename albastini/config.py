@@ -29,6 +29,9 @@ TOKEN_REFUSED_HELP = (
     .replace("copy the token", "copy the new token")
 )
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+#: The bot's one slash command, whose subcommands are every feature's: ``/albastini``. The
+#: bot's name, not a game's: it hosts every game of ``albastini.games.GAMES``.
+COMMAND_GROUP = "albastini"
 
 
 class ConfigError(Exception):

@@ -466,7 +466,7 @@ WHAT_IF = {
     ),
     # the table messages edited by the bot itself (pictures in the painter), not by the courier
     "no-courier": (
-        "import cogs.courier as _c\n"
+        "import cogs.messages.courier as _c\n"
         "async def _no_courier(self):\n"
         "    raise _c.CourierGone('what-if no-courier')\n"
         "_c.Courier.start = _no_courier\n"
@@ -474,7 +474,7 @@ WHAT_IF = {
     # table messages edited through the channel only (as 15 minutes after the last click that
     # updated them): every edit paid for from the global budget
     "no-table-tokens": (
-        "import cogs.table_message as _tm\n"
+        "import cogs.messages.table_message as _tm\n"
         "_tm.TABLE_TOKEN_LIFE = 0.0\n"
     ),
     # no guild message events (the bot's own messages echoed back) and no message cache

@@ -150,7 +150,7 @@ async def test_a_cluster_sees_a_language_another_cluster_set(tmp_path: Path) -> 
     """A person's language is theirs in every server: set through one cluster, another one
     (which cached the old answer) reads it again once its TTL has passed."""
     from albastini.store import SQLiteStore
-    from cogs import lang
+    from cogs.ui import lang
 
     store = await SQLiteStore.open(tmp_path / "a.db")
     try:

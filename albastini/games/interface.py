@@ -1,6 +1,7 @@
 """The one interface the table service and the Discord layer use for every game.
 
-A game package (an entry of :data:`albastini.games.GAMES`) offers ``NAME``, ``MODES`` (label ->
+A game package (an entry of :data:`albastini.games.GAMES`) offers ``NAME``, ``ORDER`` (its place
+in every list of games), ``RANKS`` (its pack's ranks, highest first), ``MODES`` (label ->
 ``{"players": n, "team_size": t}``), ``LEVELS``, ``IllegalMove``, ``new_deal``, ``Match`` and
 ``make_player``/``decide`` (see each game's file in ``shared/rules/``). :class:`Game` wraps one
 such package for the platform: the modes a table may use, a match started or replayed from stored
@@ -107,6 +108,8 @@ class Game:
         self.min_players = min(p for p, _ in self.modes)
         self.max_players = max(p for p, _ in self.modes)
         self.levels: tuple[str, ...] = tuple(package.LEVELS)
+        #: The ranks of the game's pack, highest first (a card code is a rank then a suit).
+        self.ranks: str = str(package.RANKS)
         self.illegal: type[ValueError] = package.IllegalMove
         #: The target of a new table, None when the guild's setting applies.
         self.default_target: int | None = getattr(package, "DEFAULT_TARGET", None)

@@ -1,120 +1,87 @@
-"""How each game looks on Discord: one small presentation module per game, behind one interface.
+"""How each game looks on Discord: one presenter module per game, found from ``GAMES``.
 
-The Discord layer renders every game the same way (:mod:`cogs.render`: the text table, the hand
-message, the picture; :mod:`cogs.views`: the buttons) and asks the table's game (``Table.game``)
-for what only that game shows its own way: a :class:`Presenter`. A presenter reads nothing but a
-deal's view (``Deal.view``) and the codes in it, and holds no rule: which moves are legal, which
-side a seat is on, what a card is worth, how a deal scores all come with the view.
+The registry of the Discord layer. For every game of :data:`albastini.games.GAMES` (the only
+list of games), its presenter is this package's module of the same name
+(``cogs/games/<game>.py``: module-level members matching
+:class:`cogs.render.presenter.Presenter`), and what a command or a button needs to know of a
+game is asked here, read from the game's package (through its :class:`~albastini.games.
+interface.Game`) or its presenter: the games in their order (:data:`GAME_NAMES`), the rules book
+(each presenter's ``RULES_PAGES``), a table's options (the package's ``OPTIONS``). Adding a game
+is adding its package and its presenter (and its catalogue keys); nothing here changes.
 
-Adding a game is writing ``cogs/games/<name>.py`` (module-level functions matching
-:class:`Presenter`) and one line in :func:`presenter`; no other game's module changes.
-
-What the generic renderer already does for every game, from the view: seats and names, whose
-turn it is, the dealer, the trick in progress and the last one (``current``, ``winning``,
-``last_trick``, ``round``/``rounds_total``), cards in hand, tricks won per side (``team_of``),
-the match's score, move buttons (one per card of ``hand``, enabled by the view's ``moves``, and
-one per move that puts down no card). What a presenter says, for example for Twenty-Eight:
-the auction and the contract (``table_lines``), a trump card lying face down by the bidder
-(``draw_centre``, ``table_facts``), "expose" and numeric bids as buttons (``move_button``), base
-card scores that can go negative (``deal_summary``).
-
-One optional member: ``shown_score(score) -> int``, a match score as the game's players read
-it, when that is not the platform's number (higher is better there); see :func:`shown_score`.
+Two optional members of a presenter: ``LEGACY_MOVES`` (the game's move buttons from before
+today's ids, see :func:`legacy_code`) and nothing else; every other member is required.
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
+import importlib
 from functools import cache
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import TYPE_CHECKING, cast
+
+from albastini.games import GAMES
+from albastini.games.interface import Game, game
 
 if TYPE_CHECKING:
-    from PIL import Image
+    from cogs.render.presenter import Presenter
 
 __all__ = [
-    "DEFAULT_GAME",
-    "RULES_PAGES",
-    "ButtonStyle",
-    "Presenter",
+    "GAME_NAMES",
+    "first_game",
     "first_rules_page",
+    "legacy_code",
+    "option_choices",
     "presenter",
+    "rules",
     "rules_page",
     "shown_score",
 ]
 
-#: The game of a table that names none (every table before a second game was added).
-DEFAULT_GAME = "albastini"
-
-#: The rules of every game, one after the other in one book of pages, so that a page's number
-#: is all a Rules button carries: game -> its number of pages, in the book's order. A game's
-#: pages are its catalogue texts ``rules.page.<n>`` (``cogs.i18n.game_key``).
-RULES_PAGES: dict[str, int] = {"albastini": 6, "twentyeight": 3, "cassino": 3, "ass": 3}
-
-ButtonStyle = Literal["primary", "secondary", "success", "danger"]
-#: A deal's view (``Deal.view``), or one legal move of its ``moves``: JSON-like data.
-View = Mapping[str, Any]
+#: Every game the bot hosts, in the order of every list of games (``ORDER``).
+GAME_NAMES: tuple[str, ...] = tuple(GAMES)
 
 
-class Presenter(Protocol):
-    """What one game shows its own way. ``lang`` is a catalogue language (``cogs.i18n``),
-    ``names`` name the seats (mentions or plain names), ``view`` is a deal's view; every text
-    comes from the catalogues."""
-
-    def card_label(self, code: str) -> str:
-        """A card of the game's pack as players read it ("A♠"); ValueError for a code that
-        is not one of its cards."""
-
-    def table_facts(self, lang: str, view: View) -> list[str]:
-        """Short facts of the deal for the table's information line, after the dealer (trump,
-        cards left to draw...)."""
-
-    def table_lines(self, lang: str, view: View, names: Sequence[str]) -> list[str]:
-        """The game's own lines of the text table, after the information line (the bids; an
-        auction and its contract)."""
-
-    def deal_summary(self, lang: str, result: View, side_names: Sequence[str], *,
-                     deal_no: int, team_size: int | None) -> str:
-        """The end-of-deal line from the view's ``result``: what each side made and why it
-        scores what it scores. ``team_size``: players on a side, for the wording."""
-
-    def hand_header(self, lang: str, view: View, names: Sequence[str]) -> str:
-        """The first lines of a player's private hand, from that seat's own view."""
-
-    def hand_shows(self, view: View) -> Hashable:
-        """The facts of a seat's view its hand message shows besides the cards and the moves
-        (the trump, the bids...): the message is edited when they change."""
-
-    def action_text(self, lang: str, code: str, by: str | None) -> str:
-        """A move of the view's ``log`` (an action code) as a short sentence: what ``by`` (a
-        seat's name) did, or with ``by`` None, to the person who made it, that it counted."""
-
-    def refusal(self, lang: str, rule: str, details: View) -> str | None:
-        """Why the game refused a move (the ``rule`` and details of an illegal move, as the
-        table service reports them); None for the generic "not possible right now"."""
-
-    def card_button(self, lang: str, card: str, move: View | None, *,
-                    moves: Sequence[View], points: int) -> tuple[str, ButtonStyle]:
-        """Label and colour of the button of a card in the hand. ``move``: the legal move that
-        puts this card down, None when none does (the button is shown disabled); ``moves``: all
-        the legal moves; ``points``: the card's points (the view's ``card_points``)."""
-
-    def move_button(self, lang: str, move: View) -> tuple[str, ButtonStyle]:
-        """Label and colour of the button of a legal move that puts down no card (a pass)."""
-
-    def front_cards(self, view: View) -> list[tuple[int, str]]:
-        """(seat, card) of every card the picture lays face up in front of its player (the
-        trick in progress, cards shown while bidding)."""
-
-    def draw_centre(self, canvas: Image.Image, view: View) -> None:
-        """Draw the game's pieces in the middle of the table picture (stock, trump...) with
-        the primitives of :mod:`cogs.render.picture`."""
+def first_game() -> str:
+    """The bot's first game: what a command that names no game is about, and what the ids of
+    buttons sent before a second game existed meant."""
+    return GAME_NAMES[0]
 
 
-def first_rules_page(game: str) -> int:
-    """The book's page where the rules of ``game`` begin (the first page for an unknown game)."""
+@cache
+def presenter(name: str) -> Presenter:
+    """The presenter of the game ``name`` (a key of ``GAMES``): its module here; KeyError for
+    a game the bot does not host."""
+    if name not in GAMES:
+        raise KeyError(name)
+    return cast("Presenter", importlib.import_module(f"{__name__}.{name}"))
+
+
+def rules(name: str) -> Game:
+    """The game ``name`` through the platform's interface (modes, options, levels, ranks)."""
+    return game(name)
+
+
+def shown_score(name: str, score: int) -> int:
+    """A match score as the players of ``name`` read it (its presenter's ``shown_score``); the
+    score itself for a game this bot no longer hosts (in the history)."""
+    try:
+        return int(presenter(name).shown_score(score))
+    except KeyError:
+        return int(score)
+
+
+# --------------------------------------------------------------------------- the rules book
+def _book() -> list[tuple[str, int]]:
+    """(game, its number of rules pages) in the book's order: every game's rules one after
+    the other, so that a page's number is all a Rules button carries."""
+    return [(name, int(presenter(name).RULES_PAGES)) for name in GAME_NAMES]
+
+
+def first_rules_page(name: str) -> int:
+    """The book's page where the rules of ``name`` begin (the first page for an unknown game)."""
     page = 1
-    for name, pages in RULES_PAGES.items():
-        if name == game:
+    for other, pages in _book():
+        if other == name:
             return page
         page += pages
     return 1
@@ -123,34 +90,38 @@ def first_rules_page(game: str) -> int:
 def rules_page(page: int) -> tuple[str, int, int, int]:
     """A page of the rules book (clamped into it) as (game, page in that game's rules, that
     game's number of pages, the book's page where they begin)."""
-    total = sum(RULES_PAGES.values())
-    page = min(max(1, page), total)
+    book = _book()
+    page = min(max(1, page), sum(pages for _, pages in book))
     first = 1
-    for name, pages in RULES_PAGES.items():
+    for name, pages in book:
         if page < first + pages:
             return name, page - first + 1, pages, first
         first += pages
     raise AssertionError("unreachable: the page was clamped into the book")
 
 
-@cache
-def presenter(game: str) -> Presenter:
-    """The presenter of ``game`` (a name of ``albastini.games.GAMES``); KeyError if it has
-    none."""
-    # imported here: presenters use the renderer, which asks this module for them
-    from cogs.games import albastini, ass, cassino, twentyeight
-
-    presenters: dict[str, Presenter] = {albastini.NAME: albastini, twentyeight.NAME: twentyeight,
-                                        cassino.NAME: cassino, ass.NAME: ass}
-    return presenters[game]
+# --------------------------------------------------------------------------- table options
+def option_choices(option: str) -> list[tuple[str, int]]:
+    """(catalogue key of its name, value) of every value of the table option ``option`` that a
+    game's ``OPTIONS`` offers (Ass's ``trumps``: its five variants, ``ass.choice.trumps.<n>``)."""
+    return [(f"{name}.choice.{option}.{value}", value)
+            for name in GAME_NAMES for value in rules(name).options.get(option, ())]
 
 
-def shown_score(game: str, score: int) -> int:
-    """A match score (higher is better) as the players of ``game`` read it: the score itself,
-    unless the game's presenter has a ``shown_score`` of its own (an optional member: Ass
-    counts banks, which its match's scores negate)."""
+def legacy_code(letter: str, card: str | None) -> str | None:
+    """The action code of a move button sent before ``alb:m:`` ids (the bot's first game's
+    only: ``alb:<letter>:<table>:<move>[:<card>]``), from that game's presenter's
+    ``LEGACY_MOVES`` (letter -> the code's kind, and whether a card follows it); None for a
+    letter, or a card of no card of that game's pack, that does not fit."""
+    shows = presenter(first_game())
+    legacy: dict[str, tuple[str, bool]] = getattr(shows, "LEGACY_MOVES", {})
+    kind, with_card = legacy.get(letter, ("", False))
+    if not kind or (card is not None) != with_card:
+        return None
+    if card is None:
+        return kind
     try:
-        shows = getattr(presenter(game), "shown_score", None)
-    except KeyError:  # a game this bot no longer hosts, in the history
-        shows = None
-    return int(shows(score)) if shows is not None else int(score)
+        shows.card_label(card)  # a card of that game's pack, as its buttons named them
+    except ValueError:
+        return None
+    return f"{kind}:{card}"

@@ -14,20 +14,23 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING
 
-from cogs.games import ButtonStyle, View
+from albastini.games.interface import game
 from cogs.i18n import join_list, t, tn
 from cogs.render import cards, picture
+from cogs.render.presenter import ButtonStyle, View, score_as_is, single_use_options
 from cogs.render.text import TEAM_LETTERS, seat_name
 
 if TYPE_CHECKING:
     from PIL import Image
 
 __all__ = [
+    "LEGACY_MOVES",
     "NAME",
-    "RANKS",
+    "RULES_PAGES",
     "action_text",
     "card_button",
     "card_label",
+    "card_moves",
     "deal_summary",
     "draw_centre",
     "explain_result",
@@ -35,22 +38,31 @@ __all__ = [
     "hand_header",
     "hand_shows",
     "move_button",
+    "option_group",
+    "option_label",
     "refusal",
+    "shown_score",
     "table_facts",
     "table_lines",
 ]
 
 #: The game's name in ``albastini.games.GAMES`` (and ``Table.game``).
 NAME = "albastini"
-#: The ranks of Albastini's 36-card pack (no 2, 8, 9 or 10): a card code is one of these then a
-#: suit letter. Only to name a card: what it is worth and what it beats come with the view.
-RANKS = "A7KJQ6543"
+#: Pages of its rules in the catalogues (``rules.page.<n>``).
+RULES_PAGES = 6
+_RULES = game(NAME)
+#: The move buttons sent before today's ids (``alb:p:``, ``alb:b:``, ``alb:x:``): letter -> the
+#: code's kind and whether a card follows it (:func:`cogs.games.legacy_code`).
+LEGACY_MOVES: dict[str, tuple[str, bool]] = {"p": ("play", True), "b": ("bid", True),
+                                              "x": ("pass", False)}
+#: Victory points are the platform's score.
+shown_score = score_as_is
 
 
 # --------------------------------------------------------------------------- cards
 def card_label(code: str) -> str:
     """A card of Albastini's pack as players read it: ``"7H"`` -> ``"7♥"``."""
-    return cards.pack_card_label(code, RANKS, "Albastini")
+    return cards.pack_card_label(code, _RULES.ranks, "Albastini")
 
 
 # --------------------------------------------------------------------------- the text table
@@ -266,6 +278,10 @@ def move_button(lang: str, move: View) -> tuple[str, ButtonStyle]:
     return t(lang, f"button.{move['kind']}"), "danger"
 
 
+# --------------------------------------------------------------------------- the chooser
+#: A card puts down one move at most here: the chooser never opens.
+card_moves, option_label, option_group = single_use_options(card_label, move_button)
+
 # --------------------------------------------------------------------------- the picture
 def front_cards(view: View) -> list[tuple[int, str]]:
     """The bid cards while bidding, the trick in progress while playing."""
@@ -294,4 +310,3 @@ def draw_centre(canvas: Image.Image, view: View) -> None:
     if stock > 0:
         picture.paste_centre(canvas, picture.count_badge(stock), cx + 40, cy + 36)
     picture.paste_centre(canvas, picture.suit_disc(view.get("trump") or None), cx + 90, cy - 10)
-

@@ -21,9 +21,10 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from cogs.games import ButtonStyle, View
+from albastini.games.interface import game
 from cogs.i18n import join_list, t, tn
 from cogs.render import cards, picture
+from cogs.render.presenter import ButtonStyle, View, single_use_options
 from cogs.render.text import seat_name
 
 if TYPE_CHECKING:
@@ -31,10 +32,11 @@ if TYPE_CHECKING:
 
 __all__ = [
     "NAME",
-    "RANKS",
+    "RULES_PAGES",
     "action_text",
     "card_button",
     "card_label",
+    "card_moves",
     "deal_summary",
     "draw_centre",
     "front_cards",
@@ -42,6 +44,8 @@ __all__ = [
     "hand_shows",
     "holder_line",
     "move_button",
+    "option_group",
+    "option_label",
     "refusal",
     "shown_score",
     "table_facts",
@@ -51,9 +55,9 @@ __all__ = [
 
 #: The game's name in ``albastini.games.GAMES`` (and ``Table.game``).
 NAME = "ass"
-#: Every rank of the pack, in its plain order (``T`` is the Ten, shown "10"): only to name a
-#: card; what beats what comes with the view.
-RANKS = "6789JQKTA"
+#: Pages of its rules in the catalogues (``rules.page.<n>``).
+RULES_PAGES = 3
+_RULES = game(NAME)
 _K = "ass."
 
 
@@ -68,7 +72,7 @@ _suit = cards.known_suit_label
 # --------------------------------------------------------------------------- cards and scores
 def card_label(code: str) -> str:
     """A card as players read it: ``"TS"`` -> ``"10♠"``."""
-    return cards.pack_card_label(code, RANKS, "Ass")
+    return cards.pack_card_label(code, _RULES.ranks, "Ass")
 
 
 def shown_score(score: int) -> int:
@@ -302,6 +306,10 @@ def move_button(lang: str, move: View) -> tuple[str, ButtonStyle]:
         return t(lang, _k(f"button.{kind}"), target=move.get("target", "?")), style
     return str(move.get("code")), "primary"
 
+
+# --------------------------------------------------------------------------- the chooser
+#: A card puts down one move at most here: the chooser never opens.
+card_moves, option_label, option_group = single_use_options(card_label, move_button)
 
 # --------------------------------------------------------------------------- the picture
 def front_cards(view: View) -> list[tuple[int, str]]:

@@ -18,9 +18,10 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from cogs.games import ButtonStyle, View
+from albastini.games.interface import game
 from cogs.i18n import t, tn
 from cogs.render import cards, picture
+from cogs.render.presenter import ButtonStyle, View, score_as_is
 from cogs.render.text import TEAM_LETTERS, seat_name
 
 if TYPE_CHECKING:
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "NAME",
-    "RANKS",
+    "RULES_PAGES",
     "action_text",
     "card_button",
     "card_label",
@@ -40,16 +41,21 @@ __all__ = [
     "hand_shows",
     "item_text",
     "move_button",
+    "option_group",
     "option_label",
     "refusal",
+    "shown_score",
     "table_facts",
     "table_lines",
 ]
 
 #: The game's name in ``albastini.games.GAMES`` (and ``Table.game``).
 NAME = "cassino"
-#: Every rank of the pack (``T`` is the Ten, shown "10"): only to name a card.
-RANKS = "A23456789TJQK"
+#: Pages of its rules in the catalogues (``rules.page.<n>``).
+RULES_PAGES = 3
+_RULES = game(NAME)
+#: Points are the platform's score.
+shown_score = score_as_is
 _K = "cassino."
 #: The scoring items of a deal, in the order the summary lists them.
 SCORING = ("cards", "spades", "big_cassino", "little_cassino", "aces", "sweeps")
@@ -62,7 +68,7 @@ def _k(key: str) -> str:
 # --------------------------------------------------------------------------- cards and items
 def card_label(code: str) -> str:
     """A card as players read it: ``"TD"`` -> ``"10♦"``."""
-    return cards.pack_card_label(code, RANKS, "Cassino")
+    return cards.pack_card_label(code, _RULES.ranks, "Cassino")
 
 
 def _cards(codes: Sequence[str]) -> str:
@@ -244,6 +250,11 @@ def option_label(lang: str, move: View) -> str:
         key = "option.build_compound" if move.get("build") == "compound" else "option.build"
         return t(lang, _k(key), value=move.get("value"), items=items, card=card)
     return str(move.get("label") or move.get("code"))
+
+
+def option_group(lang: str, kind: str) -> str:
+    """The chooser's menu of one kind of move: "Trail", "Take", "Build"."""
+    return t(lang, _k(f"chooser.kind.{kind}"))
 
 
 def card_moves(card: str, moves: Sequence[View]) -> list[View]:

@@ -24,9 +24,10 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING
 
-from cogs.games import ButtonStyle, View
+from albastini.games.interface import game
 from cogs.i18n import join_list, t, tn
 from cogs.render import cards, picture
+from cogs.render.presenter import ButtonStyle, View, score_as_is, single_use_options
 from cogs.render.text import TEAM_LETTERS, seat_name
 
 if TYPE_CHECKING:
@@ -34,26 +35,32 @@ if TYPE_CHECKING:
 
 __all__ = [
     "NAME",
-    "RANKS",
+    "RULES_PAGES",
     "action_text",
     "card_button",
     "card_label",
+    "card_moves",
     "deal_summary",
     "draw_centre",
     "front_cards",
     "hand_header",
     "hand_shows",
     "move_button",
+    "option_group",
+    "option_label",
     "refusal",
+    "shown_score",
     "table_facts",
     "table_lines",
 ]
 
 #: The game's name in ``albastini.games.GAMES`` (and ``Table.game``).
 NAME = "twentyeight"
-#: Every rank of Twenty-Eight's packs, high to low (``T`` is the Ten, shown "10"): only to
-#: name a card; what it is worth and what it beats come with the view.
-RANKS = "J9ATKQ876"
+#: Pages of its rules in the catalogues (``rules.page.<n>``).
+RULES_PAGES = 3
+_RULES = game(NAME)
+#: Base cards are the platform's score.
+shown_score = score_as_is
 #: The catalogue keys of this game start so (every Malayalam word is among them).
 _K = "twentyeight."
 
@@ -69,7 +76,7 @@ _suit = cards.known_suit_label
 # --------------------------------------------------------------------------- cards
 def card_label(code: str) -> str:
     """A card of Twenty-Eight's packs as players read it: ``"TH"`` -> ``"10♥"``."""
-    return cards.pack_card_label(code, RANKS, "Twenty-Eight")
+    return cards.pack_card_label(code, _RULES.ranks, "Twenty-Eight")
 
 
 # --------------------------------------------------------------------------- sides and roles
@@ -410,6 +417,10 @@ def move_button(lang: str, move: View) -> tuple[str, ButtonStyle]:
         return t(lang, "button.pass"), "danger"
     return t(lang, _k(f"button.{kind}"), bid=move.get("value")), _MOVE_STYLES.get(kind, "primary")
 
+
+# --------------------------------------------------------------------------- the chooser
+#: A card puts down one move at most here: the chooser never opens.
+card_moves, option_label, option_group = single_use_options(card_label, move_button)
 
 # --------------------------------------------------------------------------- the picture
 def front_cards(view: View) -> list[tuple[int, str]]:

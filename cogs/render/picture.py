@@ -18,9 +18,9 @@ from typing import Any, ParamSpec, TypeVar, cast
 
 from PIL import Image, ImageDraw
 
-from cogs.games import DEFAULT_GAME, presenter
 from cogs.render.cards import RED_SUITS, rank_label, split_card
 from cogs.render.fonts import SS, drawable_name, fit, sprite_font, text_font
+from cogs.render.presenter import Presenter
 
 __all__ = [
     "CARD_H",
@@ -372,8 +372,8 @@ def table_picture(
     view: dict[str, Any],
     names: list[str],
     *,
+    shows: Presenter,
     highlight_winning: bool = True,
-    game: str = DEFAULT_GAME,
 ) -> bytes:
     """A picture of the table as JPEG bytes (800×500; see :data:`PICTURE_FILE`), drawn only
     from what ``view`` shows.
@@ -382,11 +382,10 @@ def table_picture(
     their cards in hand as face-down backs with a count; the seat to act has a gold plate and an
     arrow. The cards the game lays in front of their players (the presenter's ``front_cards``:
     the trick in progress...) lie there, the winning one ringed in gold. In the middle: what
-    the game's presenter draws there (``draw_centre``). Top left: trick number / tricks; top
-    right, small: the last trick, its winning card ringed. Give it the public view for the
-    channel: a hand is never drawn face up.
+    the game's presenter (``shows``) draws there (``draw_centre``). Top left: trick number /
+    tricks; top right, small: the last trick, its winning card ringed. Give it the public view
+    for the channel: a hand is never drawn face up.
     """
-    shows = presenter(game)
     n = int(view["players"])
     own = view.get("seat")
     bottom = own if isinstance(own, int) and 0 <= own < n else 0

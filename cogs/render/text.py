@@ -3,7 +3,7 @@
 Pure functions over a deal's view (``Deal.view(seat)``) and plain strings: no discord.py objects,
 no I/O beyond the catalogues. Every word comes from :mod:`cogs.i18n`. What a game shows its own
 way (its bids or auction, trump, stock, how a deal is scored, the hand's header) its presenter
-says (:mod:`cogs.games`, chosen by ``game``, the table's game).
+says (``shows``, the :class:`~cogs.render.presenter.Presenter` of the table's game).
 
 The view is read for: ``players``, ``teams``, ``team_of`` (the sides), ``dealer``, ``phase``
 (``"finished"`` ends the deal; ``"bidding"`` and ``"playing"`` name whose turn it is),
@@ -16,9 +16,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from cogs.games import DEFAULT_GAME, presenter, shown_score
 from cogs.i18n import game_key, t
 from cogs.render.cards import card_label
+from cogs.render.presenter import Presenter
 
 __all__ = [
     "TEAM_LETTERS",
@@ -64,12 +64,12 @@ def _sides(view: dict[str, Any], names: Sequence[str], lang: str,
 
 
 def scores_text(lang: str, sides: Sequence[str], scores: Sequence[int], *,
-                game: str = DEFAULT_GAME) -> str:
-    """The match's score by side, as ``game`` counts it: "Team A 2 VP · Team B 1 VP"
+                shows: Presenter) -> str:
+    """The match's score by side, as the game counts it: "Team A 2 VP · Team B 1 VP"
     (Twenty-Eight: base cards, "Team A 7 — Team B 5"; Ass: banks, "Ana 3 · Ben 2")."""
-    key = game_key(game, "table.score")
+    key = game_key(shows.NAME, "table.score")
     items = [t(lang, key, side=sides[i],
-               vp=shown_score(game, scores[i]) if i < len(scores) else 0)
+               vp=shows.shown_score(scores[i]) if i < len(scores) else 0)
              for i in range(len(sides))]
     return t(lang, "table.score_separator").join(items)
 
@@ -81,19 +81,18 @@ def deal_summary_text(
     *,
     deal_no: int,
     team_size: int | None = None,
-    game: str = DEFAULT_GAME,
+    shows: Presenter,
 ) -> str:
-    """The end-of-deal line, as ``game`` tells it (see the presenter's ``deal_summary``):
+    """The end-of-deal line, as the game tells it (see the presenter's ``deal_summary``):
     "Deal 3 — Team A ate 96, Team B ate 24. Team A scores 1 VP (...)". ``result`` is the view's
     ``result``; ``team_size``, the players on a side (the table's), words it for people or
     teams."""
-    return presenter(game).deal_summary(lang, result, side_names, deal_no=deal_no,
-                                        team_size=team_size)
+    return shows.deal_summary(lang, result, side_names, deal_no=deal_no, team_size=team_size)
 
 
 # --------------------------------------------------------------------------- text table
 def _trick_line(lang: str, view: dict[str, Any], names: Sequence[str],
-                game: str = DEFAULT_GAME) -> str | None:
+                game: str) -> str | None:
     """The trick in progress: "Round 4 of 9: @A **A♠** · @B 7♠ · @C … (to play)"."""
     if view["phase"] != "playing" or "current" not in view:
         return None
@@ -116,7 +115,7 @@ def _trick_line(lang: str, view: dict[str, Any], names: Sequence[str],
 
 
 def _last_trick_line(lang: str, view: dict[str, Any], names: Sequence[str],
-                     game: str = DEFAULT_GAME) -> str | None:
+                     game: str) -> str | None:
     """The last trick won: who won it, with which card, what it was worth, its plays."""
     last = view.get("last_trick")
     if not last:
@@ -132,7 +131,7 @@ def _last_trick_line(lang: str, view: dict[str, Any], names: Sequence[str],
 
 
 def _turn_line(lang: str, view: dict[str, Any], names: Sequence[str],
-               game: str = DEFAULT_GAME) -> str | None:
+               game: str) -> str | None:
     to_act = view.get("to_act")
     if view["phase"] == "finished":
         return None
@@ -146,7 +145,7 @@ def _turn_line(lang: str, view: dict[str, Any], names: Sequence[str],
 
 
 def _tricks_won_line(lang: str, view: dict[str, Any], sides: Sequence[str],
-                     game: str = DEFAULT_GAME) -> str | None:
+                     game: str) -> str | None:
     """Tricks won so far by side (``tricks_won`` by seat, added up by ``team_of``)."""
     won = view.get("tricks_won") or []
     if not any(won):
@@ -167,7 +166,7 @@ def table_text(
     scores: list[int],
     target: int,
     side_names: list[str] | None = None,
-    game: str = DEFAULT_GAME,
+    shows: Presenter,
 ) -> str:
     """The public table as text, for screen readers and narrow screens (an embed description).
 
@@ -177,11 +176,11 @@ def table_text(
     lines (bids...), the trick in progress, the last trick, cards in hand and tricks won. At
     most ``TEXT_LIMIT`` characters: the least important lines are dropped first.
     """
-    shows = presenter(game)
+    game = shows.NAME
     sides = _sides(view, names, lang, side_names)
     sep = t(lang, "inline.separator")
     title = t(lang, game_key(game, "table.title"), deal=deal_no,
-              scores=scores_text(lang, sides, scores, game=game), target=target)
+              scores=scores_text(lang, sides, scores, shows=shows), target=target)
     info = sep.join([t(lang, "table.dealer", name=seat_name(names, view["dealer"], lang)),
                      *shows.table_facts(lang, view)])
     status = _turn_line(lang, view, names, game)
@@ -215,8 +214,7 @@ def table_text(
 
 
 # --------------------------------------------------------------------------- private hand header
-def hand_text(view: dict[str, Any], lang: str, names: list[str], *,
-              game: str = DEFAULT_GAME) -> str:
-    """Header of a player's private hand, from that seat's own view, as ``game`` words it
+def hand_text(view: dict[str, Any], lang: str, names: list[str], *, shows: Presenter) -> str:
+    """Header of a player's private hand, from that seat's own view, as the game words it
     ("Your hand — your turn (round 4, trump ♥)"; see the presenter's ``hand_header``)."""
-    return presenter(game).hand_header(lang, view, names)
+    return shows.hand_header(lang, view, names)

@@ -14,10 +14,14 @@ from albastini.games import GAMES
 from albastini.games.ass import new_deal
 from albastini.games.ass.table_view import table_view
 from albastini.table import SeatInfo, Table
-from cogs import games, texts, views
-from cogs.games import Presenter, ass, first_rules_page, presenter, rules_page, shown_score
+from cogs import games
+from cogs.games import ass, first_rules_page, presenter, rules_page, shown_score
 from cogs.i18n import LANGUAGES, t
 from cogs.render import card_label, picture, text
+from cogs.render.presenter import Presenter
+from cogs.ui import texts, views
+
+ASS = presenter("ass")
 
 NAMES = ["Ana", "Ben", "Cy", "Di"]
 CODES = [r + s for s in "CDHS" for r in "6789TJQKA"]
@@ -52,7 +56,7 @@ def holder_text(deal: Any) -> str:
 def test_ass_is_registered_with_a_presenter_and_a_rules_book() -> None:
     assert "ass" in GAMES and presenter("ass") is ass
     wanted = {name for name in dir(Presenter) if not name.startswith("_")}
-    assert all(callable(getattr(ass, attr, None)) for attr in wanted)
+    assert all(hasattr(ass, attr) for attr in wanted)
     first = first_rules_page("ass")
     assert rules_page(first) == ("ass", 1, 3, first)
     assert t("en", "choice.game.ass") == "Ass (Жопа)"
@@ -91,7 +95,7 @@ def test_the_table_says_which_card_holds_the_trick_and_why(
     public = table_view(deal, None)
     assert said in holder_text(deal)
     shown = text.table_text(public, [*NAMES, "Ed"], "en", deal_no=1, scores=[-3] * 5,
-                            target=5, game="ass")
+                            target=5, shows=ASS)
     assert said in shown, shown
     for lang in LANGUAGES:
         assert "{" not in (ass.holder_line(lang, public, NAMES) or "")
@@ -131,7 +135,7 @@ def test_every_players_trump_bets_and_targets_are_on_the_table() -> None:
 def test_bets_are_go_and_no_buttons_with_their_targets() -> None:
     deal = new_deal(3, dealer=0, seed=5)
     view = {**table_view(deal, 1), "move_no": 3}
-    specs = views.hand_buttons(view, 7, "en", game="ass")
+    specs = views.hand_buttons(view, 7, "en", shows=ASS)
     enabled = [(s.label, s.style) for s in specs if not s.disabled]
     assert enabled == [("Go (target 56)", "success"), ("No (target 80)", "secondary"),
                        ("Refresh", "secondary")]
@@ -145,18 +149,18 @@ def test_bets_are_go_and_no_buttons_with_their_targets() -> None:
     for _ in range(3):
         deal.apply("no")
     view = {**table_view(deal, deal.to_act), "move_no": 4}
-    specs = views.hand_buttons(view, 7, "en", game="ass")
+    specs = views.hand_buttons(view, 7, "en", shows=ASS)
     playable = {s.label.split(" ")[0] for s in specs if not s.disabled} - {"Refresh"}
     assert playable == {card_label(c) for c in view["hand"]}  # the leader may lead anything
 
 
 def test_banks_are_the_score_people_read() -> None:
     assert shown_score("ass", -3) == 3 and shown_score("albastini", 4) == 4
-    assert text.scores_text("en", ["Ana", "Ben", "Cy"], [-3, -2, -6], game="ass") == (
+    assert text.scores_text("en", ["Ana", "Ben", "Cy"], [-3, -2, -6], shows=ASS) == (
         "Ana 3 — Ben 2 — Cy 6")
     deal = new_deal(3, dealer=0, seed=5)
     title = text.table_text(table_view(deal, None), NAMES[:3], "en", deal_no=2,
-                            scores=[-1, -3, -5], target=5, game="ass").split("\n")[0]
+                            scores=[-1, -3, -5], target=5, shows=ASS).split("\n")[0]
     assert title == "Ass (Жопа) · deal 2 · banks: Ana 1 — Ben 3 — Cy 5"
 
 
@@ -183,8 +187,8 @@ def test_the_deal_summary_says_points_against_targets_and_banks() -> None:
 def _public_outputs(deal: Any) -> tuple[str, bytes, str]:
     public = table_view(deal, None)
     shown = text.table_text(public, NAMES[:deal.players], "en", deal_no=1,
-                            scores=[-3] * deal.players, target=5, game="ass")
-    return shown, picture.table_picture(public, NAMES[:deal.players], game="ass"), json.dumps(
+                            scores=[-3] * deal.players, target=5, shows=ASS)
+    return shown, picture.table_picture(public, NAMES[:deal.players], shows=ASS), json.dumps(
         public, sort_keys=True)
 
 
@@ -208,7 +212,7 @@ def test_no_hidden_card_in_the_public_table_or_picture(players: int, seed: int) 
         for seat in range(players):
             own = {**table_view(deal, seat), "move_no": 1}
             words = ass.hand_header("en", own, NAMES) + " ".join(
-                s.label for s in views.hand_buttons(own, 1, "en", game="ass"))
+                s.label for s in views.hand_buttons(own, 1, "en", shows=ASS))
             others = {c for s in range(players) if s != seat for c in deal.hand(s)} | set(stock)
             for code in others - seen:
                 assert card_label(code) + " " not in words + " ", (seat, code, words)

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from cogs import budget as budgets
+from cogs.messages import budget as budgets
 
 
 async def test_tokens_are_spaced_at_the_rate() -> None:

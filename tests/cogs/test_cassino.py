@@ -15,6 +15,9 @@ from cogs.games import cassino, presenter
 from cogs.i18n import LANGUAGES
 from cogs.render import picture, text
 
+CASSINO = presenter("cassino")
+
+
 NAMES = ["Ana", "Ben", "Cy", "Di"]
 
 
@@ -85,14 +88,14 @@ def test_no_hidden_card_in_the_public_table_or_picture(players: int, seed: int) 
     for _ in range(7):
         public = table_view(deal, None)
         shown = text.table_text(public, NAMES[:players], "en", deal_no=1, scores=[0] * 2,
-                                target=21, game="cassino")
+                                target=21, shows=CASSINO)
         visible = {c for it in public["table"] for c in it["cards"]}
         hidden = {c.code for seat in range(players) for c in deal.hand(seat)}
         hidden |= {c.code for c in deal.deck[52 - public["pack"]:]}
         from cogs.render.cards import card_label
         for code in hidden - visible:
             assert card_label(code) not in shown, code
-        assert picture.table_picture(public, NAMES[:players], game="cassino")[:2] == b"\xff\xd8"
+        assert picture.table_picture(public, NAMES[:players], shows=CASSINO)[:2] == b"\xff\xd8"
         deal.apply(deal.legal_actions()[0])
 
 
@@ -108,12 +111,14 @@ def test_refusals_and_log_lines_are_sentences() -> None:
 
 # --------------------------------------------------------------------------- the chooser
 def test_a_card_with_several_uses_opens_a_chooser_whose_ids_fit() -> None:
-    from cogs import chooser, ids, views
+    from cogs.tables import _chooser as chooser
+    from cogs.ui import buttons as ids
+    from cogs.ui import views
 
     deal = _deal_with(["AS", "6D", "8C", "KH"], ["9H", "2D", "TS", "3C"], ["4C", "4D", "4H", "4S"])
     view = {**table_view(deal, 0), "move_no": 999_999_999}
     big = 2**63 - 1
-    specs = views.hand_buttons(view, big, "en", game="cassino")
+    specs = views.hand_buttons(view, big, "en", shows=CASSINO)
     by_card = {}
     for spec in specs:
         parsed = ids.parse(spec.custom_id)
@@ -121,11 +126,12 @@ def test_a_card_with_several_uses_opens_a_chooser_whose_ids_fit() -> None:
         if parsed.card or parsed.action:
             by_card[parsed.card or parsed.action.split(":")[1]] = parsed  # type: ignore[union-attr]
     for card in view["hand"]:
-        options = chooser.card_options(view, card)
+        legal = [m for m in view["moves"] if m["code"] in view["legal"]]
+        options = CASSINO.card_moves(card, legal)
         parsed = by_card[card]
         if len(options) > 1:
             assert parsed.kind == "options"
-            menus, buttons = chooser.chooser_specs(view, big, "en", card, game="cassino")
+            menus, buttons = chooser.chooser_specs(view, big, "en", card, shows=CASSINO)
             values = [v for m in menus for _label, v, _d in m.options]
             assert values == [m["code"] for m in options]  # every option, none cut
             for m in menus:
@@ -139,18 +145,19 @@ def test_a_card_with_several_uses_opens_a_chooser_whose_ids_fit() -> None:
 
 
 def test_many_options_are_split_by_kind_and_by_25_then_paged() -> None:
-    from cogs import chooser, ids
+    from cogs.tables import _chooser as chooser
+    from cogs.ui import buttons as ids
 
     moves = [{"code": f"capture:9H:{i:02d}", "kind": "capture", "card": "9H",
               "items": [], "cards_taken": 2, "sweep": False} for i in range(120)]
     moves += [{"code": "trail:9H", "kind": "trail", "card": "9H"}]
     view = {"moves": moves, "legal": [m["code"] for m in moves], "move_no": 3}
-    menus, buttons = chooser.chooser_specs(view, 1, "en", "9H", game="albastini")
+    menus, buttons = chooser.chooser_specs(view, 1, "en", "9H", shows=CASSINO)
     assert len(menus) == 4 and menus[0].placeholder == "Trail"
     assert menus[1].placeholder == "Take 1–25 of 120"
     assert [ids.parse(b.custom_id).kind for b in buttons] == [  # type: ignore[union-attr]
         "refresh", "options"]
-    later, _ = chooser.chooser_specs(view, 1, "en", "9H", 1, game="albastini")
+    later, _ = chooser.chooser_specs(view, 1, "en", "9H", 1, shows=CASSINO)
     shown = [v for page in (menus, later) for m in page for _l, v, _d in m.options]
     assert sorted(shown) == sorted(m["code"] for m in moves)
     assert chooser.picked_code({"values": ["build:7C:10:AC3S4H5C"]}) == "build:7C:10:AC3S4H5C"
@@ -159,13 +166,17 @@ def test_many_options_are_split_by_kind_and_by_25_then_paged() -> None:
 
 
 def test_long_move_ids_parse_and_garbage_does_not() -> None:
-    from cogs import ids
+    from cogs.ui import buttons as ids
 
     longest = "build:7C:10:" + "AC2C3C4C5C6C8C9CTCAD2D3D4D5D6D8D9DTDAH2H3H4H5H"[:52]
     custom_id = ids.move(2**63 - 1, 999_999_999, "capture:9S:2C5H")
     assert ids.parse(custom_id).action == "capture:9S:2C5H"  # type: ignore[union-attr]
     # the longest code of the shape still fits with the longest table id and move number
     assert len(ids.move(2**63 - 1, 999_999_999, longest)) <= 100
-    assert ids.parse("alb:m:1:2:play:7H:x") is None
+    # a move's code is read by its shape only (the service checks the move): a kind in small
+    # letters and up to three arguments of letters and digits
+    for garbage in ("alb:m:1:2:PLAY:7H", "alb:m:1:2:play:", "alb:m:1:2:play:7H:x:y:z",
+                    "alb:m:1:2:play:7-H", "alb:m:1:2:"):
+        assert ids.parse(garbage) is None, garbage
     assert ids.parse("alb:s:1:2:9H:0").kind == "pick"  # type: ignore[union-attr]
     assert ids.parse("alb:o:1:2:9H").kind == "options"  # type: ignore[union-attr]

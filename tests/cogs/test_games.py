@@ -9,6 +9,7 @@ game would show it.
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -16,11 +17,15 @@ from PIL import Image
 
 from albastini import new_deal
 from albastini.table import SeatInfo, Table
-from cogs import games, ids, render, texts, views
-from cogs.games import ButtonStyle, Presenter
+from cogs import games, render
 from cogs.games import albastini as albastini_presenter
+from cogs.games import presenter
 from cogs.render import picture
-from cogs.render import text as render_text
+from cogs.render.presenter import ButtonStyle, Presenter, View, single_use_options
+from cogs.ui import buttons as ids
+from cogs.ui import texts, views
+
+ALB = presenter("albastini")
 
 NAMES = ["@Neema", "@Baraka", "@Juma", "@Amina"]
 
@@ -29,8 +34,23 @@ NAMES = ["@Neema", "@Baraka", "@Juma", "@Amina"]
 class TwentyEightLike:
     """A presenter of a made-up game: bids are numbers, the contract has its own line."""
 
+    NAME = "twenty-eight"
+    RULES_PAGES = 1
+
     def card_label(self, code: str) -> str:
         return render.card_label(code)
+
+    def shown_score(self, score: int) -> int:
+        return score
+
+    def card_moves(self, card: str, moves: Sequence[View]) -> list[View]:
+        return single_use_options(self.card_label, self.move_button)[0](card, moves)
+
+    def option_label(self, lang: str, move: View) -> str:
+        return str(move["code"])
+
+    def option_group(self, lang: str, kind: str) -> str:
+        return kind
 
     def table_facts(self, lang: str, view: Any) -> list[str]:
         return [f"Contract: {view.get('contract')}"]
@@ -77,8 +97,7 @@ def second_game(monkeypatch: pytest.MonkeyPatch) -> Presenter:
     def lookup(game: str) -> Presenter:
         return shown if game == "twenty-eight" else real(game)
 
-    for module in (render_text, picture, texts, views):
-        monkeypatch.setattr(module, "presenter", lookup)
+    monkeypatch.setattr(texts, "presenter", lookup)  # a table of that game, for its refusals
     return shown
 
 
@@ -98,18 +117,19 @@ def _view(**over: Any) -> dict[str, Any]:
 
 def test_the_text_table_is_the_games(second_game: Presenter) -> None:
     text = render.table_text(_view(), NAMES, "en", deal_no=2, scores=[0, 0], target=5,
-                             game="twenty-eight")
+                             shows=second_game)
     assert "Contract: 16" in text and "Auction: 14, 15, 16" in text
     assert "Trump" not in text and "Stock" not in text and "Bids" not in text
     finished = _view(phase="finished", to_act=None, result={"points": [20, 8]})
     text = render.table_text(finished, NAMES, "en", deal_no=2, scores=[0, 0], target=5,
-                             game="twenty-eight")
+                             shows=second_game)
     assert "🏁 Deal 2: Team A made 20" in text
-    assert render.hand_text(_view(), "en", NAMES, game="twenty-eight") == "Twenty-eight hand"
+    assert render.hand_text(_view(), "en", NAMES,
+                            shows=second_game) == "Twenty-eight hand"
 
 
 def test_numeric_bids_are_buttons_with_the_games_codes(second_game: Presenter) -> None:
-    specs = views.hand_buttons(_view(), 9, "en", game="twenty-eight")
+    specs = views.hand_buttons(_view(), 9, "en", shows=second_game)
     labels = {s.label: s for s in specs}
     # one disabled button per card (no move puts one down while bidding), then the moves
     assert [s.label for s in specs[:4]] == ["[JH]", "[9H]", "[AS]", "[TD]"]
@@ -120,15 +140,15 @@ def test_numeric_bids_are_buttons_with_the_games_codes(second_game: Presenter) -
     parsed = ids.parse(labels["Bid 17"].custom_id)
     assert parsed is not None and parsed.kind == "move" and parsed.action == "bid:17"
     expose = _view(moves=[{"code": "expose", "kind": "expose", "card": None}], legal=["expose"])
-    (button,) = [s for s in views.hand_buttons(expose, 9, "en", game="twenty-eight")
+    (button,) = [s for s in views.hand_buttons(expose, 9, "en", shows=second_game)
                  if not s.disabled and s.custom_id.startswith("alb:m:")]
     assert button.custom_id == "alb:m:9:7:expose"
 
 
 def test_the_pictures_middle_is_the_games(second_game: Presenter) -> None:
     view = _view(phase="playing", current=[], last_trick=None, round=1, rounds_total=8)
-    ours = render.table_picture(view, NAMES, game="twenty-eight")
-    albastini = render.table_picture({**view, "stock": 0, "trump": None}, NAMES)
+    ours = render.table_picture(view, NAMES, shows=second_game)
+    albastini = render.table_picture({**view, "stock": 0, "trump": None}, NAMES, shows=ALB)
     assert ours != albastini  # no trump disc: the toy game draws one card back in the middle
 
 
@@ -136,18 +156,18 @@ def test_a_games_refusals_and_log_are_its_own(second_game: Presenter) -> None:
     table = _table(game="twenty-eight")
     assert texts.refusal_text("en", "illegal", {"rule": "too_low"}, table) == "Bid higher"
     assert "isn't possible" in texts.refusal_text("en", "illegal", {"rule": "other"}, table)
-    assert texts.move_counted("en", "bid:17", "twenty-eight") == "you: bid:17"
     view = {"seat": 0, "log": [[0, "bid:16"], [1, "bid:17"], [2, "pass"]], "tricks": []}
-    assert texts.since_events(view, NAMES, "en", game="twenty-eight") == [
+    assert texts.since_events(view, NAMES, "en", shows=second_game) == [
         "@Baraka: bid:17", "@Juma: pass"]
 
 
 def test_every_presenter_has_the_whole_interface() -> None:
     wanted = {name for name in dir(Presenter) if not name.startswith("_")}
     assert len(wanted) >= 10
-    for name in ("albastini",):
+    for name in games.GAME_NAMES:
         shown = games.presenter(name)
-        assert all(callable(getattr(shown, attr, None)) for attr in wanted), name
+        assert all(hasattr(shown, attr) for attr in wanted), name
+        assert name == shown.NAME and shown.RULES_PAGES >= 1
     assert games.presenter("albastini") is albastini_presenter
     with pytest.raises(KeyError):
         games.presenter("no such game")
@@ -164,27 +184,36 @@ def test_buttons_sent_before_the_move_ids_still_make_the_same_move(old: str, cod
     assert parsed.action == code
     new = ids.move(12, parsed.move or 0, code)
     assert ids.parse(new) == parsed  # the same click, old button or new
-    hand = {old, ids.table_button("refresh", 12)}
-    assert ids.carried_by(parsed, old, hand, ephemeral=True)  # on the hand that carries it
-    assert not ids.carried_by(parsed, old, hand, ephemeral=False)  # never on a public message
+    hand = [old, ids.table_button("refresh", 12)]
+    assert ids.carried_by(parsed, old, message(hand, True))  # on the hand that carries it
+    assert not ids.carried_by(parsed, old, message(hand, False))  # never on a public message
 
 
 @pytest.mark.parametrize("custom_id", ["alb:m:12:7:play:7H", "alb:c:12:7:7H"])
 def test_forged_move_and_card_ids_are_refused_where_they_are_not(custom_id: str) -> None:
     button = ids.parse(custom_id)
     assert button is not None
-    table_message = {ids.table_button("hand", 12), ids.table_button("leave", 12)}
-    assert not ids.carried_by(button, custom_id, table_message, ephemeral=False)
+    table_message = [ids.table_button("hand", 12), ids.table_button("leave", 12)]
+    assert not ids.carried_by(button, custom_id, message(table_message, False))
     # a private message of another table, or one that is no hand
-    assert not ids.carried_by(button, custom_id, {ids.table_button("refresh", 13)}, True)
-    assert not ids.carried_by(button, custom_id, {ids.rules(2)}, True)
+    assert not ids.carried_by(button, custom_id, message([ids.table_button("refresh", 13)], True))
+    assert not ids.carried_by(button, custom_id, message([ids.rules(2)], True))
     # a hand of this table that has moved on routes it (the service calls it stale)
-    assert ids.carried_by(button, custom_id, {ids.table_button("refresh", 12)}, True)
+    assert ids.carried_by(button, custom_id, message([ids.table_button("refresh", 12)], True))
+
+
+def message(custom_ids: list[str], ephemeral: bool) -> Any:
+    """A message carrying these buttons (in a row, as Discord sends them back)."""
+    row = SimpleNamespace(children=[SimpleNamespace(custom_id=c) for c in custom_ids])
+    return SimpleNamespace(components=[row], flags=SimpleNamespace(ephemeral=ephemeral))
 
 
 def test_a_move_id_fits_discord_with_any_table_and_move_number() -> None:
-    longest = ids.move(2**63 - 1, 999_999_999, "z" * 16 + ":" + "Z" * ids.MAX_ARG)
-    assert len(longest) <= 100 and ids.parse(longest) is not None
+    """Any code the store keeps (64 characters at most) travels in a move button."""
+    longest = ids.move(2**63 - 1, 999_999_999, "z" * 16 + ":" + "Z" * 47)
+    assert len(longest) == 100 and ids.parse(longest) is not None
+    with pytest.raises(ValueError):
+        ids.move(2**63 - 1, 999_999_999, "z" * 16 + ":" + "Z" * 48)
 
 
 # --------------------------------------------------------------------------- sides

@@ -8,19 +8,28 @@ a cog that recomputed a rule instead of reading the view would show the differen
 from __future__ import annotations
 
 import ast
+import random
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from albastini import new_deal
-from cogs import ids, render, texts, views
+from albastini.games import GAMES
+from cogs import render
+from cogs.games import presenter
+from cogs.ui import buttons as ids
+from cogs.ui import texts, views
+
+ALB = presenter("albastini")
 
 COGS = Path(__file__).resolve().parents[2] / "cogs"
 
 # What the Discord layer may import from the project: the table service and what it hands out
 # (tables, events, store records, settings), the process helpers the courier and the painter run
-# on, and the registry of games (for a game's list of modes). Never a game's rules.
+# on, the registry of games and the one interface every game is seen through (a game's modes,
+# options, ranks). Never a game's rules.
 ALLOWED = {
     "albastini.table",
     "albastini.events",
@@ -29,6 +38,7 @@ ALLOWED = {
     "albastini.config",
     "albastini.timers",
     "albastini.workers",
+    "albastini.games.interface",
 }
 REGISTRY = "albastini.games"
 
@@ -65,14 +75,15 @@ def test_no_cog_imports_a_games_rules() -> None:
     assert bad == []
 
 
-# --------------------------------------------------------------------------- one module per game
+# --------------------------------------------------------------------------- each game in one place
 #: Each game's presentation module: the only place of cogs/ that knows how that game looks.
 PRESENTERS = sorted(p for p in (COGS / "games").glob("*.py") if p.name != "__init__.py")
 GENERIC = sorted(p for p in COGS.rglob("*.py") if p not in PRESENTERS)
 
 
 def _string_constants(path: Path) -> list[tuple[int, str]]:
-    """(line, value) of every string literal of a module but its docstrings."""
+    """(line, value) of every string literal of a module but its docstrings (f-strings' literal
+    parts included)."""
     tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
     docstrings = {
         id(node.body[0].value)
@@ -86,36 +97,156 @@ def _string_constants(path: Path) -> list[tuple[int, str]]:
             and id(node) not in docstrings]
 
 
-def test_the_generic_layer_reaches_a_game_only_through_its_presenter() -> None:
-    """No generic module imports a game's presentation module: it asks
-    ``cogs.games.presenter(table.game)``, so adding a game touches no other game's files."""
+def _code_kinds() -> set[str]:
+    """The kind of every action code the games make (``play``, ``bid``, ``capture``...), read
+    from random deals of every game in every mode."""
+    kinds: set[str] = set()
+    rng = random.Random(3)
+    for package in GAMES.values():
+        for mode in package.MODES.values():
+            deal = package.new_deal(mode["players"], mode["team_size"], 0, seed=rng.getrandbits(32))
+            while deal.phase != "finished":
+                legal = deal.legal_actions()
+                kinds.update(code.partition(":")[0] for code in legal)
+                deal.apply(rng.choice(legal))
+    return kinds
+
+
+def game_knowledge(path: Path, kinds: set[str]) -> list[str]:
+    """Where a module spells a game's name or the shape of a game's codes in a string: a token
+    that is a game's name (``"cassino.chooser.back"``, ``"albastini"``), a code or a code's kind
+    (``"pass"``, ``"play:7H"``, ``"capture"``; a two-letter word alone, as Ass's ``"go"``, is no
+    evidence: the Start button's id says ``go`` too)."""
+    found = []
+    for line, value in _string_constants(path):
+        tokens = set(re.split(r"[^A-Za-z0-9_]+", value))
+        kind = value.partition(":")[0]
+        if tokens & set(GAMES) or (value in kinds and len(value) > 2) or (
+                ":" in value and kind in kinds):
+            found.append(f"{path.name}:{line}: {value!r}")
+    return found
+
+
+def test_no_game_is_named_and_no_code_is_spelled_outside_its_presenter() -> None:
+    """A game's name, its moves' codes and their kinds appear in its presenter only: the rest
+    of cogs/ asks the registry (cogs/games/__init__.py), which reads them from GAMES."""
+    kinds = _code_kinds()
+    assert {"play", "bid", "pass", "capture", "go"} <= kinds  # the scan knows real codes
     assert PRESENTERS and len(GENERIC) > 10
-    games = {p.stem for p in PRESENTERS}
-    bad = []
-    for path in GENERIC:
-        if path == COGS / "games" / "__init__.py":
-            continue  # the registry of presenters
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.ImportFrom) and node.module == "cogs.games":
-                bad += [f"{path.name}:{node.lineno}" for a in node.names if a.name in games]
-            elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("cogs.games."):
-                bad.append(f"{path.name}:{node.lineno}")
-            elif isinstance(node, ast.Import):
-                bad += [f"{path.name}:{node.lineno}" for a in node.names
-                        if a.name.startswith("cogs.games.")]
+    bad = [where for path in GENERIC for where in game_knowledge(path, kinds)]
     assert bad == []
 
 
-def test_the_generic_layer_knows_no_games_pack_or_move_codes() -> None:
-    """Albastini's ranks and the codes of its moves appear in its presenter only (ids.py reads
-    the old Albastini buttons by their letters, which are no codes)."""
-    bad = [
-        f"{path.relative_to(COGS.parent)}:{line}: {value!r}"
-        for path in GENERIC
-        for line, value in _string_constants(path)
-        if "A7KJQ" in value or value.startswith(("play:", "bid:"))
-    ]
+def test_the_scan_finds_a_game_or_a_code_where_it_is(tmp_path: Path) -> None:
+    kinds = _code_kinds()
+    for source, found in [
+        ('KEY = "cassino.chooser.back"', True), ('ORDER = ("trail", "capture")', True),
+        ('X = "play:" + card', True), ('f"choice.game.{game}"', False), ('GAME = "ass"', True),
+        ('"""A docstring may name Cassino and pass."""', False), ('TEXT = "class passes"', False),
+    ]:
+        path = tmp_path / "cog.py"
+        path.write_text(source + "\n", encoding="utf-8")
+        assert bool(game_knowledge(path, kinds)) == found, source
+
+
+def _game_defaults(path: Path) -> list[str]:
+    """Every parameter called ``game`` (or ``game_name``) that has a default value."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
+            continue
+        args = node.args
+        positional = [*args.posonlyargs, *args.args]
+        with_default = positional[len(positional) - len(args.defaults):] if args.defaults else []
+        with_default += [a for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True)
+                         if d is not None]
+        found += [f"{path.name}:{a.lineno} {a.arg}" for a in with_default
+                  if a.arg in ("game", "shows")]
+    return found
+
+
+def test_no_game_parameter_has_a_default() -> None:
+    """A caller that forgets the game gets an error, never another game's table. (A command's
+    optional ``game`` option is the parameter ``game_name``, renamed for Discord, and reads
+    None as the bot's first game, explicitly.)"""
+    assert _game_defaults(COGS / "ui" / "texts.py") == []
+    bad = [where for path in sorted(COGS.rglob("*.py")) for where in _game_defaults(path)]
     assert bad == []
+    sample = Path(__file__).with_name("_sample.py")
+    try:
+        sample.write_text("def f(a, game='x'):\n    pass\n", encoding="utf-8")
+        assert _game_defaults(sample) == ["_sample.py:1 game"]
+    finally:
+        sample.unlink()
+
+
+def _runtime_imports(path: Path) -> set[str]:
+    """The modules of cogs/ a module imports when it runs (inside functions too; not under
+    ``if TYPE_CHECKING``): ``from cogs.ui import buttons`` is ``cogs.ui.buttons``."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    typing_only = {
+        id(child) for node in ast.walk(tree)
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
+        for stmt in node.body for child in ast.walk(stmt)
+    }
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if id(node) in typing_only:
+            continue
+        if isinstance(node, ast.Import):
+            found |= {a.name for a in node.names if a.name.startswith("cogs")}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and (
+                node.module or "").startswith("cogs"):
+            for alias in node.names:
+                sub = f"{node.module}.{alias.name}"
+                found.add(sub if _module_path(sub) is not None else str(node.module))
+    return found
+
+
+def _module_path(name: str) -> Path | None:
+    base = COGS.parent.joinpath(*name.split("."))
+    for candidate in (base.with_suffix(".py"), base / "__init__.py"):
+        if candidate.exists():
+            return candidate
+    return None
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(COGS.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def test_the_renderer_imports_no_presenter_and_cogs_has_no_import_loop() -> None:
+    """The renderer is handed the presenter it draws with; no module of cogs/ imports one that
+    imports it back, at any depth, inside a function or not."""
+    graph = {_module_name(p): _runtime_imports(p) for p in sorted(COGS.rglob("*.py"))}
+    render = [name for name in graph if name.startswith("cogs.render")]
+    assert len(render) >= 5
+    assert [(name, dep) for name in render for dep in graph[name]
+            if dep.startswith("cogs.games")] == []
+    loops = []
+    for start in graph:
+        stack, seen = [(start, [start])], set()
+        while stack:
+            name, route = stack.pop()
+            for dep in graph.get(name, ()):
+                if dep == start:
+                    loops.append(" -> ".join([*route, dep]))
+                elif dep not in seen:
+                    seen.add(dep)
+                    stack.append((dep, [*route, dep]))
+    assert loops == []
+
+
+def test_long_modules_say_why() -> None:
+    """No module of cogs/ over 500 lines without the reason in its docstring."""
+    long = []
+    for path in sorted(COGS.rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        doc = ast.get_docstring(ast.parse(text)) or ""
+        if text.count("\n") > 500 and "lines because" not in " ".join(doc.split()):
+            long.append(path.name)
+    assert long == []
 
 
 @pytest.mark.parametrize(
@@ -156,11 +287,12 @@ def bidding_view(seat: int) -> dict[str, Any]:
 def test_who_bids_comes_from_the_view() -> None:
     view = bidding_view(1)
     assert view["bidders"] == [1, 3]
-    assert "dealer's side" not in render.hand_text(view, "en", NAMES)
+    assert "dealer's side" not in render.hand_text(view, "en", NAMES, shows=ALB)
     # a view that says seat 1 does not bid is shown so, whatever seat 1's side is
-    assert "dealer's side" in render.hand_text({**view, "bidders": [3]}, "en", NAMES)
+    assert "dealer's side" in render.hand_text({**view, "bidders": [3]}, "en", NAMES, shows=ALB)
     seat2 = bidding_view(2)
-    assert "dealer's side" not in render.hand_text({**seat2, "bidders": [1, 2]}, "en", NAMES)
+    assert "dealer's side" not in render.hand_text({**seat2, "bidders": [1, 2]}, "en", NAMES,
+                                                   shows=ALB)
 
 
 def test_a_face_up_card_never_drawn_is_what_the_view_says() -> None:
@@ -169,10 +301,10 @@ def test_a_face_up_card_never_drawn_is_what_the_view_says() -> None:
         deal.apply("pass")
     view = deal.view(None)
     assert view["face_up"] and not view["face_up_never_drawn"]
-    shown = render.table_text(view, NAMES, "en", deal_no=1, scores=[0, 0], target=5)
+    shown = render.table_text(view, NAMES, "en", deal_no=1, scores=[0, 0], target=5, shows=ALB)
     assert "never drawn" not in shown
     told = render.table_text({**view, "face_up_never_drawn": True}, NAMES, "en", deal_no=1,
-                             scores=[0, 0], target=5)
+                             scores=[0, 0], target=5, shows=ALB)
     assert "never drawn" in told
     five = new_deal(5, 1, 0, seed=11)
     while five.phase == "bidding":
@@ -189,7 +321,7 @@ def test_rounds_end_where_the_views_rounds_end() -> None:
                 [1, "play:QH"]],
         "tricks": [{"plays": [[0, "AS"], [1, "7S"], [0, "KH"]], "winner": 1, "points": 25}],
     }
-    assert texts.since_events(view, ["A", "B"], "en") == [
+    assert texts.since_events(view, ["A", "B"], "en", shows=ALB) == [
         "B ate the round (25)", "B played 3♦", "B played Q♥",
     ]
 
@@ -200,7 +332,8 @@ def test_card_labels_and_points_come_from_the_view() -> None:
         deal.apply("pass")
     view = {**deal.view(deal.to_act), "move_no": 9}
     card = view["hand"][0]
-    specs = views.hand_buttons({**view, "card_points": {**view["card_points"], card: 7}}, 1, "en")
+    specs = views.hand_buttons({**view, "card_points": {**view["card_points"], card: 7}}, 1,
+                               "en", shows=ALB)
     assert specs[0].label == f"{render.card_label(card)} 7"
 
 
@@ -211,7 +344,7 @@ def test_buttons_send_the_views_codes() -> None:
     assert [m["code"] for m in view["moves"]] == view["legal"]
     kept = [m for m in view["moves"] if m["kind"] != "bid"] + view["moves"][:1]
     narrowed = {**view, "moves": kept}
-    specs = views.hand_buttons(narrowed, 3, "en")
+    specs = views.hand_buttons(narrowed, 3, "en", shows=ALB)
     enabled = [s.custom_id for s in specs if not s.disabled and not s.custom_id.startswith("alb:r")]
     first = view["moves"][0]["card"]
     assert enabled == [f"alb:m:3:5:bid:{first}", "alb:m:3:5:pass"]
@@ -220,7 +353,8 @@ def test_buttons_send_the_views_codes() -> None:
     assert disabled and all(ids.parse(c).kind == "card" for c in disabled)  # type: ignore[union-attr]
     # the same view without the move to pass offers no Pass button
     no_pass = {**view, "moves": [m for m in view["moves"] if m["kind"] != "pass"]}
-    assert "alb:m:3:5:pass" not in {s.custom_id for s in views.hand_buttons(no_pass, 3, "en")}
+    assert "alb:m:3:5:pass" not in {s.custom_id for s in views.hand_buttons(no_pass, 3, "en",
+                                                                            shows=ALB)}
 
 
 def test_a_trump_card_is_green_because_the_view_says_so() -> None:
@@ -229,7 +363,9 @@ def test_a_trump_card_is_green_because_the_view_says_so() -> None:
         deal.apply("pass")
     view = {**deal.view(deal.to_act), "move_no": 9}
     flipped = {**view, "moves": [{**m, "trump": not m["trump"]} for m in view["moves"]]}
-    before = [s.style for s in views.hand_buttons(view, 1, "en") if ":play:" in s.custom_id]
-    after = [s.style for s in views.hand_buttons(flipped, 1, "en") if ":play:" in s.custom_id]
+    before = [s.style for s in views.hand_buttons(view, 1, "en",
+                                                  shows=ALB) if ":play:" in s.custom_id]
+    after = [s.style for s in views.hand_buttons(flipped, 1, "en",
+                                                 shows=ALB) if ":play:" in s.custom_id]
     swap = {"success": "primary", "primary": "success"}
     assert after == [swap[s] for s in before]

@@ -5,8 +5,11 @@ from __future__ import annotations
 import os
 
 from albastini import new_deal
-from cogs import painter
+from cogs.games import presenter
+from cogs.messages import painter
 from cogs.render import table_picture
+
+ALB = presenter("albastini")
 
 
 def _niceness() -> int:
@@ -20,7 +23,8 @@ def test_the_painter_draws_at_a_lower_priority_than_the_bot() -> None:
             19, os.nice(0) + painter.WORKER_NICE
         )
         view = new_deal(2, 1, 0, seed=5).view(None)
-        picture = pool.submit(painter.paint, view, ["Neema", "Juma"]).result(timeout=60)
-        assert picture == table_picture(view, ["Neema", "Juma"])
+        drawn = pool.submit(painter.paint, view, ["Neema", "Juma"], "albastini")
+        picture = drawn.result(timeout=60)
+        assert picture == table_picture(view, ["Neema", "Juma"], shows=ALB)
     finally:
         pool.shutdown(wait=True, cancel_futures=True)

@@ -11,6 +11,7 @@ from PIL import Image
 
 from albastini import PACK, new_deal
 from cogs.games import albastini as albastini_presenter
+from cogs.games import presenter
 from cogs.games.albastini import explain_result
 from cogs.i18n import LANGUAGES, t
 from cogs.render import (
@@ -27,6 +28,7 @@ from cogs.render import (
     table_text,
 )
 
+ALB = presenter("albastini")
 NAMES = ["@Neema", "@Baraka", "@Juma", "@Amina", "@Zawadi", "@Fatuma"]
 
 
@@ -112,7 +114,7 @@ def test_table_text_four_pairs() -> None:
     view = make_view(4, 2, bids=[{"seat": 1, "card": "4C"}, {"seat": 3, "card": "5H"}],
                      exchange={"seat": 3, "gave": "5H", "took": "3H"},
                      current=[[1, "AS"], [2, "7S"]], to_act=3, winning=1)
-    text = table_text(view, NAMES[:4], "en", deal_no=3, scores=[2, 1], target=5)
+    text = table_text(view, NAMES[:4], "en", deal_no=3, scores=[2, 1], target=5, shows=ALB)
     _check_table(text, "@Amina", [
         "deal 3", "Team A 2 VP", "Team B 1 VP", "(to 5)", "Dealer: @Neema", "♥ hearts",
         "face-up 5♥ under the stock", "Stock: 7 cards", "@Baraka 4♣ (returned)",
@@ -125,7 +127,7 @@ def test_table_text_four_pairs() -> None:
 def test_table_text_two_players() -> None:
     view = make_view(2, 1, to_act=1, current=[], stock=20, rounds_total=18, winning=None,
                      bids=[{"seat": 1, "card": None}])
-    text = table_text(view, NAMES[:2], "en", deal_no=1, scores=[0, 0], target=5)
+    text = table_text(view, NAMES[:2], "en", deal_no=1, scores=[0, 0], target=5, shows=ALB)
     _check_table(text, "@Baraka", [
         "@Neema 0 VP", "@Baraka 0 VP", "Stock: 20 cards", "face-up 5♥", "Bids: everybody passed",
         "Round 4 of 18: @Baraka leads", "Last round: @Neema won with K♥",
@@ -135,7 +137,7 @@ def test_table_text_two_players() -> None:
 def test_table_text_five_players_face_up_never_drawn() -> None:
     view = make_view(5, 1, to_act=4, stock=1, face_up="9H" if False else "JH",
                      current=[[2, "KC"], [3, "AC"]], winning=3, rounds_total=7)
-    text = table_text(view, NAMES[:5], "en", deal_no=2, scores=[1, 0, 0, 2, 0], target=5)
+    text = table_text(view, NAMES[:5], "en", deal_no=2, scores=[1, 0, 0, 2, 0], target=5, shows=ALB)
     _check_table(text, "@Zawadi", [
         "J♥ face up, never drawn", "Stock: 1 card", "@Amina **A♣**", "@Juma K♣",
         "@Zawadi … (to play)", "Round 4 of 7", "@Amina 2 VP",
@@ -146,7 +148,7 @@ def test_table_text_six_trios_in_swahili() -> None:
     view = make_view(6, 3, to_act=4, face_up=None, stock=0, current=[[3, "7D"]], winning=3,
                      rounds_total=6, bids=[{"seat": 1, "card": "4C"}, {"seat": 3, "card": None},
                                            {"seat": 5, "card": "AD"}])
-    text = table_text(view, NAMES, "sw", deal_no=5, scores=[3, 4], target=5)
+    text = table_text(view, NAMES, "sw", deal_no=5, scores=[3, 4], target=5, shows=ALB)
     _check_table(text, "@Zawadi", [
         "mgawo wa 5", "Timu A VP 3", "Timu B VP 4", "Turufu: ♥ kopa", "Fungu: limekwisha",
         "@Baraka 4♣ (imerudishwa)", "@Amina amepita", "@Fatuma A♦ (imerudishwa)",
@@ -159,7 +161,7 @@ def test_table_text_while_bidding_hides_the_indicator() -> None:
     view = make_view(4, 2, phase="bidding", trump=None, indicator=None, face_up=None,
                      current=[], winning=None, leader=None, last_trick=None, round=1,
                      tricks_won=[0, 0, 0, 0], to_act=3, stock=16)
-    text = table_text(view, NAMES[:4], "en", deal_no=1, scores=[0, 0], target=5)
+    text = table_text(view, NAMES[:4], "en", deal_no=1, scores=[0, 0], target=5, shows=ALB)
     _check_table(text, "@Amina", ["to bid", "Trump: turned after the bids", "Bids: @Baraka 4♣"])
     assert "Round" not in text and "Last round" not in text
     assert "3♥" not in text
@@ -169,7 +171,7 @@ def test_table_text_finished_explains_the_result() -> None:
     view = make_view(4, 2, phase="finished", to_act=None, current=[], winning=None,
                      result={"points": [96, 24], "winner": 0, "victory_points": 1,
                              "threshold": 20, "lowest": 1})
-    text = table_text(view, NAMES[:4], "en", deal_no=3, scores=[3, 1], target=5)
+    text = table_text(view, NAMES[:4], "en", deal_no=3, scores=[3, 1], target=5, shows=ALB)
     assert "Team A ate 96, Team B ate 24" in text.splitlines()[1], "the result is the news"
     assert "every team ate at least 20, so Team A scores 1 VP" in text.replace("Every", "every")
     assert "▶" not in text
@@ -181,7 +183,7 @@ def test_table_text_custom_side_names_and_long_names_stay_short() -> None:
                                                            ["AS", "7S", "KS", "JS", "QS"],
                                                            strict=True)], to_act=5)
     text = table_text(view, long_names, "en", deal_no=12, scores=[4, 4, 4], target=5,
-                      side_names=["Simba", "Yanga", "Azam"])
+                      side_names=["Simba", "Yanga", "Azam"], shows=ALB)
     assert len(text) <= 1500
     assert "Simba 4 VP" in text and "▶" in text
 
@@ -189,20 +191,21 @@ def test_table_text_custom_side_names_and_long_names_stay_short() -> None:
 # --------------------------------------------------------------------------- hand header
 def test_hand_text_playing() -> None:
     view = make_view(4, 2, seat=3, to_act=3, hand=["AH", "7C"])
-    assert hand_text(view, "en", NAMES) == "Your hand — your turn (round 4, trump ♥)"
+    assert hand_text(view, "en", NAMES, shows=ALB) == "Your hand — your turn (round 4, trump ♥)"
     view = make_view(4, 2, seat=1, to_act=3, hand=["AH"])
-    assert hand_text(view, "en", NAMES) == "Your hand — waiting for @Amina (round 4, trump ♥)"
-    assert "@Amina" in hand_text(view, "sw", NAMES)
+    assert hand_text(view, "en", NAMES, shows=ALB) == (
+        "Your hand — waiting for @Amina (round 4, trump ♥)")
+    assert "@Amina" in hand_text(view, "sw", NAMES, shows=ALB)
 
 
 def test_hand_text_bidding_names_taken_suits() -> None:
     view = make_view(4, 2, phase="bidding", seat=3, to_act=3, trump=None, face_up=None,
                      hand=["AH", "4D"], bids=[{"seat": 1, "card": "4C"}])
-    text = hand_text(view, "en", NAMES)
+    text = hand_text(view, "en", NAMES, shows=ALB)
     assert "your turn to bid" in text and "Suits already bid: ♣ clubs" in text
     view = make_view(4, 2, phase="bidding", seat=2, to_act=1, trump=None, face_up=None,
                      hand=["AH"], bids=[])
-    text = hand_text(view, "en", NAMES)
+    text = hand_text(view, "en", NAMES, shows=ALB)
     assert "waiting for @Baraka" in text and "dealer's side" in text
     assert "No suit has been bid yet." in text
 
@@ -253,7 +256,7 @@ def test_explain_result_swahili_agrees_with_people_and_teams() -> None:
 
 def test_deal_summary() -> None:
     result = {"points": [96, 24], "winner": 0, "victory_points": 1, "threshold": 20, "lowest": 1}
-    assert deal_summary_text("en", result, ["Team A", "Team B"], deal_no=3) == (
+    assert deal_summary_text("en", result, ["Team A", "Team B"], deal_no=3, shows=ALB) == (
         "Deal 3 — Team A ate 96, Team B ate 24. "
         "Every team ate at least 20, so Team A scores 1 VP."
     )
@@ -273,7 +276,7 @@ def test_picture_every_mode(players: int, team_size: int) -> None:
                                                   zip(range(players - 1),
                                                       ["AS", "7S", "KS", "JS", "QS"],
                                                       strict=False)])
-    picture = table_picture(view, NAMES[:players])
+    picture = table_picture(view, NAMES[:players], shows=ALB)
     img = _decode(picture)
     assert img.format == "JPEG" and img.size == (800, 500)
     assert len(picture) < 150_000
@@ -283,9 +286,9 @@ def test_picture_changes_when_a_card_is_played() -> None:
     before = make_view(4, 2, current=[[1, "AS"]], to_act=2)
     after = make_view(4, 2, current=[[1, "AS"], [2, "7S"]], to_act=3,
                       hand_sizes=[5, 4, 4, 5])
-    assert table_picture(before, NAMES[:4]) != table_picture(after, NAMES[:4])
-    plain = table_picture(before, NAMES[:4], highlight_winning=False)
-    assert plain != table_picture(before, NAMES[:4])
+    assert table_picture(before, NAMES[:4], shows=ALB) != table_picture(after, NAMES[:4], shows=ALB)
+    plain = table_picture(before, NAMES[:4], highlight_winning=False, shows=ALB)
+    assert plain != table_picture(before, NAMES[:4], shows=ALB)
 
 
 def test_picture_bidding_and_finished() -> None:
@@ -294,14 +297,15 @@ def test_picture_bidding_and_finished() -> None:
     finished = make_view(4, 2, phase="finished", to_act=None, current=[], stock=0,
                          face_up=None, hand_sizes=[0] * 4)
     for view in (bidding, finished):
-        assert _decode(table_picture(view, NAMES[:4])).size == (800, 500)
+        assert _decode(table_picture(view, NAMES[:4], shows=ALB)).size == (800, 500)
 
 
 @pytest.mark.parametrize("name", ["Zoë", "中文名字", "🎲🎲", "", "<@123456789012345678>",
                                   "x" * 200, "\u202eevil", "a\nb"])
 def test_picture_any_name_never_crashes(name: str) -> None:
     view = make_view(4, 2)
-    assert _decode(table_picture(view, [name, "Baraka", name, "Amina"])).size == (800, 500)
+    assert _decode(table_picture(view, [name, "Baraka", name, "Amina"],
+                                 shows=ALB)).size == (800, 500)
 
 
 def test_picture_saved_for_a_look() -> None:
@@ -309,7 +313,7 @@ def test_picture_saved_for_a_look() -> None:
                      exchange={"seat": 3, "gave": "5H", "took": "3H"},
                      current=[[1, "AS"], [2, "7S"]], to_act=3, winning=1,
                      hand_sizes=[5, 4, 4, 5])
-    picture = table_picture(view, ["Neema", "Baraka", "Juma", "Amina"])
+    picture = table_picture(view, ["Neema", "Baraka", "Juma", "Amina"], shows=ALB)
     with open(f"/tmp/{PICTURE_FILE}", "wb") as fh:
         fh.write(picture)
 
@@ -342,18 +346,20 @@ def test_public_text_and_picture_show_no_hidden_card(players: int, team_size: in
                 hidden.add(deal.indicator_card.code)
             scores = [0] * public["teams"]
             for lang in LANGUAGES:
-                text = table_text(public, names, lang, deal_no=1, scores=scores, target=5)
+                text = table_text(public, names, lang, deal_no=1, scores=scores, target=5,
+                                  shows=ALB)
                 for code in hidden:
                     assert card_label(code) not in text, (code, text)
             stuffed = dict(public, hand=sorted(hidden))
-            assert table_text(stuffed, names, "en", deal_no=1, scores=scores, target=5) == (
-                table_text(public, names, "en", deal_no=1, scores=scores, target=5))
+            assert table_text(stuffed, names, "en", deal_no=1, scores=scores, target=5,
+                              shows=ALB) == (
+                table_text(public, names, "en", deal_no=1, scores=scores, target=5, shows=ALB))
             if step % 15 == 0:
                 # The picture is drawn from public fields only: seat 0's own view (with its
                 # hand) and a public view stuffed with every hidden card draw the same picture.
-                jpeg = table_picture(public, names)
-                assert table_picture(deal.view(0), names) == jpeg
-                assert table_picture(stuffed, names) == jpeg
+                jpeg = table_picture(public, names, shows=ALB)
+                assert table_picture(deal.view(0), names, shows=ALB) == jpeg
+                assert table_picture(stuffed, names, shows=ALB) == jpeg
             if deal.phase == "finished":
                 break
             deal.apply(rng.choice(deal.legal_actions()))
@@ -362,7 +368,7 @@ def test_public_text_and_picture_show_no_hidden_card(players: int, team_size: in
 
 def test_every_text_of_the_table_has_a_catalogue_entry_in_swahili() -> None:
     view = make_view(4, 2)
-    text = table_text(view, NAMES[:4], "sw", deal_no=1, scores=[0, 0], target=5)
+    text = table_text(view, NAMES[:4], "sw", deal_no=1, scores=[0, 0], target=5, shows=ALB)
     for key in ["table.dealer", "table.round"]:
         assert t("sw", key).split("{")[0] in text
 
@@ -372,11 +378,12 @@ def test_hand_made_view_with_a_hand_leaks_nothing() -> None:
     secret = ["AH", "7D", "KC", "JS", "QC"]  # none of them on the table
     public = make_view(4, 2)
     leaky = dict(public, hand=secret, legal=[f"play:{c}" for c in secret])
-    text = table_text(leaky, NAMES[:4], "en", deal_no=1, scores=[0, 0], target=5)
+    text = table_text(leaky, NAMES[:4], "en", deal_no=1, scores=[0, 0], target=5, shows=ALB)
     for code in secret:
         assert card_label(code) not in text
-    assert text == table_text(public, NAMES[:4], "en", deal_no=1, scores=[0, 0], target=5)
-    assert table_picture(leaky, NAMES[:4]) == table_picture(public, NAMES[:4])
+    assert text == table_text(public, NAMES[:4], "en", deal_no=1, scores=[0, 0], target=5,
+                              shows=ALB)
+    assert table_picture(leaky, NAMES[:4], shows=ALB) == table_picture(public, NAMES[:4], shows=ALB)
 
 
 def test_picture_from_several_threads_at_once_is_the_same_picture() -> None:
@@ -386,10 +393,11 @@ def test_picture_from_several_threads_at_once_is_the_same_picture() -> None:
     from cogs.render import picture
 
     views = [make_view(p, ts, to_act=p - 1) for p, ts in [(2, 1), (3, 1), (4, 2), (5, 1), (6, 3)]]
-    serial = [table_picture(v, NAMES[: v["players"]]) for v in views]
+    serial = [table_picture(v, NAMES[: v["players"]], shows=ALB) for v in views]
     picture._SPRITES.clear()
     with ThreadPoolExecutor(max_workers=4) as pool:
-        parallel = list(pool.map(lambda v: table_picture(v, NAMES[: v["players"]]), views * 4))
+        parallel = list(pool.map(lambda v: table_picture(v, NAMES[: v["players"]], shows=ALB),
+                                                         views * 4))
     assert parallel == serial * 4
 
 
@@ -411,11 +419,12 @@ def test_names_in_other_alphabets_are_drawn_with_their_own_letters() -> None:
 def test_picture_draws_cyrillic_and_greek_names_and_falls_back_for_chinese() -> None:
     view = make_view(4, 2)
     names = ["Zoë", "Дмитрий", "Αλέξης", "王小明"]
-    picture = table_picture(view, names)
+    picture = table_picture(view, names, shows=ALB)
     for seat in range(3):  # without the name, the plate would show "#2" alone: another picture
         assert picture != table_picture(view, [n if i != seat else "" for i, n in
-                                               enumerate(names)]), names[seat]
-    assert picture == table_picture(view, [*names[:3], ""])  # no glyphs: the seat number alone
+                                               enumerate(names)], shows=ALB), names[seat]
+    assert picture == table_picture(view, [*names[:3], ""],
+                                    shows=ALB)  # no glyphs: the seat number alone
 
 
 def test_the_font_ships_with_the_package() -> None:

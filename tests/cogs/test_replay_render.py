@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from cogs.history import replay_payload, trick_ends
+from cogs.history._pages import replay_payload, trick_ends
 from tests.doubles import GUILD, service
 from tests.session.test_replays import finished_match
 

@@ -11,9 +11,13 @@ from pathlib import Path
 
 from albastini import new_deal
 from albastini.store import PlayerStats
-from cogs import render, texts
+from cogs import render
+from cogs.games import presenter
 from cogs.i18n import LANGUAGES, catalogue, t, tn
+from cogs.ui import texts
 from tests.doubles import CHANNEL, GUILD, HOST, P2, service
+
+ALB = presenter("albastini")
 
 
 async def test_computers_are_named_in_the_readers_language(tmp_path: Path) -> None:
@@ -69,12 +73,13 @@ def _stats(**kw: int) -> PlayerStats:
 def test_counted_words_are_singular_for_one() -> None:
     assert texts.leaderboard_row("en", _stats(), rank=1) == "1. <@7> — 1 win out of 4 (25%)"
     assert "3 wins out of 4" in texts.leaderboard_row("en", _stats(matches_won=3), rank=2)
-    lines = texts.stats_lines("en", _stats())
+    lines = texts.stats_lines("en", _stats(), "albastini")
     assert "Victory points scored: 3 (1 deal worth 2 VP)" in lines
-    assert "(2 deals worth 2 VP)" in "\n".join(texts.stats_lines("en", _stats(deals_won_big=2)))
+    big = _stats(deals_won_big=2)
+    assert "(2 deals worth 2 VP)" in "\n".join(texts.stats_lines("en", big, "albastini"))
     # Kiswahili: "mgawo" (a deal) takes "migawo" for more than one, and its "wa" / "ya" agree
-    assert "(mgawo 1 wa VP 2)" in "\n".join(texts.stats_lines("sw", _stats()))
-    assert "(migawo 2 ya VP 2)" in "\n".join(texts.stats_lines("sw", _stats(deals_won_big=2)))
+    assert "(mgawo 1 wa VP 2)" in "\n".join(texts.stats_lines("sw", _stats(), "albastini"))
+    assert "(migawo 2 ya VP 2)" in "\n".join(texts.stats_lines("sw", big, "albastini"))
     assert tn("en", "match.abandoned_idle", 1, minutes=1) == (
         "The match was stopped: nobody played for 1 minute."
     )
@@ -106,15 +111,15 @@ def test_five_player_deal_summary_names_the_card_left_over() -> None:
     left = result["leftover"]
     assert left == view["face_up"]  # the face-up card under the stock, never drawn
     sides = ["A", "B", "C", "D", "E"]
-    text = render.deal_summary_text("en", result, sides, deal_no=2, team_size=1)
+    text = render.deal_summary_text("en", result, sides, deal_no=2, team_size=1, shows=ALB)
     assert result["leftover_points"] == view["card_points"][left]  # type: ignore[index]
     points = tn("en", "card.points", result["leftover_points"])
     assert f"The {render.card_label(left)} ({points}) lay face up and counts for nobody." in text
     assert sum(result["points"]) == 120 - result["leftover_points"]
-    sw = render.deal_summary_text("sw", result, sides, deal_no=2, team_size=1)
+    sw = render.deal_summary_text("sw", result, sides, deal_no=2, team_size=1, shows=ALB)
     assert render.card_label(left) in sw and t("sw", "deal.summary.left_over") not in sw
     # the table text, which carries the same summary at the end of the deal, says it too
-    table = render.table_text(view, sides, "en", deal_no=2, scores=[0] * 5, target=5)
+    table = render.table_text(view, sides, "en", deal_no=2, scores=[0] * 5, target=5, shows=ALB)
     assert "counts for nobody" in table
 
 
@@ -123,7 +128,8 @@ def test_other_modes_have_nothing_left_over() -> None:
         view = _finished_deal(players, 5)
         result = view["result"]
         assert isinstance(result, dict) and result["leftover"] is None
-        text = render.deal_summary_text("en", result, ["A"] * players, deal_no=1, team_size=1)
+        text = render.deal_summary_text("en", result, ["A"] * players, deal_no=1, team_size=1,
+                                        shows=ALB)
         assert "nobody" not in text
         assert sum(result["points"]) == 120
 

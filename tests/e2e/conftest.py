@@ -59,7 +59,7 @@ def make_bot(db_path: Path) -> Callable[..., AlbastiniBot]:
 async def settle(bot: AlbastiniBot, fake: FakeDiscord) -> None:
     """Wait until the bot's public updates are done and the fake is quiet."""
     def settled() -> bool:
-        return bool(bot.publisher.settled and bot.albastini.hands.settled)
+        return bool(bot.publisher.settled and bot.tables.hands.follower.settled)
 
     for _ in range(3):
         await fake.wait_until(settled, timeout=10)

@@ -160,8 +160,8 @@ async def test_a_failing_command_is_answered_once(
             def broken(*args: Any, **kwargs: Any) -> Any:
                 raise RuntimeError("boom")
 
-            assert bot.albastini is not None
-            monkeypatch.setattr(bot.albastini, "hand_payload", broken)
+            assert bot.tables is not None
+            monkeypatch.setattr(bot.tables.hands, "payload", broken)
             r = await fake.slash(neema, "albastini hand")
             assert r.ephemeral and "Something went wrong" in r.message.text
             await settle(bot, fake)
@@ -275,7 +275,7 @@ async def test_a_private_hand_still_works_after_its_token_expired(
         neema = fake.add_user("Neema")
         async with fake.run_bot(make_bot()) as bot:
             lobby = await match_with_computers(fake, neema)
-            bot.albastini.hands.clock = fake.now  # the bot's clock moves with the fake's
+            bot.tables.hands.follower.clock = fake.now  # the bot's clock moves with the fake's
             bot.publisher.message.token_clock = fake.now  # the table message's tokens too
             r = await fake.click(neema, lobby, label="Show my hand")
             hand = r.message

@@ -10,8 +10,8 @@ from collections.abc import Callable
 import pytest
 
 from bot import AlbastiniBot
-from cogs import courier as courier_module
-from cogs import table_message
+from cogs.messages import courier as courier_module
+from cogs.messages import table_message
 from tests.e2e.conftest import (
     assert_clean,
     enabled_moves,

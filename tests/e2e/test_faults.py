@@ -238,7 +238,7 @@ async def test_move_whose_click_expired_counts_and_the_next_hand_says_so(
             table = table_of(bot, fake)
             await fake.wait_until(lambda: table.seats[table.to_act].user_id == neema.id)
             if not followed:  # a token the bot may not use: the hand does not follow the game
-                bot.albastini.hands.lifetime = 0.0
+                bot.tables.hands.follower.lifetime = 0.0
             hand = (await fake.click(neema, table_msg, label="Show my hand")).message
             assert hand is not None
             move = enabled_moves(hand)[0].custom_id

@@ -10,7 +10,7 @@ from collections.abc import Callable
 import pytest
 
 from bot import AlbastiniBot
-from cogs import table_message
+from cogs.messages import table_message
 from tests.doubles import persons_turn
 from tests.e2e.conftest import assert_clean, enabled_moves, press_start, settle
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bot import AlbastiniBot
-from cogs.history import watch_payload
+from cogs.history._pages import watch_payload
 from tests.e2e.conftest import (
     _shows,
     assert_clean,

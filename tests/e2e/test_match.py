@@ -78,7 +78,7 @@ async def play_match(
         if check_notices:
             # the person to act is mentioned in one short notice, unless the private hand they
             # opened follows the game and shows them their turn; no other notice is left
-            pinged = [] if bot.albastini.hands.covers(table.id, user.id) else [user.id]
+            pinged = [] if bot.tables.hands.follower.covers(table.id, user.id) else [user.id]
             await fake.wait_until(lambda p=pinged: live_notices(fake) == p, timeout=5)
         await take_turn(fake, user, table_msg)
         turns += 1
@@ -197,7 +197,7 @@ async def test_a_person_who_does_not_play_is_pinged_after_the_delay(
         juma = fake.add_user("Juma")
         people = {neema.id: neema, juma.id: juma}
         async with fake.run_bot(make_bot(notice_delay=0.3, edit_interval=1.0)) as bot:
-            bot.albastini.hands.watching = 0.0  # nobody counts as watching their hand
+            bot.tables.hands.follower.watching = 0.0  # nobody counts as watching their hand
             r = await fake.slash(neema, "albastini start", players=2, target=1)
             lobby = r.message
             assert lobby is not None

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from bot import AlbastiniBot
-from cogs import ids
-from cogs.courier import Courier, CourierGone
+from cogs.messages.courier import Courier, CourierGone
+from cogs.ui import buttons as ids
 from tests.e2e.conftest import (
     assert_clean,
     enabled_moves,
@@ -128,7 +128,8 @@ async def test_a_whole_four_pair_match_one_click_per_move(
             moves += 1
         assert table.status == "finished"
         assert clicks == moves and moves > 20
-        assert bot.albastini.hands.edits > moves / 2 and bot.albastini.hands.failures == 0
+        follower = bot.tables.hands.follower
+        assert follower.edits > moves / 2 and follower.failures == 0
         await settle(bot, fake)
         later = posted[opened:]
         assert any(m.content.startswith("Deal 1") for m in later)  # posts are recorded
@@ -189,8 +190,8 @@ async def test_a_hand_stops_following_before_its_token_runs_out(
     bot = make_bot(notice_delay=0.0)
     async with fake.run_bot(bot):
         people = [fake.add_user("Asha"), fake.add_user("Baraka")]
-        bot.albastini.hands.lifetime = 1.5
-        bot.albastini.hands.margin = 1.0
+        bot.tables.hands.follower.lifetime = 1.5
+        bot.tables.hands.follower.margin = 1.0
         table_msg = await open_table(fake, people)
         table = table_of(bot, fake)
         hands = await open_hands(fake, people, table_msg)

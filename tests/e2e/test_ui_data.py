@@ -4,6 +4,7 @@ coalescing of table-message edits."""
 from __future__ import annotations
 
 import asyncio
+import re
 from types import SimpleNamespace
 from typing import Any
 
@@ -11,9 +12,13 @@ import pytest
 
 from albastini import new_deal
 from albastini.table import SeatInfo, Table
-from cogs import ids, texts, views
+from cogs.games import presenter
 from cogs.i18n import LANGUAGES
-from cogs.publisher import Publisher
+from cogs.messages.publisher import Publisher
+from cogs.ui import buttons as ids
+from cogs.ui import texts, views
+
+ALB = presenter("albastini")
 
 BIG = 2**63 - 1
 
@@ -47,7 +52,7 @@ def test_parse_ids(custom_id: str, kind: str, action: str | None) -> None:
     ["", "alb:", "alb:p:12:7:ZZ", "alb:p:12:7:10H", "alb:p:x:7:AS", "alb:p:12:7:AS:extra",
      "xalb:p:1:1:AS", "alb:p:1:1:as", "alb:lb:1:-5", "alb:rules:", "alb:p:" + "1" * 120,
      "alb:x:12:3:AS", "alb:p:12:3", "alb:m:12:3:", "alb:m:12:3:Play:7H", "alb:m:12:3:play:",
-     "alb:m:12:3:play:7H:x", "alb:m:12:3:play 7H", "alb:m:x:3:pass", "alb:c:12:3:7H:x"],
+     "alb:m:12:3:play:7H:x:y:z", "alb:m:12:3:play 7H", "alb:m:x:3:pass", "alb:c:12:3:7H:x"],
 )
 def test_garbled_ids_are_refused(custom_id: str) -> None:
     assert ids.parse(custom_id) is None
@@ -58,20 +63,19 @@ def test_every_id_fits_and_matches_its_template() -> None:
         ids.move(BIG, 999_999_999, "play:7H"),
         ids.move(BIG, 999_999_999, "bid:QD"),
         ids.move(BIG, 999_999_999, "pass"),
-        # the longest code of any game: a kind of 16 letters and an argument of MAX_ARG
-        ids.move(BIG, 999_999_999, "k" * 16 + ":" + "9" * ids.MAX_ARG),
+        # the longest code of any game: 64 characters (the store's limit)
+        ids.move(BIG, 999_999_999, "k" * 16 + ":" + "9" * 47),
         ids.card(BIG, 999_999_999, "10H"),
-        ids.leaderboard(BIG, 999_990),
+        ids.leaderboard(BIG, 999_990, "twentyeight"),
         ids.rules(6),
         *(ids.table_button(kind, BIG) for kind in ids._SHORT),
     ]
-    templates = ids.COMPILED
     for custom_id in made:
         assert len(custom_id) <= 100
         parsed = ids.parse(custom_id)
         assert parsed is not None
-        assert templates[parsed.kind].fullmatch(custom_id)
-    for not_a_code in ("Play:7H", "play 7H", "play:", "play:7H:x", "k" * 17, ""):
+        assert re.fullmatch(ids.KINDS[parsed.kind].pattern, custom_id)
+    for not_a_code in ("Play:7H", "play 7H", "play:", "play:7H:x:y:z", "k" * 17, ""):
         with pytest.raises(ValueError):
             ids.move(1, 1, not_a_code)
 
@@ -83,17 +87,19 @@ async def test_spec_views_send_what_discord_views_send() -> None:
     cases: list[list[views.ButtonSpec]] = [[]]
     for seat in range(4):
         for lang in LANGUAGES:
-            cases.append(views.hand_buttons({**deal.view(seat), "move_no": 5}, BIG, lang))
+            cases.append(views.hand_buttons({**deal.view(seat), "move_no": 5}, BIG, lang,
+                                            shows=ALB))
     for _ in range(12):  # into the playing phase
         deal.apply(deal.legal_actions()[0])
-        cases.append(views.hand_buttons({**deal.view(deal.to_act or 0), "move_no": 9}, 1, "en"))
+        cases.append(views.hand_buttons({**deal.view(deal.to_act or 0), "move_no": 9}, 1, "en",
+                                        shows=ALB))
     for lang in LANGUAGES:
         cases += [
             views.notice_buttons(BIG, lang),
             views.leave_confirm_buttons(3, lang),
             views.rematch_buttons(3, lang),
-            views.pager_buttons("rules", lang, page=2, pages=6),
-            views.pager_buttons("leaderboard", lang, page=0, pages=3, guild_id=BIG),
+            views.rules_pager(lang, page=2, pages=6, first_page=1),
+            views.leaderboard_pager(lang, BIG, "cassino", page=0, pages=3, page_size=10),
         ]
     cases.append([views.ButtonSpec(f"alb:r:{i}", "x" * 90) for i in range(12)])  # auto rows
     for specs in cases:
@@ -117,7 +123,7 @@ def test_hand_buttons_follow_legal_moves_only() -> None:
     deal = new_deal(4, 2, 0, seed=7)
     bidder = deal.to_act
     view = {**deal.view(bidder), "move_no": 5}
-    specs = views.hand_buttons(view, 3, "en")
+    specs = views.hand_buttons(view, 3, "en", shows=ALB)
     bids = [s for s in specs if s.label.startswith("Bid ")]
     assert len(bids) == len(view["hand"])
     for spec in bids:
@@ -131,7 +137,7 @@ def test_hand_buttons_follow_legal_moves_only() -> None:
 
     other = (bidder + 1) % 4
     waiting = {**deal.view(other), "move_no": 5}
-    specs = views.hand_buttons(waiting, 3, "en")
+    specs = views.hand_buttons(waiting, 3, "en", shows=ALB)
     cards = [s for s in specs if s.custom_id.startswith("alb:c:3:5:")]
     assert cards and all(s.disabled for s in cards)
     assert not any(s.custom_id.startswith("alb:m:") for s in specs)
@@ -144,12 +150,12 @@ def test_hand_buttons_while_playing() -> None:
         deal.apply("pass")
     seat = deal.to_act
     view = {**deal.view(seat), "move_no": 9}
-    specs = views.hand_buttons(view, 1, "en")
+    specs = views.hand_buttons(view, 1, "en", shows=ALB)
     cards = [s for s in specs if s.custom_id.startswith("alb:m:1:9:play:")]
     assert len(cards) == len(view["hand"]) and not any(s.disabled for s in cards)
     assert all(s.label.split()[0][-1] in "♠♥♦♣" for s in cards)
     view["legal"] = []
-    retired = views.hand_buttons(view, 1, "en")
+    retired = views.hand_buttons(view, 1, "en", shows=ALB)
     assert all(s.disabled for s in retired if s.custom_id.startswith("alb:c:"))
     assert not any(s.custom_id.startswith("alb:m:") for s in retired)
 
@@ -188,10 +194,10 @@ def test_lobby_and_table_buttons() -> None:
 
 
 def test_pagers() -> None:
-    first = views.pager_buttons("rules", "en", page=1, pages=6)
+    first = views.rules_pager("en", page=1, pages=6, first_page=1)
     assert first[0].disabled and not first[1].disabled and first[1].custom_id == "alb:rules:2"
-    last = views.pager_buttons("leaderboard", "en", page=2, pages=3, guild_id=9)
-    assert last[0].custom_id == "alb:lb:9:10" and last[1].disabled
+    last = views.leaderboard_pager("en", 9, "albastini", page=2, pages=3, page_size=10)
+    assert last[0].custom_id == "alb:lb:9:10:albastini" and last[1].disabled
 
 
 def test_since_events_after_own_last_move() -> None:
@@ -202,13 +208,13 @@ def test_since_events_after_own_last_move() -> None:
         "tricks": [{"plays": [[0, "AS"], [1, "7S"]], "winner": 1, "points": 21},
                    {"plays": [[1, "KH"], [0, "3D"]], "winner": 1, "points": 4}],
     }
-    assert texts.since_events(view, ["A", "B"], "en") == []  # seat 1 moved last
+    assert texts.since_events(view, ["A", "B"], "en", shows=ALB) == []  # seat 1 moved last
     view["seat"] = 0
-    events = texts.since_events(view, ["A", "B"], "en")
+    events = texts.since_events(view, ["A", "B"], "en", shows=ALB)
     assert events == ["B ate the round (4)", "B played Q♥"]
     view["log"].append([0, "play:6C"])
     view["seat"] = 1
-    assert texts.since_events(view, ["A", "B"], "en") == ["A played 6♣"]
+    assert texts.since_events(view, ["A", "B"], "en", shows=ALB) == ["A played 6♣"]
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -342,7 +348,7 @@ async def test_no_turn_notice_for_someone_who_played_in_time() -> None:
 def test_missing_permission_is_named() -> None:
     import discord
 
-    from cogs.albastini import missing_permission
+    from cogs.tables._cog import missing_permission
 
     perms = discord.Permissions(view_channel=True, send_messages=True, embed_links=True)
     assert missing_permission(SimpleNamespace(app_permissions=perms)) == "permission.attach_files"  # type: ignore[arg-type]
@@ -352,9 +358,11 @@ def test_missing_permission_is_named() -> None:
 
 async def test_leaderboard_pages() -> None:
     from albastini.store import LeaderboardPage, PlayerStats
-    from cogs.records import RecordsCog
+    from cogs.records import leaderboard_payload
 
-    async def leaderboard(guild_id: int, limit: int, offset: int) -> LeaderboardPage:
+    async def leaderboard(guild_id: int, limit: int, offset: int, *, game: str
+                          ) -> LeaderboardPage:
+        assert game == "albastini"
         entries = tuple(
             PlayerStats(user_id=100 + i, matches_played=4, matches_won=1, score=3, deals_played=9,
                         deals_won=4, deals_won_big=1, card_points=500, rank=i + 1)
@@ -362,17 +370,16 @@ async def test_leaderboard_pages() -> None:
         )
         return LeaderboardPage(entries, 25, offset, limit)
 
-    bot = SimpleNamespace(store=SimpleNamespace(leaderboard=leaderboard))
-    cog = RecordsCog(bot)  # type: ignore[arg-type]
-    first = await cog.leaderboard_payload(9, 0, "en")
+    store: Any = SimpleNamespace(leaderboard=leaderboard)
+    first = await leaderboard_payload(store, 9, 0, "en", "albastini")
     assert first["embed"].description.splitlines()[0] == "1. <@100> — 1 win out of 4 (25%)"
     labels = {b.label: b for b in first["view"].children}
-    assert labels["Previous"].disabled and labels["Next"].custom_id == "alb:lb:9:10"
-    last = await cog.leaderboard_payload(9, 20, "en")
+    assert labels["Previous"].disabled and labels["Next"].custom_id == "alb:lb:9:10:albastini"
+    last = await leaderboard_payload(store, 9, 20, "en", "albastini")
     assert len(last["embed"].description.splitlines()) == 5
     assert "Page 3 of 3" in last["embed"].footer.text
     labels = {b.label: b for b in last["view"].children}
-    assert labels["Next"].disabled and labels["Previous"].custom_id == "alb:lb:9:10"
+    assert labels["Next"].disabled and labels["Previous"].custom_id == "alb:lb:9:10:albastini"
 
 
 async def test_publisher_forgets_closed_tables() -> None:
@@ -415,7 +422,7 @@ def test_deadline_is_a_discord_timestamp() -> None:
 async def test_busy_painter_sends_text_now_and_the_picture_later(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from cogs import table_message as table_message_module
+    from cogs.messages import table_message as table_message_module
 
     monkeypatch.setattr(table_message_module, "PICTURE_RETRY", 0.05)
     edits: list[dict[str, Any]] = []
@@ -463,7 +470,7 @@ def _keys_used_by_cogs() -> set[str]:
     import ast
     from pathlib import Path
 
-    from cogs.albastini import NEEDED_PERMISSIONS
+    from cogs.tables._cog import NEEDED_PERMISSIONS
 
     keys = {key for _attr, key in NEEDED_PERMISSIONS}
     root = Path(__file__).resolve().parents[2] / "cogs"

@@ -414,7 +414,7 @@ async def test_guild_settings_defaults_updates_and_validation(store: Store) -> N
 async def test_a_chosen_english_is_told_apart_from_never_chosen(tmp_path: Path) -> None:
     """With the bot's default set to Kiswahili, a server that picked English must keep it after
     a restart, while a server that only changed its turn time follows the bot's default."""
-    from cogs.lang import Languages
+    from cogs.ui.lang import Languages
 
     path = tmp_path / "albastini.db"
     store = await SQLiteStore.open(path)

@@ -22,6 +22,8 @@ from .match import Match, next_dealer
 
 #: The game's key in :data:`albastini.games.GAMES`, in the store and in button ids.
 NAME = "albastini"
+#: Where the game stands in every list of games: the order the bot added them.
+ORDER = 1
 #: Every mode: its label -> players and team size (``albastini.MODES`` has them as pairs).
 MODES: dict[str, dict[str, int]] = {
     label: {"players": players, "team_size": team_size}
@@ -65,6 +67,7 @@ __all__ = [
     "LEVELS",
     "MODES",
     "NAME",
+    "ORDER",
     "PACK",
     "POINTS",
     "RANKS",

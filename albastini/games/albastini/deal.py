@@ -1,8 +1,9 @@
 """One deal of Albastini: dealing, bidding for trump, the rounds, drawing, and scoring.
 
 A :class:`Deal` is a pure state machine. ``legal_actions()`` lists the codes of what the seat to
-act may do (sorted, as in every game), ``apply(code)`` does it or raises :class:`IllegalMove` leaving the state unchanged, and
-``view(seat)`` gives the JSON-serializable picture that seat is allowed to see.
+act may do (sorted, as in every game), ``apply(code)`` does it or raises :class:`IllegalMove`
+leaving the state unchanged, and ``view(seat)`` gives the JSON-serializable picture that seat is
+allowed to see.
 """
 
 from __future__ import annotations

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, ClassVar
 
 from .cards import Card

@@ -16,6 +16,10 @@ from .table_view import table_view
 
 #: The game's key in ``albastini.games.GAMES``, in the store and in button ids.
 NAME = "ass"
+#: Where the game stands in every list of games: the order the bot added them.
+ORDER = 4
+#: The ranks of the pack, highest first (``T`` is the Ten): how a hand is sorted and named.
+RANKS = "ATKQJ9876"
 #: Computer player levels offered to people.
 LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
 #: The mode a table gets when none is chosen.
@@ -32,6 +36,6 @@ def default_team_size(players: int) -> int:
     return 1
 
 
-__all__ = ["DEFAULT_MODE", "HAS_TARGET", "LEVELS", "MODES", "NAME", "OPTIONS", "Deal", "DealResult",
-           "IllegalMove", "Match", "decide", "default_team_size", "make_player", "new_deal",
-           "table_view"]
+__all__ = ["DEFAULT_MODE", "HAS_TARGET", "LEVELS", "MODES", "NAME", "OPTIONS", "ORDER", "RANKS",
+           "Deal", "DealResult", "IllegalMove", "Match", "decide", "default_team_size",
+           "make_player", "new_deal", "table_view"]

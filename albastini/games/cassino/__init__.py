@@ -17,6 +17,10 @@ from .table_view import table_view
 
 #: The game's key in ``albastini.games.GAMES``, in the store and in button ids.
 NAME = "cassino"
+#: Where the game stands in every list of games: the order the bot added them.
+ORDER = 3
+#: The ranks of the pack, highest first (``T`` is the Ten): how a hand is sorted and named.
+RANKS = "KQJT98765432A"
 #: Computer player levels offered to people.
 LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
 #: The points that win a match (the rules' game to 21).
@@ -37,6 +41,8 @@ __all__ = [
     "LEVELS",
     "MODES",
     "NAME",
+    "ORDER",
+    "RANKS",
     "Card",
     "Deal",
     "DealResult",

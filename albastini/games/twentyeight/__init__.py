@@ -17,6 +17,8 @@ from .table_view import table_view
 
 #: The game's key in ``albastini.games.GAMES``, in the store and in button ids.
 NAME = "twentyeight"
+#: Where the game stands in every list of games: the order the bot added them.
+ORDER = 2
 #: Computer player levels offered to people.
 LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
 #: The mode a table gets when none is chosen (the rules' default).
@@ -31,6 +33,7 @@ __all__ = [
     "LEVELS",
     "MODES",
     "NAME",
+    "ORDER",
     "POINTS",
     "RANKS",
     "SUITS",

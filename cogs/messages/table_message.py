@@ -27,6 +27,10 @@
 
 Only public views are rendered here (``table.public_view()``): no hand ever reaches a public
 message.
+
+Over 500 lines because the edit loop, the two ways an edit goes (a token or the budget), the
+picture's cache and the healing of a lost message all act on the same per-table state, in one
+order: apart, every edit would pass that state between modules.
 """
 
 from __future__ import annotations
@@ -44,11 +48,14 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from cogs import budget as budgets
-from cogs import courier, ids, painter, render, texts, views
-from cogs.courier import Courier, Outcome
+from cogs import render
+from cogs.games import presenter
 from cogs.i18n import t
-from cogs.notices import Notices, deadline_text
+from cogs.messages import budget as budgets
+from cogs.messages import courier, painter
+from cogs.messages.courier import Courier, Outcome
+from cogs.messages.notices import Notices, deadline_text
+from cogs.ui import buttons, texts, views
 
 if TYPE_CHECKING:
     from albastini.table import Table
@@ -159,7 +166,7 @@ class TableMessages:
         task = self._editors.get(table_id)
         if task is None or task.done():
             self._editors[table_id] = asyncio.get_running_loop().create_task(
-                self._edit_loop(table_id), name=f"albastini-table-edit-{table_id}"
+                self._edit_loop(table_id), name=f"table-edit-{table_id}"
             )
 
     def remember_token(
@@ -318,7 +325,7 @@ class TableMessages:
             scores=list(table.scores()),
             target=table.target,
             side_names=texts.side_names(table, lang),
-            game=table.game,
+            shows=presenter(table.game),
         )
         clock = deadline_text(table, self.service.clock)
         if clock:
@@ -590,7 +597,7 @@ class TableMessages:
         me = getattr(self.bot, "user", None)
         if me is None:
             return None
-        wanted = {ids.table_button(kind, table.id) for kind in ("join", "hand", "start")}
+        wanted = {buttons.table_button(kind, table.id) for kind in ("join", "hand", "start")}
         channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         async for msg in channel.history(limit=ORPHAN_SEARCH):
             if msg.author.id != me.id or not msg.embeds:

@@ -35,8 +35,6 @@ import signal
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from cogs.games import DEFAULT_GAME
-
 log = logging.getLogger(__name__)
 
 #: What became of an edit: done, the message is gone, no permission, it failed otherwise, or
@@ -77,7 +75,7 @@ class Paint:
 
     view: dict[str, Any]
     names: list[str]
-    game: str = DEFAULT_GAME
+    game: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,9 +135,7 @@ class Courier:
         result: Outcome = await self._call(job)
         return result
 
-    async def paint(
-        self, view: dict[str, Any], names: list[str], game: str = DEFAULT_GAME
-    ) -> bytes:
+    async def paint(self, view: dict[str, Any], names: list[str], game: str) -> bytes:
         """The table picture for a public view (see :func:`cogs.render.table_picture`)."""
         result: bytes = await self._call(Paint(view, names, game))
         return result
@@ -186,7 +182,7 @@ class Courier:
                     self._api_base,
                     (self._log_level, self._discord_log_level),
                 ),
-                name="albastini-courier",
+                name="bot-courier",
                 daemon=True,
             )
             await asyncio.to_thread(proc.start)
@@ -348,7 +344,7 @@ async def _serve(conn: multiprocessing.connection.Connection, token: str, api_ba
                 stop.set_result(None)
 
     global _drawer
-    _drawer = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="albastini-draw")
+    _drawer = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="picture-draw")
     loop.add_reader(conn.fileno(), readable)
     try:
         await stop
@@ -377,15 +373,17 @@ async def _draw_aside(view: dict[str, Any], names: list[str], game: str) -> byte
 
 def _draw(view: dict[str, Any], names: list[str], game: str) -> bytes:
     from cogs import render
+    from cogs.games import presenter
 
-    return render.table_picture(view, names, game=game)
+    return render.table_picture(view, names, shows=presenter(game))
 
 
 async def _edit(http: Any, job: Edit) -> tuple[Outcome, bool]:
     import discord
     import discord.http
 
-    from cogs import render, views
+    from cogs import render
+    from cogs.ui import views
 
     embed = discord.Embed.from_dict(job.embed)
     view = views.build_view(job.buttons)
@@ -431,7 +429,7 @@ async def edit_hand(session: Any, http: Any, job: HandEdit) -> Outcome:
     import discord.http
     from discord.webhook.async_ import async_context
 
-    from cogs import views
+    from cogs.ui import views
 
     view = views.build_view(job.buttons) if job.buttons else None
     try:

@@ -12,9 +12,10 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from cogs import render
-from cogs.games import DEFAULT_GAME, presenter
+from cogs.games import presenter
 from cogs.i18n import game_key, join_list, t, tn
 from cogs.render import scores_text
+from cogs.render.presenter import Presenter
 from cogs.render.text import TEAM_LETTERS
 
 if TYPE_CHECKING:
@@ -93,9 +94,9 @@ def lobby_text(table: Table, lang: str) -> tuple[str, str]:
     )
     lines = [t(lang, "lobby.host", host=mention(table.host_id), seconds=table.turn_time)]
     # the game's own choices for the match (Ass: the trump variant), named as /albastini
-    # start's choices name them ("choice.trumps.3")
+    # start's choices name them (cogs.games.option_choices: "<game>.choice.trumps.3")
     for name, value in sorted(table.options.items()):
-        chosen = ".".join(("choice", name, str(value)))
+        chosen = ".".join((table.game, "choice", name, str(value)))
         lines.append(t(lang, f"lobby.option.{name}", value=t(lang, chosen)))
     slots = list(table.seats) + [None] * max(0, table.players - len(table.seats))
     seats = [t(lang, "lobby.seat", n=i + 1, name=seat_name(s, lang)) for i, s in enumerate(slots)]
@@ -136,24 +137,25 @@ def teams_text(table: Table, lang: str, team_of: Sequence[int] | None = None) ->
 
 
 def since_events(
-    view: Mapping[str, Any], names: Sequence[str], lang: str, *, game: str = DEFAULT_GAME
+    view: Mapping[str, Any], names: Sequence[str], lang: str, *, shows: Presenter
 ) -> list[str]:
     """What the others did in this deal since this seat's last own move (newest last).
 
     Read from the public log of the seat's own view (``[seat, code]``, put into words by the
-    game's presenter); where each trick ends, and who won it, comes from the view's finished
-    tricks (``tricks``: a trick ends after as many moves of kind ``play`` as its ``plays``).
+    game's presenter ``shows``); where each trick ends, and who won it, comes from the view's
+    finished tricks (``tricks``, their ``plays`` in order): a trick ends at the move that put
+    its last card down (the move of that seat whose code ends with that card).
     """
-    shows = presenter(game)
+    game = shows.NAME
     seat = view.get("seat")
     log: list[Any] = list(view.get("log") or [])
     tricks: list[Any] = list(view.get("tricks") or [])
-    # the number of plays after which each finished trick ends
-    ends: dict[int, Any] = {}
-    played = 0
+    # every card put into a finished trick, in order, and the trick that card ends
+    plays: list[tuple[Any, str, Any]] = []
     for trick in tricks:
-        played += len(trick.get("plays") or [])
-        ends[played] = trick
+        cards = list(trick.get("plays") or [])
+        plays += [(s, str(c), trick if k == len(cards) - 1 else None)
+                  for k, (s, c) in enumerate(cards)]
 
     def who(s: int | None) -> str:
         s = s if s is not None else -1
@@ -165,10 +167,10 @@ def since_events(
     played = 0
     for s, code in log:
         events.append((s, str(code)))
-        if str(code).partition(":")[0] != "play":
+        if played >= len(plays) or (s, str(code).rpartition(":")[2]) != plays[played][:2]:
             continue
+        trick = plays[played][2]
         played += 1
-        trick = ends.get(played)
         if trick is not None and trick.get("winner") is not None:
             events.append((None, trick))
     last = max((j for j, (s, _) in enumerate(events) if s == seat), default=-1)
@@ -207,14 +209,14 @@ def hand_content(
     lang: str,
     *,
     note: str | None = None,
-    game: str = DEFAULT_GAME,
+    shows: Presenter,
 ) -> str:
     """The private hand message: an optional note (a refusal), the header, what happened."""
     lines: list[str] = []
     if note:
         lines.append(note)
-    lines.append(render.hand_text(dict(view), lang, list(names), game=game))
-    events = since_events(view, names, lang, game=game)
+    lines.append(render.hand_text(dict(view), lang, list(names), shows=shows))
+    events = since_events(view, names, lang, shows=shows)
     if events:
         lines.append(t(lang, "hand.since", events=t(lang, "inline.separator").join(events)))
     return "\n".join(lines)
@@ -240,8 +242,7 @@ def refusal_text(
         rule = str(details.get("rule", ""))
         if rule == "not_your_turn":
             return refusal_text(lang, "not_your_turn", details, table, link)
-        game = table.game if table is not None else DEFAULT_GAME
-        said = presenter(game).refusal(lang, rule, details)
+        said = presenter(table.game).refusal(lang, rule, details) if table is not None else None
         return said if said is not None else t(lang, "refuse.illegal")
     host = mention(table.host_id) if table is not None else "?"
     simple = {
@@ -289,7 +290,7 @@ def deal_over_text(
             lang, result, sides, deal_no=deal_no, team_size=table.team_size
         ),
         t(lang, game_key(table.game, "deal.summary.scores"),
-          scores=scores_text(lang, sides, scores, game=table.game)),
+          scores=scores_text(lang, sides, scores, shows=presenter(table.game))),
     ]
     if next_dealer is not None:
         names = seat_names(table, lang)
@@ -306,7 +307,7 @@ def match_over_text(
     single winner (Twenty-Eight's 3 players, two sharing the most) shares the win."""
     game = table.game
     sides = side_names(table, lang)
-    score_line = scores_text(lang, sides, scores, game=game)
+    score_line = scores_text(lang, sides, scores, shows=presenter(game))
     if winner_team is None or not 0 <= winner_team < len(sides):
         top = max(scores, default=0)
         sharing = [sides[i] for i, s in enumerate(scores[: len(sides)]) if s == top]
@@ -341,7 +342,7 @@ def leaderboard_row(lang: str, entry: PlayerStats, *, rank: int) -> str:
     )
 
 
-def stats_lines(lang: str, st: PlayerStats, game: str = DEFAULT_GAME) -> list[str]:
+def stats_lines(lang: str, st: PlayerStats, game: str) -> list[str]:
     """A player's statistics in ``game``, one line each (for someone who has finished a
     match)."""
     rate = round(100 * st.matches_won / st.matches_played) if st.matches_played else 0
@@ -371,9 +372,3 @@ def turn_notice(lang: str, game: str, phase: str, *, name: str, round: int) -> s
     if own != f"notify.your_{phase}":
         key = own
     return t(lang, game_key(game, key), name=name, round=round)
-
-
-def move_counted(lang: str, code: str, game: str = DEFAULT_GAME) -> str:
-    """"Your 7♥ was played.": a move (service action code) that counted although its answer
-    never reached the person who made it (to that person only: it names their card)."""
-    return presenter(game).action_text(lang, code, None)

@@ -25,8 +25,8 @@ from typing import TYPE_CHECKING, Any
 import aiohttp
 import discord
 
-from cogs import budget as budgets
-from cogs import ids, texts, views
+from cogs.messages import budget as budgets
+from cogs.ui import buttons, texts, views
 
 if TYPE_CHECKING:
     from albastini.table import Table
@@ -148,7 +148,7 @@ class Notices:
         worker = self._workers.get(table_id)
         if worker is None or worker.done():
             self._workers[table_id] = asyncio.get_running_loop().create_task(
-                self._work(table_id, queue), name=f"albastini-notices-{table_id}"
+                self._work(table_id, queue), name=f"notices-{table_id}"
             )
 
     async def _work(self, table_id: int, queue: asyncio.Queue[Job]) -> None:
@@ -232,7 +232,7 @@ class Notices:
         me = getattr(self.bot, "user", None)
         if table is None or me is None:
             return
-        hand_id = ids.table_button("hand", table_id)
+        hand_id = buttons.table_button("hand", table_id)
         current = self._notice.get(table_id)
         channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         try:

@@ -1,10 +1,12 @@
-"""What every feature's cog shares: the bot, the reader's language, private answers, and the
-private "Something went wrong" instead of an interaction left unanswered."""
+"""What every feature's cog shares: the bot, the reader's language, private answers, its clicks
+routed (:mod:`cogs.ui.router`), and the private "Something went wrong" instead of an
+interaction left unanswered."""
 
 from __future__ import annotations
 
 import logging
 import traceback
+from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -12,14 +14,15 @@ from discord import app_commands
 from discord.ext import commands
 
 from albastini.store import StoreUnavailable
-from cogs.group import remove_subcommands
 from cogs.i18n import t
-from cogs.replies import Reply
+from cogs.ui.group import remove_subcommands
+from cogs.ui.replies import Reply
 
 if TYPE_CHECKING:
     from albastini.session import TableService
     from albastini.store import Store
     from bot import AlbastiniBot
+    from cogs.ui.router import Click
 
 log = logging.getLogger(__name__)
 
@@ -38,7 +41,16 @@ class FeatureCog(commands.Cog):
         self.bot = bot
         super().__init__()
 
+    def clicks(self) -> Mapping[str, Callable[[Click], Awaitable[None]]]:
+        """The kinds of button (:data:`cogs.ui.buttons.KINDS`) this feature answers, and the
+        handler of each; the router sends it their clicks while it is loaded."""
+        return {}
+
+    async def cog_load(self) -> None:
+        self.bot.router.add(self.clicks())
+
     async def cog_unload(self) -> None:
+        self.bot.router.remove(self.clicks())
         # its subcommands leave the shared /albastini group with it (an extension unloaded or
         # reloaded); discord.py only removes a plain cog's top-level commands itself
         remove_subcommands(self.bot, self)
@@ -55,27 +67,14 @@ class FeatureCog(commands.Cog):
         """The language of the person who interacts, for private answers."""
         return await self.bot.languages.user(interaction.user.id, interaction.guild_id)
 
-    async def _private(self, reply: Reply, text: str) -> None:
+    async def private(self, reply: Reply, text: str) -> None:
+        """A short private answer."""
         await reply.send(content=text, ephemeral=True)
 
     async def guild_only(self, interaction: discord.Interaction[Any], reply: Reply) -> bool:
         if interaction.guild_id is None or interaction.channel_id is None:
-            await self._private(reply, t(await self._lang(interaction), "refuse.dm"))
+            await self.private(reply, t(await self._lang(interaction), "refuse.dm"))
             return False
-        return True
-
-    async def refused_outside_a_server(self, interaction: discord.Interaction[Any]) -> bool:
-        """A click from a DM or group DM (no server; Discord sends those to shard 0): answered
-        privately that the bot is played in a server channel, as its commands are; True then.
-        Without this, a table's button answered "that button doesn't work any more, type
-        /albastini hand", a command that a DM refuses too."""
-        if interaction.guild_id is not None:
-            return False
-        try:
-            lang = await self._lang(interaction)
-            await interaction.response.send_message(t(lang, "refuse.dm"), ephemeral=True)
-        except discord.HTTPException:
-            log.warning("could not answer a click from outside a server")
         return True
 
     # ------------------------------------------------------------------ errors
@@ -87,24 +86,32 @@ class FeatureCog(commands.Cog):
     async def answer_error(
         self, interaction: discord.Interaction[Any], error: BaseException, where: str
     ) -> None:
-        """Privately say "Something went wrong" instead of leaving the interaction unanswered;
-        "couldn't be saved, try again" when the database refused the write (locked by another
-        program, read-only, deleted: the store says which in the log)."""
-        original = getattr(error, "original", error)
-        storage = isinstance(original, StoreUnavailable)
-        if storage:  # the store's text names the cause and no card; no stack needed
-            log.warning("%s: not saved: %s", where, original)
+        """Privately say what went wrong instead of leaving the interaction unanswered
+        (:func:`answer_error`)."""
+        await answer_error(self.bot, interaction, error, where)
+
+
+async def answer_error(
+    bot: AlbastiniBot, interaction: discord.Interaction[Any], error: BaseException, where: str
+) -> None:
+    """Privately say "Something went wrong" instead of leaving the interaction unanswered;
+    "couldn't be saved, try again" when the database refused the write (locked by another
+    program, read-only, deleted: the store says which in the log)."""
+    original = getattr(error, "original", error)
+    storage = isinstance(original, StoreUnavailable)
+    if storage:  # the store's text names the cause and no card; no stack needed
+        log.warning("%s: not saved: %s", where, original)
+    else:
+        log_exception(where, original)
+    try:
+        lang = await bot.languages.user(interaction.user.id, interaction.guild_id)
+    except Exception:
+        lang = "en"
+    text = t(lang, "error.storage" if storage else "error.generic")
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
         else:
-            log_exception(where, original)
-        try:
-            lang = await self._lang(interaction)
-        except Exception:
-            lang = "en"
-        text = t(lang, "error.storage" if storage else "error.generic")
-        try:
-            if interaction.response.is_done():
-                await interaction.followup.send(text, ephemeral=True)
-            else:
-                await interaction.response.send_message(text, ephemeral=True)
-        except discord.HTTPException:
-            log.warning("could not tell a user about an error")
+            await interaction.response.send_message(text, ephemeral=True)
+    except discord.HTTPException:
+        log.warning("could not tell a user about an error")

@@ -39,11 +39,11 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from cogs.courier import CourierGone, HandEdit, Outcome, edit_hand
+from cogs.messages.courier import CourierGone, HandEdit, Outcome, edit_hand
 
 if TYPE_CHECKING:
     from albastini.table import Table
-    from cogs.courier import Courier
+    from cogs.messages.courier import Courier
 
 log = logging.getLogger(__name__)
 
@@ -233,7 +233,7 @@ class HandFollower:
             task = self._editors.get(key)
             if task is None or task.done():
                 self._editors[key] = asyncio.get_running_loop().create_task(
-                    self._edit_loop(key), name=f"albastini-hand-{key[0]}-{key[1]}"
+                    self._edit_loop(key), name=f"hand-edit-{key[0]}-{key[1]}"
                 )
 
     def covers(self, table_id: int, user_id: int) -> bool:

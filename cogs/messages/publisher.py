@@ -19,11 +19,11 @@ import asyncio
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from cogs import budget as budgets
-from cogs import views
-from cogs.courier import Courier
-from cogs.notices import NOTICE_DELAY, RETRY_DELAY, RETRY_MAX, Notices, deadline_text
-from cogs.table_message import EDIT_INTERVAL, TableMessages
+from cogs.messages import budget as budgets
+from cogs.messages.courier import Courier
+from cogs.messages.notices import NOTICE_DELAY, RETRY_DELAY, RETRY_MAX, Notices, deadline_text
+from cogs.messages.table_message import EDIT_INTERVAL, TableMessages
+from cogs.ui import views
 
 if TYPE_CHECKING:
     from albastini.table import Table

@@ -7,29 +7,31 @@ labels and colours of a hand's buttons from the game's presenter (:mod:`cogs.gam
 Discord layer holds no rules.
 
 The views sent with messages are never stored by discord.py (:class:`StaticView`): every click
-reaches ``AlbastiniCog.on_interaction``, which reads the custom id (:mod:`cogs.ids`, which carries
-all the state a click needs), so nothing expires after 15 minutes and a restart loses nothing.
+reaches the click router (:mod:`cogs.ui.router`), which reads the custom id
+(:mod:`cogs.ui.buttons`, which carries all the state a click needs), so nothing expires after
+15 minutes and a restart loses nothing.
 (discord.py's ``DynamicItem`` dispatch would rebuild a whole View from the clicked message and a
 Button per component on every click only to find the one clicked: the id alone is enough.)
 """
 
 from __future__ import annotations
 
-from collections.abc import Generator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 import discord
 
-from cogs import history_ids, ids
-from cogs.games import DEFAULT_GAME, ButtonStyle, first_rules_page, presenter
+from cogs.games import first_rules_page
 from cogs.i18n import t
+from cogs.render.presenter import ButtonStyle, Presenter
+from cogs.ui import buttons
 
 if TYPE_CHECKING:
     from albastini.table import Table
 
 Style = ButtonStyle
-_STYLES: dict[str, discord.ButtonStyle] = {
+STYLES: dict[str, discord.ButtonStyle] = {
     "primary": discord.ButtonStyle.primary,
     "secondary": discord.ButtonStyle.secondary,
     "success": discord.ButtonStyle.success,
@@ -52,19 +54,18 @@ class ButtonSpec:
 
 
 def hand_buttons(
-    view: dict[str, Any], table_id: int, lang: str, *, game: str = DEFAULT_GAME
+    view: dict[str, Any], table_id: int, lang: str, *, shows: Presenter
 ) -> list[ButtonSpec]:
     """The buttons of a private hand: one per card, enabled only for legal moves.
 
     Every enabled button is one of the view's ``moves`` and sends its code: a card of the hand
     is enabled when a legal move puts it down, and a move without a card (a pass) gets a button
     of its own after the cards. A card no legal move puts down is shown disabled, with an id
-    that is no move (:func:`cogs.ids.card`). Labels and colours are the game's (its presenter's
-    ``card_button`` and ``move_button``). A Refresh button is always there. ``view["legal"]``
-    has the last word: a move not in it is disabled (a hand that no longer follows the game
-    sets it empty).
+    that is no move (:func:`cogs.ui.buttons.card`). Labels and colours are the game's (its
+    presenter's, ``shows``: ``card_button`` and ``move_button``). A Refresh button is always
+    there. ``view["legal"]`` has the last word: a move not in it is disabled (a hand that no
+    longer follows the game sets it empty).
     """
-    shows = presenter(game)
     move_no = int(view.get("move_no") or 0)
     legal: set[str] = set(view.get("legal") or [])
     moves = [m for m in view.get("moves") or [] if m["code"] in legal]
@@ -84,18 +85,17 @@ def hand_buttons(
         custom_id = (
             _card_move_id(table_id, move_no, card, move["code"], uses[card])
             if move is not None
-            else ids.card(table_id, move_no, card)
+            else buttons.card(table_id, move_no, card)
         )
         specs.append(ButtonSpec(custom_id, label, style, disabled=move is None, row=i // 5))
     rows = _rows_after(len(hand[:20]))
     for move in moves:
         if not move.get("card"):
             label, style = shows.move_button(lang, move)
-            specs.append(
-                ButtonSpec(ids.move(table_id, move_no, move["code"]), label, style, row=next(rows))
-            )
+            custom_id = buttons.move(table_id, move_no, move["code"])
+            specs.append(ButtonSpec(custom_id, label, style, row=next(rows)))
     specs.append(
-        ButtonSpec(ids.table_button("refresh", table_id), t(lang, "button.refresh"),
+        ButtonSpec(_id("refresh", table_id), t(lang, "button.refresh"),
                    row=next(rows))
     )
     return specs
@@ -106,10 +106,10 @@ def _card_move_id(table_id: int, move_no: int, card: str, code: str, uses: int) 
     does a move whose id would not fit Discord (:mod:`cogs.chooser`)."""
     if uses == 1:
         try:
-            return ids.move(table_id, move_no, code)
+            return buttons.move(table_id, move_no, code)
         except ValueError:
             pass
-    return ids.options(table_id, move_no, card)
+    return buttons.options(table_id, move_no, card)
 
 
 def _rows_after(cards: int) -> Generator[int, None, None]:
@@ -125,19 +125,24 @@ def _rows_after(cards: int) -> Generator[int, None, None]:
         yield row
 
 
+def _id(kind: str, table_id: int) -> str:
+    """The id of a per-table button (:func:`cogs.ui.buttons.table_button`)."""
+    return buttons.table_button(kind, table_id)
+
+
 def lobby_buttons(table: Table, lang: str) -> list[ButtonSpec]:
     """Join / Leave / Add computer / Start / Cancel (the last three for the host), and Rules."""
     full = all(s is not None for s in table.seats) and len(table.seats) >= table.players
     tid = table.id
     return [
-        ButtonSpec(ids.table_button("join", tid), t(lang, "button.join"), "success", full),
-        ButtonSpec(ids.table_button("leave", tid), t(lang, "button.leave")),
+        ButtonSpec(_id("join", tid), t(lang, "button.join"), "success", full),
+        ButtonSpec(_id("leave", tid), t(lang, "button.leave")),
         ButtonSpec(
-            ids.table_button("computer", tid), t(lang, "button.add_computer"), "secondary", full
+            _id("computer", tid), t(lang, "button.add_computer"), "secondary", full
         ),
-        ButtonSpec(ids.table_button("start", tid), t(lang, "button.start"), "primary", not full),
-        ButtonSpec(ids.table_button("cancel", tid), t(lang, "button.cancel"), "danger"),
-        ButtonSpec(ids.rules(first_rules_page(table.game)), t(lang, "button.rules"), row=1),
+        ButtonSpec(_id("start", tid), t(lang, "button.start"), "primary", not full),
+        ButtonSpec(_id("cancel", tid), t(lang, "button.cancel"), "danger"),
+        ButtonSpec(buttons.rules(first_rules_page(table.game)), t(lang, "button.rules"), row=1),
     ]
 
 
@@ -146,56 +151,53 @@ def table_buttons(table: Table, lang: str) -> list[ButtonSpec]:
     if table.status != "running":
         return []
     tid = table.id
-    specs = [ButtonSpec(ids.table_button("hand", tid), t(lang, "button.show_hand"), "primary")]
+    specs = [ButtonSpec(_id("hand", tid), t(lang, "button.show_hand"), "primary")]
     if any(s is not None and s.user_id is not None and s.away for s in table.seats):
-        specs.append(ButtonSpec(ids.table_button("back", tid), t(lang, "button.back"), "success"))
-    specs.append(ButtonSpec(ids.table_button("leave", tid), t(lang, "button.leave")))
-    specs.append(ButtonSpec(ids.rules(first_rules_page(table.game)), t(lang, "button.rules")))
-    specs.append(ButtonSpec(history_ids.watch_id(tid), t(lang, "button.watch")))  # spectators
+        specs.append(ButtonSpec(_id("back", tid), t(lang, "button.back"), "success"))
+    specs.append(ButtonSpec(_id("leave", tid), t(lang, "button.leave")))
+    specs.append(ButtonSpec(buttons.rules(first_rules_page(table.game)), t(lang, "button.rules")))
+    specs.append(ButtonSpec(buttons.watch(tid), t(lang, "button.watch")))  # spectators
     return specs
 
 
 def notice_buttons(table_id: int, lang: str) -> list[ButtonSpec]:
     """The turn notice carries a shortcut to the hand."""
-    return [ButtonSpec(ids.table_button("hand", table_id), t(lang, "button.show_hand"), "primary")]
+    return [ButtonSpec(_id("hand", table_id), t(lang, "button.show_hand"), "primary")]
 
 
 def leave_confirm_buttons(table_id: int, lang: str) -> list[ButtonSpec]:
     return [
-        ButtonSpec(ids.table_button("quit", table_id), t(lang, "button.confirm_leave"), "danger"),
-        ButtonSpec(ids.table_button("refresh", table_id), t(lang, "button.keep_playing")),
+        ButtonSpec(_id("quit", table_id), t(lang, "button.confirm_leave"), "danger"),
+        ButtonSpec(_id("refresh", table_id), t(lang, "button.keep_playing")),
     ]
 
 
 def rematch_buttons(table_id: int, lang: str) -> list[ButtonSpec]:
-    return [ButtonSpec(ids.table_button("rematch", table_id), t(lang, "button.rematch"), "success"),
-            ButtonSpec(history_ids.open_id(table_id), t(lang, "button.replay"))]
+    return [ButtonSpec(_id("rematch", table_id), t(lang, "button.rematch"), "success"),
+            ButtonSpec(buttons.replay_open(table_id), t(lang, "button.replay"))]
 
 
-def pager_buttons(
-    kind: Literal["leaderboard", "rules"],
-    lang: str,
-    *,
-    page: int,
-    pages: int,
-    guild_id: int = 0,
-    page_size: int = 10,
-    game: str = DEFAULT_GAME,
-    first_page: int = 1,
-) -> list[ButtonSpec]:
-    """Previous / Next for the leaderboard of ``game`` (``page`` 0-based) and the rules (pages
-    of the rules book, ``pages`` of them from ``first_page``: one game's rules)."""
-    if kind == "leaderboard":
-        prev_id = ids.leaderboard(guild_id, (page - 1) * page_size, game)
-        next_id = ids.leaderboard(guild_id, (page + 1) * page_size, game)
-        first, last = 0, pages - 1
-    else:
-        prev_id, next_id = ids.rules(page - 1), ids.rules(page + 1)
-        first, last = first_page, first_page + pages - 1
+def pager_buttons(lang: str, page: int, first: int, last: int,
+                  page_id: Callable[[int], str]) -> list[ButtonSpec]:
+    """Previous / Next between pages ``first`` to ``last``, on ``page``; ``page_id`` makes the
+    id of another page (:func:`leaderboard_pager`, and the rules book's pages)."""
     return [
-        ButtonSpec(prev_id, t(lang, "button.previous"), disabled=page <= first),
-        ButtonSpec(next_id, t(lang, "button.next"), disabled=page >= last),
+        ButtonSpec(page_id(page - 1), t(lang, "button.previous"), disabled=page <= first),
+        ButtonSpec(page_id(page + 1), t(lang, "button.next"), disabled=page >= last),
     ]
+
+
+def leaderboard_pager(lang: str, guild_id: int, game: str, *, page: int, pages: int,
+                      page_size: int) -> list[ButtonSpec]:
+    """Previous / Next for the leaderboard of ``game`` (``page`` 0-based)."""
+    return pager_buttons(lang, page, 0, pages - 1,
+                         lambda p: buttons.leaderboard(guild_id, p * page_size, game))
+
+
+def rules_pager(lang: str, *, page: int, pages: int, first_page: int) -> list[ButtonSpec]:
+    """Previous / Next in the rules book, within one game's rules: ``pages`` of them from the
+    book's page ``first_page``."""
+    return pager_buttons(lang, page, first_page, first_page + pages - 1, buttons.rules)
 
 
 # --------------------------------------------------------------------------- discord.py views
@@ -254,7 +256,7 @@ class SpecView(StaticView):
             rows.setdefault(row, []).append(
                 {
                     "type": 2,
-                    "style": _STYLES[spec.style].value,
+                    "style": STYLES[spec.style].value,
                     "disabled": spec.disabled,
                     "label": spec.label[:80],
                     "custom_id": spec.custom_id,
@@ -277,7 +279,7 @@ def discord_view(specs: Sequence[ButtonSpec]) -> StaticView:
             discord.ui.Button(
                 custom_id=spec.custom_id,
                 label=spec.label[:80],
-                style=_STYLES[spec.style],
+                style=STYLES[spec.style],
                 disabled=spec.disabled,
                 row=spec.row,
             )

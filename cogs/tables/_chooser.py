@@ -2,11 +2,12 @@
 or that, build this or that value) opens its options, a second click makes the move.
 
 Clicking such a card (``alb:o:<table>:<move>:<card>``) edits the private hand in place: its
-text, then select menus of that card's options, worded by the game's presenter
-(``option_label``) from the engine's structured moves. A select holds at most 25 options, so
-the options are split by kind (trail, take, build) and then by 25, each menu saying which ones
-it holds ("Take 26–40 of 40"); a message holds five rows, so four menus a page and a row of
-buttons: back to the hand, and the other pages. Nothing is ever cut.
+text, then select menus of that card's options, in the order and the words of the game's
+presenter (``card_moves``, ``option_label``) from the engine's structured moves. A select holds
+at most 25 options, so the options are split by kind (the presenter names each group:
+``option_group``) and then by 25, each menu saying which ones it holds ("Take 26–40 of 40"); a
+message holds five rows, so four menus a page and a row of buttons: back to the hand, and the
+other pages. Nothing is ever cut.
 
 A menu's id carries the table and the move number (``alb:s:…``); the value chosen is the
 action code itself, which the table service checks as it checks any move: a forged value is
@@ -20,10 +21,10 @@ from collections.abc import Generator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from cogs import ids
-from cogs.games import DEFAULT_GAME, presenter
 from cogs.i18n import t
-from cogs.views import _STYLES, ButtonSpec, StaticView
+from cogs.render.presenter import Presenter
+from cogs.ui import buttons
+from cogs.ui.views import STYLES, ButtonSpec, StaticView
 
 __all__ = [
     "MENUS_PER_PAGE",
@@ -48,12 +49,6 @@ class MenuSpec:
     options: tuple[tuple[str, str, str | None], ...]
 
 
-def _label(lang: str, game: str, move: Mapping[str, Any]) -> str:
-    shows: Any = presenter(game)
-    words = getattr(shows, "option_label", None)
-    return str(words(lang, move)) if callable(words) else str(move.get("label") or move["code"])
-
-
 def _fit(text: str) -> tuple[str, str | None]:
     """A label of at most 100 characters, the rest (if any) as the option's description; split
     between words, never mid-word."""
@@ -65,14 +60,6 @@ def _fit(text: str) -> tuple[str, str | None]:
     if len(rest) > _LIMIT:
         rest = rest[: _LIMIT - 1] + "…"
     return text[:cut], rest
-
-
-def card_options(view: Mapping[str, Any], card: str) -> list[Mapping[str, Any]]:
-    """The legal moves that play ``card``: trail first, then takes, then builds."""
-    legal = set(view.get("legal") or [])
-    order = {"trail": 0, "capture": 1, "build": 2}
-    mine = [m for m in view.get("moves") or [] if m.get("card") == card and m["code"] in legal]
-    return sorted(mine, key=lambda m: (order.get(str(m.get("kind")), 3), str(m["code"])))
 
 
 def _parts(moves: Sequence[Mapping[str, Any]]) -> Generator[
@@ -88,12 +75,13 @@ def _parts(moves: Sequence[Mapping[str, Any]]) -> Generator[
 
 
 def chooser_specs(view: Mapping[str, Any], table_id: int, lang: str, card: str, page: int = 0,
-                  *, game: str = DEFAULT_GAME) -> tuple[list[MenuSpec], list[ButtonSpec]]:
+                  *, shows: Presenter) -> tuple[list[MenuSpec], list[ButtonSpec]]:
     """The menus of ``card``'s options on ``page`` and the buttons under them (back to the
     hand; the other pages when there are more than four menus). No menu when the card has
     fewer than two options (the hand plays it at once, or not at all)."""
     move_no = int(view.get("move_no") or 0)
-    moves = card_options(view, card)
+    legal = set(view.get("legal") or [])
+    moves = shows.card_moves(card, [m for m in view.get("moves") or [] if m["code"] in legal])
     parts = list(_parts(moves)) if len(moves) > 1 else []
     pages = max(1, -(-len(parts) // MENUS_PER_PAGE))
     page = min(max(0, page), pages - 1)
@@ -103,22 +91,22 @@ def chooser_specs(view: Mapping[str, Any], table_id: int, lang: str, card: str, 
             continue
         options = []
         for m in chunk:
-            label, description = _fit(_label(lang, game, m))
+            label, description = _fit(shows.option_label(lang, m))
             options.append((label, str(m["code"]), description))
-        kind_name = t(lang, f"cassino.chooser.kind.{kind}")
+        kind_name = shows.option_group(lang, kind)
         placeholder = kind_name if total == len(chunk) else t(
-            lang, "cassino.chooser.part", kind=kind_name, first=first, last=last, total=total)
-        menus.append(MenuSpec(ids.pick(table_id, move_no, card, number), placeholder,
+            lang, "chooser.part", kind=kind_name, first=first, last=last, total=total)
+        menus.append(MenuSpec(buttons.pick(table_id, move_no, card, number), placeholder,
                               tuple(options)))
-    buttons = [ButtonSpec(ids.table_button("refresh", table_id), t(lang, "cassino.chooser.back"),
-                          row=4)]
+    under = [ButtonSpec(buttons.table_button("refresh", table_id), t(lang, "chooser.back"),
+                        row=4)]
     if pages > 1:
         for other in range(pages):
             if other != page:
-                buttons.append(ButtonSpec(
-                    ids.options(table_id, move_no, card, other),
-                    t(lang, "cassino.chooser.page", page=other + 1, pages=pages), row=4))
-    return menus, buttons
+                under.append(ButtonSpec(
+                    buttons.options(table_id, move_no, card, other),
+                    t(lang, "chooser.page", page=other + 1, pages=pages), row=4))
+    return menus, under
 
 
 class ChooserView(StaticView):
@@ -155,7 +143,7 @@ class ChooserView(StaticView):
             }]})
         if self.buttons:
             rows.append({"type": 1, "components": [
-                {"type": 2, "style": _STYLES[b.style].value, "disabled": b.disabled,
+                {"type": 2, "style": STYLES[b.style].value, "disabled": b.disabled,
                  "label": b.label[:80], "custom_id": b.custom_id}
                 for b in self.buttons[:5]
             ]})

@@ -2,9 +2,10 @@
 
 Drawing and encoding a picture is pure Python + Pillow work that holds the GIL for most of its
 time: in a thread it stalls the event loop (every click waits behind it). Here it runs in one
-spawned worker process, which imports only Pillow and :mod:`cogs.render` (not discord.py, not the
-table service). The functions below are what crosses the process boundary: module-level, with
-plain arguments (the public view is JSON-like data, the names a list of str).
+spawned worker process, which imports only Pillow, :mod:`cogs.render` and the games' presenters
+(:mod:`cogs.games`; not discord.py, not the table service). The functions below are what
+crosses the process boundary: module-level, with plain arguments (the public view is JSON-like
+data, the names a list of str).
 """
 
 from __future__ import annotations
@@ -14,23 +15,25 @@ import concurrent.futures
 from typing import Any
 
 from albastini.workers import WORKER_NICE, HealingPool, lower_priority, process_pool
-from cogs.games import DEFAULT_GAME
 
 __all__ = ["WORKER_NICE", "lower_priority", "new_pool", "paint", "stop_pool", "warm"]
 
 
 def warm() -> bool:
-    """Import the renderer in the worker ahead of the first picture (fonts load lazily)."""
-    from cogs import render  # noqa: F401
+    """Import the renderer and the presenters in the worker ahead of the first picture (fonts
+    load lazily)."""
+    from cogs import games, render  # noqa: F401
 
     return True
 
 
-def paint(view: dict[str, Any], names: list[str], game: str = DEFAULT_GAME) -> bytes:
-    """The picture of the table for a public view (see :func:`cogs.render.table_picture`)."""
+def paint(view: dict[str, Any], names: list[str], game: str) -> bytes:
+    """The picture of a table of ``game`` for a public view (see
+    :func:`cogs.render.table_picture`)."""
     from cogs import render
+    from cogs.games import presenter
 
-    return render.table_picture(view, names, game=game)
+    return render.table_picture(view, names, shows=presenter(game))
 
 
 async def stop_pool(pool: concurrent.futures.Executor) -> None:

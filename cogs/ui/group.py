@@ -1,7 +1,7 @@
 """The /albastini command group, which every feature's cog adds its subcommands to.
 
-A discord.py GroupCog's group belongs to that one cog; the features are separate cogs (tables and
-clicks, records and settings), so the group is made here, once per bot, and each cog's slash
+A discord.py GroupCog's group belongs to that one cog; the features are separate cogs (tables,
+records, settings, history), so the group is made here, once per bot, and each cog's slash
 commands are moved into it when the cog is added. Users see one /albastini group.
 """
 
@@ -12,12 +12,13 @@ from typing import TYPE_CHECKING, Any
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.lang import key_str, name_str
+from albastini.config import COMMAND_GROUP
+from cogs.ui.lang import key_str, name_str
 
 if TYPE_CHECKING:
     from bot import AlbastiniBot
 
-GROUP_NAME = "albastini"
+GROUP_NAME = COMMAND_GROUP
 
 
 def albastini_group(tree: app_commands.CommandTree[Any]) -> app_commands.Group:
@@ -27,7 +28,7 @@ def albastini_group(tree: app_commands.CommandTree[Any]) -> app_commands.Group:
         return found
     group = app_commands.Group(
         name=name_str(GROUP_NAME),
-        description=key_str("cmd.albastini.description"),
+        description=key_str("cmd.group.description"),
         guild_only=True,
     )
     tree.add_command(group)
