@@ -83,7 +83,8 @@ class Table:
     turn_time: int
     computer_level: str
     language: str
-    game: str = "albastini"
+    #: the table's game (a key of ``albastini.games.GAMES``)
+    game: str
     #: the game's own choices for the match (its package's ``OPTIONS``; Ass: ``trumps``, the
     #: trump variant); {} for the game's defaults
     options: dict[str, int] = field(default_factory=dict)

@@ -97,7 +97,8 @@ async def test_without_any_worker_hard_computers_play_the_normal_move_inline(
     pool = HealingPool(_broken_pool, name="test")
     try:
         async with service(tmp_path / "t.db", executor=pool) as (svc, _, rec):
-            table = await svc.open_table(GUILD, CHANNEL, HOST, "Host", players=2, target=1)
+            table = await svc.open_table(GUILD, CHANNEL, HOST, "Host", players=2, target=1,
+                                         game="albastini")
             await svc.add_computer(table.id, HOST, "hard")
             await svc.start_match(table.id, HOST)
             await svc.leave(table.id, HOST)  # both seats are the computers' now

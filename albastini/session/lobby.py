@@ -51,7 +51,7 @@ class LobbyService(TurnService):
         turn_time: int | None = None,
         computer_level: str = "normal",
         language: str | None = None,
-        game: str = "albastini",
+        game: str,
         options: dict[str, int] | None = None,
     ) -> Table:
         """Open a lobby of ``game`` in a channel with the host in the first seat.

@@ -220,7 +220,7 @@ def test_a_move_id_fits_discord_with_any_table_and_move_number() -> None:
 def _table(**over: Any) -> Table:
     table = Table(id=1, guild_id=2, channel_id=3, host_id=100, players=4, team_size=2, target=5,
                   turn_time=60, computer_level="easy", language="en", status="running",
-                  seats=[SeatInfo(i, 100 + i, f"P{i}", None) for i in range(4)])
+                  seats=[SeatInfo(i, 100 + i, f"P{i}", None) for i in range(4)], game="albastini")
     for key, value in over.items():
         setattr(table, key, value)
     return table

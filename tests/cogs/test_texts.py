@@ -22,7 +22,8 @@ ALB = presenter("albastini")
 
 async def test_computers_are_named_in_the_readers_language(tmp_path: Path) -> None:
     async with service(tmp_path / "a.db") as (svc, _store, _rec):
-        table = await svc.open_table(GUILD, CHANNEL, HOST, "Host", players=4, language="sw")
+        table = await svc.open_table(GUILD, CHANNEL, HOST, "Host", players=4, language="sw",
+                                     game="albastini")
         await svc.join(table.id, P2, "Zoë")
         await svc.add_computer(table.id, HOST, "easy")
         await svc.add_computer(table.id, HOST, "hard")
@@ -49,7 +50,8 @@ async def test_old_english_computer_names_still_show_in_the_readers_language(
     reads "Kompyuta 1" at a Kiswahili table, and a computer added next is not a second "1"."""
     db = tmp_path / "old.db"
     async with service(db) as (svc, _store, _rec):
-        table = await svc.open_table(GUILD, CHANNEL, HOST, "Host", players=3, language="sw")
+        table = await svc.open_table(GUILD, CHANNEL, HOST, "Host", players=3, language="sw",
+                                     game="albastini")
         await svc.add_computer(table.id, HOST, "easy")
     # what the bot stored before computers were named by the Discord layer
     with contextlib.closing(sqlite3.connect(db)) as con, con:
@@ -88,7 +90,8 @@ def test_counted_words_are_singular_for_one() -> None:
 
 async def test_a_target_of_one_victory_point_is_singular(tmp_path: Path) -> None:
     async with service(tmp_path / "a.db") as (svc, _store, _rec):
-        table = await svc.open_table(GUILD, CHANNEL, HOST, "Host", players=2, target=1)
+        table = await svc.open_table(GUILD, CHANNEL, HOST, "Host", players=2, target=1,
+                                     game="albastini")
         title, _ = texts.lobby_text(table, "en")
         assert title.endswith("first to 1 victory point")
         table.target = 3

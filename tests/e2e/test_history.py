@@ -144,7 +144,8 @@ async def test_history_pages(
             for i in range(6):  # six matches, each in a channel of its own, left to computers
                 channel = fake.add_channel(f"table-{i}")
                 table = await svc.open_table(fake.guild_id, channel, neema.id, "Neema",
-                                             players=2, computer_level="easy", target=1)
+                                             players=2, computer_level="easy", target=1,
+                                             game="albastini")
                 await svc.fill_computers(table.id, neema.id)
                 await svc.start_match(table.id, neema.id)
                 await svc.leave(table.id, neema.id)

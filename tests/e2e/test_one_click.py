@@ -99,7 +99,7 @@ async def test_a_whole_four_pair_match_one_click_per_move(
     async with fake.run_bot(bot):
         assert (bot.publisher.courier is not None) == courier
         people = [fake.add_user(name) for name in ("Asha", "Baraka", "Chiku", "Dalila")]
-        table_msg = await open_table(fake, people, teams="pairs", target=1)
+        table_msg = await open_table(fake, people, teams="pairs", target=1, game="albastini")
         table = table_of(bot, fake)
         hands = await open_hands(fake, people, table_msg)
         await settle(bot, fake)
@@ -147,7 +147,7 @@ async def test_a_hand_that_cannot_follow_falls_back_to_a_ping(
     posted = record_posts(fake)
     async with fake.run_bot(bot):
         people = [fake.add_user("Asha"), fake.add_user("Baraka")]
-        table_msg = await open_table(fake, people)
+        table_msg = await open_table(fake, people, game="albastini")
         table = table_of(bot, fake)
         hands = await open_hands(fake, people, table_msg)
         await settle(bot, fake)
@@ -192,7 +192,7 @@ async def test_a_hand_stops_following_before_its_token_runs_out(
         people = [fake.add_user("Asha"), fake.add_user("Baraka")]
         bot.tables.hands.follower.lifetime = 1.5
         bot.tables.hands.follower.margin = 1.0
-        table_msg = await open_table(fake, people)
+        table_msg = await open_table(fake, people, game="albastini")
         table = table_of(bot, fake)
         hands = await open_hands(fake, people, table_msg)
         await settle(bot, fake)
@@ -214,7 +214,7 @@ async def test_an_older_hand_message_loses_its_buttons(
     bot = make_bot(notice_delay=0.0)
     async with fake.run_bot(bot):
         people = [fake.add_user("Asha"), fake.add_user("Baraka")]
-        table_msg = await open_table(fake, people)
+        table_msg = await open_table(fake, people, game="albastini")
         first = await open_hands(fake, people, table_msg)
         second = await open_hands(fake, people, table_msg)
         await settle(bot, fake)

@@ -172,7 +172,8 @@ def _running_table() -> Table:
 
 def _table(status: str = "lobby", seats: int = 2, players: int = 4) -> Table:
     table = Table(id=4, guild_id=1, channel_id=2, host_id=10, players=players, team_size=2,
-                  target=5, turn_time=60, computer_level="normal", language="en", status=status)  # type: ignore[arg-type]
+                  target=5, turn_time=60, computer_level="normal", language="en", status=status,
+                  game="albastini")  # type: ignore[arg-type]
     table.seats = [SeatInfo(i, 10 + i, f"P{i}", None) for i in range(seats)]
     table.seats += [None] * (players - seats)
     return table

@@ -63,7 +63,7 @@ async def _play_to_the_end(
     table = svc.get(1)
     if table is None:
         table = await svc.open_table(
-            GUILD, CHANNEL, HOST, "Host", computer_level="greedy", target=8
+            GUILD, CHANNEL, HOST, "Host", computer_level="greedy", target=8, game="albastini"
         )
     if table.status == "lobby":
         if table.seat_of(P2) is None:

@@ -104,7 +104,7 @@ async def test_random_requests_never_corrupt_a_table(tmp_path: Path, seed: int) 
         rng=random.Random(seed),
     ) as (svc, store, _):
         table = await svc.open_table(
-            GUILD, CHANNEL, HOST, "Host", target=2, computer_level="random"
+            GUILD, CHANNEL, HOST, "Host", target=2, computer_level="random", game="albastini"
         )
         await svc.join(table.id, P2, "Second")
         await svc.fill_computers(table.id, HOST)

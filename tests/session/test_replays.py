@@ -63,7 +63,7 @@ async def test_only_deals_of_finished_matches_replay(tmp_path: Path) -> None:
         with pytest.raises(Refusal) as exc:
             await svc.deal_replay(table_id, 1, guild_id=GUILD + 1)
         assert exc.value.reason == "table_gone"
-        running = await svc.open_table(GUILD, CHANNEL, HOST, "Host", players=2)
+        running = await svc.open_table(GUILD, CHANNEL, HOST, "Host", players=2, game="albastini")
         await svc.fill_computers(running.id, HOST)
         await svc.start_match(running.id, HOST)
         for table in (running.id, 12345):

@@ -96,7 +96,7 @@ async def test_restart_replays_and_play_goes_on(db: Path) -> None:
     rng = random.Random(11)
     async with service(db, clock=clock, computer_pause=1.0, rng=random.Random(2)) as (svc, _, _rec):
         table = await svc.open_table(
-            GUILD, CHANNEL, HOST, "Host", computer_level="greedy", target=3
+            GUILD, CHANNEL, HOST, "Host", computer_level="greedy", target=3, game="albastini"
         )
         await svc.join(table.id, P2, "Second")
         await svc.fill_computers(table.id, HOST)
@@ -141,7 +141,8 @@ async def test_restart_replays_and_play_goes_on(db: Path) -> None:
 
 async def test_restart_reloads_a_lobby(db: Path) -> None:
     async with service(db) as (svc, _, _):
-        table = await svc.open_table(GUILD, CHANNEL, HOST, "Host", players=3, target=2)
+        table = await svc.open_table(GUILD, CHANNEL, HOST, "Host", players=3, target=2,
+                                     game="albastini")
         await svc.join(table.id, P2, "Second")
         await svc.add_computer(table.id, HOST, "easy")
         await svc.leave(table.id, HOST)
@@ -171,7 +172,8 @@ async def test_restart_after_the_last_move_of_a_deal_was_stored(db: Path) -> Non
         _,
     ):
         table = await svc.open_table(
-            GUILD, CHANNEL, HOST, "Host", players=2, target=1, computer_level="greedy"
+            GUILD, CHANNEL, HOST, "Host", players=2, target=1, computer_level="greedy",
+            game="albastini"
         )
         await svc.fill_computers(table.id, HOST)
         await svc.start_match(table.id, HOST)
@@ -316,7 +318,7 @@ async def test_a_log_that_does_not_replay_frees_the_channel(db: Path) -> None:
     """A move the engine refuses (written by a bug or by hand) cannot block the channel: the
     table is cancelled at start-up, its log kept, and the channel takes a new table."""
     async with service(db) as (svc, store, _):
-        table = await svc.open_table(GUILD, CHANNEL, HOST, "Host", players=2)
+        table = await svc.open_table(GUILD, CHANNEL, HOST, "Host", players=2, game="albastini")
         await svc.fill_computers(table.id, HOST, "random")
         await svc.start_match(table.id, HOST)
         await svc.wait_idle()
@@ -341,5 +343,5 @@ async def test_a_log_that_does_not_replay_frees_the_channel(db: Path) -> None:
     async with service(db) as (svc, store, _):
         assert svc.get(table_id) is None and svc.table_in_channel(CHANNEL) is None
         assert (await store.get_table(table_id)).status == "cancelled"
-        again = await svc.open_table(GUILD, CHANNEL, HOST, "Host")
+        again = await svc.open_table(GUILD, CHANNEL, HOST, "Host", game="albastini")
         assert again.id != table_id

@@ -51,7 +51,8 @@ def db(tmp_path: Path) -> Path:
 
 async def running_pairs(svc: TableService, level: str = "random") -> Table:
     """4 pairs: HOST and P2 plus two computers, started; waits for a person's turn."""
-    table = await svc.open_table(GUILD, CHANNEL, HOST, "Host", computer_level=level)
+    table = await svc.open_table(GUILD, CHANNEL, HOST, "Host", computer_level=level,
+                                 game="albastini")
     await svc.join(table.id, P2, "Second")
     await svc.fill_computers(table.id, HOST)
     await svc.start_match(table.id, HOST)
@@ -72,7 +73,7 @@ def waiting_person(table: Table) -> int:
 
 async def test_lobby_life_cycle(db: Path) -> None:
     async with service(db) as (svc, store, rec):
-        table = await svc.open_table(GUILD, CHANNEL, HOST, "  Host  ")
+        table = await svc.open_table(GUILD, CHANNEL, HOST, "  Host  ", game="albastini")
         assert table.status == "lobby"
         assert (table.players, table.team_size, table.teams) == (4, 2, 2)
         assert (table.target, table.turn_time, table.language) == (5, 60, "en")
@@ -122,7 +123,7 @@ async def test_lobby_life_cycle(db: Path) -> None:
 async def test_defaults_and_guild_settings(db: Path) -> None:
     async with service(db) as (svc, store, _):
         await store.set_guild_settings(GUILD, turn_time=90, target_vp=3, language="sw")
-        two = await svc.open_table(GUILD, CHANNEL, HOST, "Host", players=2)
+        two = await svc.open_table(GUILD, CHANNEL, HOST, "Host", players=2, game="albastini")
         assert (two.team_size, two.teams, two.target, two.turn_time, two.language) == (
             1,
             2,
@@ -130,7 +131,7 @@ async def test_defaults_and_guild_settings(db: Path) -> None:
             90,
             "sw",
         )
-        six = await svc.open_table(GUILD, CHANNEL + 1, HOST, "Host", players=6)
+        six = await svc.open_table(GUILD, CHANNEL + 1, HOST, "Host", players=6, game="albastini")
         assert (six.team_size, six.teams) == (2, 3)
         trios = await svc.open_table(
             GUILD,
@@ -141,7 +142,7 @@ async def test_defaults_and_guild_settings(db: Path) -> None:
             team_size=3,
             target=7,
             turn_time=20,
-            language="en",
+            language="en", game="albastini"
         )
         assert (trios.teams, trios.target, trios.turn_time, trios.language) == (2, 7, 20, "en")
 
@@ -164,7 +165,8 @@ async def test_defaults_and_guild_settings(db: Path) -> None:
 async def test_bad_settings_are_refused(db: Path, kwargs: dict[str, object], field: str) -> None:
     async with service(db) as (svc, store, _):
         with pytest.raises(Refusal) as exc:
-            await svc.open_table(GUILD, CHANNEL, HOST, "Host", **kwargs)  # type: ignore[arg-type]
+            await svc.open_table(GUILD, CHANNEL, HOST, "Host", game="albastini",
+                                 **kwargs)  # type: ignore[arg-type]
         assert exc.value.reason == "bad_value" and exc.value.details["field"] == field
         assert str(exc.value)
         assert await store.active_table(CHANNEL) is None
@@ -174,20 +176,20 @@ async def test_bad_settings_are_refused(db: Path, kwargs: dict[str, object], fie
 async def test_one_table_per_channel(db: Path) -> None:
     async with service(db) as (svc, _, _):
         first, second = await asyncio.gather(
-            svc.open_table(GUILD, CHANNEL, HOST, "Host"),
-            svc.open_table(GUILD, CHANNEL, P2, "Second"),
+            svc.open_table(GUILD, CHANNEL, HOST, "Host", game="albastini"),
+            svc.open_table(GUILD, CHANNEL, P2, "Second", game="albastini"),
             return_exceptions=True,
         )
         tables = [t for t in (first, second) if isinstance(t, Table)]
         refusals = [r for r in (first, second) if isinstance(r, Refusal)]
         assert len(tables) == 1 and [r.reason for r in refusals] == ["table_exists"]
-        other = await svc.open_table(GUILD, CHANNEL + 1, P2, "Second")
+        other = await svc.open_table(GUILD, CHANNEL + 1, P2, "Second", game="albastini")
         assert other.id != tables[0].id
 
 
 async def test_lobby_refusals_change_nothing(db: Path) -> None:
     async with service(db) as (svc, store, rec):
-        table = await svc.open_table(GUILD, CHANNEL, HOST, "Host", players=2)
+        table = await svc.open_table(GUILD, CHANNEL, HOST, "Host", players=2, game="albastini")
 
         async def refused(reason: str, call: object) -> None:
             before = (list(table.seats), table.host_id, table.status)
@@ -225,7 +227,7 @@ async def test_lobby_refusals_change_nothing(db: Path) -> None:
 
 async def test_host_leaving_the_lobby_hands_over_or_cancels(db: Path) -> None:
     async with service(db) as (svc, store, rec):
-        table = await svc.open_table(GUILD, CHANNEL, HOST, "Host")
+        table = await svc.open_table(GUILD, CHANNEL, HOST, "Host", game="albastini")
         await svc.add_computer(table.id, HOST)
         await svc.join(table.id, P2, "Second")
         await svc.leave(table.id, HOST)
@@ -240,7 +242,8 @@ async def test_host_leaving_the_lobby_hands_over_or_cancels(db: Path) -> None:
         assert rec.of(TableClosed)[-1].reason == "cancelled"
         assert (await store.get_table(table.id)).status == "cancelled"
         assert svc.table_in_channel(CHANNEL) is None
-        await svc.open_table(GUILD, CHANNEL, HOST, "Host")  # the channel is free again
+        await svc.open_table(GUILD, CHANNEL, HOST, "Host",
+                             game="albastini")  # the channel is free again
 
 
 # --------------------------------------------------------------------------- play
@@ -337,7 +340,8 @@ async def test_illegal_bid_carries_the_rules_reason(db: Path) -> None:
     async with service(db, rng=random.Random(3)) as (svc, store, _):
         for attempt in range(40):
             table = await svc.open_table(
-                GUILD, CHANNEL + attempt, HOST, "Host", players=3, computer_level="random"
+                GUILD, CHANNEL + attempt, HOST, "Host", players=3, computer_level="random",
+                game="albastini"
             )
             await svc.fill_computers(table.id, HOST)
             await svc.start_match(table.id, HOST)
@@ -412,7 +416,8 @@ async def test_two_players_clicking_at_once(db: Path) -> None:
 async def test_a_whole_match_played_by_people_and_computers(db: Path) -> None:
     async with service(db) as (svc, store, rec):
         table = await svc.open_table(
-            GUILD, CHANNEL, HOST, "Host", players=2, target=3, computer_level="greedy"
+            GUILD, CHANNEL, HOST, "Host", players=2, target=3, computer_level="greedy",
+            game="albastini"
         )
         await svc.fill_computers(table.id, HOST)
         await svc.start_match(table.id, HOST)
@@ -458,7 +463,7 @@ async def test_computers_play_whole_matches(db: Path, players: int, team_size: i
             players=players,
             team_size=team_size,
             computer_level="greedy",
-            target=3,
+            target=3, game="albastini"
         )
         if players > 2:
             await svc.join(table.id, P2, "Second")
@@ -487,7 +492,8 @@ async def test_computers_play_whole_matches(db: Path, players: int, team_size: i
 async def test_leave_mid_game_then_come_back(db: Path) -> None:
     async with service(db, computer_pause=1.0) as (svc, store, rec):
         clock = svc.clock
-        table = await svc.open_table(GUILD, CHANNEL, HOST, "Host", computer_level="random")
+        table = await svc.open_table(GUILD, CHANNEL, HOST, "Host", computer_level="random",
+                                     game="albastini")
         await svc.join(table.id, P2, "Second")
         await svc.fill_computers(table.id, HOST)
         await svc.start_match(table.id, HOST)
@@ -535,7 +541,7 @@ async def test_cancel_by_host_moderator_and_others(db: Path) -> None:
             await svc.cancel(table.id, HOST)
         assert exc.value.reason == "not_running"
 
-        other = await svc.open_table(GUILD, CHANNEL, HOST, "Host")
+        other = await svc.open_table(GUILD, CHANNEL, HOST, "Host", game="albastini")
         await svc.cancel(other.id, HOST)
         assert other.status == "cancelled"
         assert svc.get(table.id) is None  # only the channel's last closed table is kept
@@ -544,7 +550,8 @@ async def test_cancel_by_host_moderator_and_others(db: Path) -> None:
 async def test_set_message_and_rematch(db: Path) -> None:
     async with service(db) as (svc, store, _rec):
         table = await svc.open_table(
-            GUILD, CHANNEL, HOST, "Host", players=2, target=1, computer_level="random"
+            GUILD, CHANNEL, HOST, "Host", players=2, target=1, computer_level="random",
+            game="albastini"
         )
         await svc.set_message(table.id, 5555)
         assert table.message_id == 5555
@@ -574,7 +581,7 @@ async def test_close_refuses_new_work(db: Path) -> None:
     try:
         svc = TableService(store, computer_pause=0, deal_pause=0)
         await svc.start()
-        table = await svc.open_table(GUILD, CHANNEL, HOST, "Host")
+        table = await svc.open_table(GUILD, CHANNEL, HOST, "Host", game="albastini")
         await svc.close()
         with pytest.raises(Refusal) as exc:
             await svc.join(table.id, P2, "Second")
@@ -589,7 +596,8 @@ async def test_a_failing_store_loses_nothing_and_play_goes_on(db: Path) -> None:
     svc = TableService(store, computer_pause=0, deal_pause=0, clock=clock, retry_delay=1.0)
     try:
         table = await svc.open_table(
-            GUILD, CHANNEL, HOST, "Host", players=2, target=2, computer_level="random"
+            GUILD, CHANNEL, HOST, "Host", players=2, target=2, computer_level="random",
+            game="albastini"
         )
         await svc.fill_computers(table.id, HOST)
         await svc.start_match(table.id, HOST)
@@ -656,8 +664,10 @@ async def test_lobbies_in_different_channels_open_at_once(db: Path) -> None:
     svc = TableService(store, computer_pause=0, deal_pause=0)
     try:
         await svc.start()
-        opens = [svc.open_table(GUILD, CHANNEL + i, HOST + i, f"Host {i}") for i in range(5)]
-        opens += [svc.open_table(GUILD, CHANNEL, P2, "Second")]  # races the first one
+        opens = [svc.open_table(GUILD, CHANNEL + i, HOST + i, f"Host {i}",
+                                game="albastini") for i in range(5)]
+        opens += [svc.open_table(GUILD, CHANNEL, P2, "Second",
+                                 game="albastini")]  # races the first one
         done = await asyncio.gather(*opens, return_exceptions=True)
         tables = [t for t in done if isinstance(t, Table)]
         refused = [e for e in done if isinstance(e, Refusal)]

@@ -45,7 +45,7 @@ async def advance_until(
 
 async def two_player(svc: TableService, level: str = "random") -> Table:
     table = await svc.open_table(
-        GUILD, CHANNEL, HOST, "Host", players=2, target=21, computer_level=level
+        GUILD, CHANNEL, HOST, "Host", players=2, target=21, computer_level=level, game="albastini"
     )
     await svc.fill_computers(table.id, HOST)
     await svc.start_match(table.id, HOST)
@@ -191,7 +191,7 @@ async def test_a_move_in_time_stops_the_timer(db: Path) -> None:
 async def test_idle_lobby_closes(db: Path) -> None:
     clock = ManualClock()
     async with service(db, clock=clock, lobby_idle=600.0) as (svc, store, rec):
-        table = await svc.open_table(GUILD, CHANNEL, HOST, "Host")
+        table = await svc.open_table(GUILD, CHANNEL, HOST, "Host", game="albastini")
         await clock.advance(599)
         await svc.wait_idle()
         assert table.status == "lobby"
@@ -232,7 +232,7 @@ async def test_slow_levels_think_in_the_executor(db: Path) -> None:
     clock = ManualClock()
     try:
         async with service(db, clock=clock, executor=pool) as (svc, _store, rec):
-            table = await svc.open_table(GUILD, CHANNEL, HOST, "Host", players=2)
+            table = await svc.open_table(GUILD, CHANNEL, HOST, "Host", players=2, game="albastini")
             await svc.add_computer(table.id, HOST, "search")
             await svc.start_match(table.id, HOST)
             for _ in range(2):
@@ -255,7 +255,8 @@ async def test_hard_computers_think_in_a_spawned_process_pool(db: Path) -> None:
     )
     try:
         async with service(db, executor=pool) as (svc, _, rec):
-            table = await svc.open_table(GUILD, CHANNEL, HOST, "Host", players=2, target=1)
+            table = await svc.open_table(GUILD, CHANNEL, HOST, "Host", players=2, target=1,
+                                         game="albastini")
             await svc.add_computer(table.id, HOST, "hard")
             await svc.start_match(table.id, HOST)
             await svc.leave(table.id, HOST)  # both seats are the pool's now

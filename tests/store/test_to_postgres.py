@@ -53,7 +53,8 @@ async def make_bot_database(path: Path) -> tuple[int, int]:
         await store.start_season(GUILD)
         await store.set_guild_settings(GUILD, turn_time=90, language="sw")
         await store.set_user_language(P2, "en")
-        table = await svc.open_table(GUILD, CHANNEL + 1, HOST, "Host", computer_level="easy")
+        table = await svc.open_table(GUILD, CHANNEL + 1, HOST, "Host", computer_level="easy",
+                                     game="albastini")
         await svc.join(table.id, P2, "Second")
         await svc.fill_computers(table.id, HOST)
         await svc.start_match(table.id, HOST)
