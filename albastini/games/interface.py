@@ -220,13 +220,12 @@ class Game:
         return bool(match.deal.phase == "finished")
 
     def deal_score(self, match: MatchLike) -> DealScore:
-        """The current (finished) deal's score. Card points below 0 count as 0: the store and
-        the statistics keep card points of 0 or more, and a game whose cards can be worth less
-        than nothing (Ass's sixes are worth -1) can leave a player with fewer than 0 in a
-        deal; the view's ``result`` (:meth:`result_json`) keeps the rules' own numbers."""
+        """The current (finished) deal's score, in the rules' own numbers: card points may be
+        below 0 (Ass's sixes are worth -1), and are stored and counted as they are, so that a
+        player's statistics agree with the deal summaries (:meth:`result_json`)."""
         result = match.deal.result()
         return DealScore(
-            tuple(max(0, int(p)) for p in result.points),
+            tuple(int(p) for p in result.points),
             None if result.winner is None else int(result.winner),
             tuple(int(p) for p in result.game_points),
         )

@@ -4,17 +4,25 @@ A table's game state is never stored: it is derived by replaying the mode settin
 seed and dealer, and the ordered action log through the engine. The store keeps that log
 (append-only, numbered without gaps), the results of finished deals and matches, and settings.
 
-What every back end shares, apart from what is SQLite's:
+One store over two SQL dialects. What every back end shares:
 
+- ``core.py``: every method of the :class:`Store` protocol written once (its checks, statements
+  and transaction), ``standings.py`` the ratings, seasons and history among them;
+  ``dialect.py``: the seam they run through (a write transaction, the words of SQL that differ,
+  the database's refusals of a row, and what an engine provides);
 - ``records.py``: the records stored and returned (:class:`TableRecord`, :class:`SeatRecord`,
   :class:`MoveRecord`, :class:`PlayerResult`...); ``errors.py``: the errors (:class:`StoreError`
   and its kinds); ``protocol.py``: the :class:`Store` protocol the table service uses;
   ``values.py``: the checks of the values given to a store, and the conversions SQL needs;
-  ``shared.py``: the columns read and the records their rows become, the statements whose text
-  differs only in placeholders, and the pure part of results, ratings and history;
-- ``sqlite/``: :class:`SQLiteStore`, the implementation for one bot process: SQLite in WAL mode
-  (its SQL, its engine of connections and group commit, its migrations; see its docstring);
-- ``postgres/``: :class:`PostgresStore`, the same on a PostgreSQL server (asyncpg), chosen by a
+  ``shared.py``: the columns read and the records their rows become, the statements the
+  methods share, and the pure part of results, ratings and history.
+
+What differs, each back end's engine (connections, transactions, group commit of moves, the
+database's troubles), dialect and migrations:
+
+- ``sqlite/``: :class:`SQLiteStore`, for one bot process: SQLite in WAL mode (see its
+  docstring);
+- ``postgres/``: :class:`PostgresStore`, on a PostgreSQL server (asyncpg), chosen by a
   ``postgresql://`` URL in ``ALBASTINI_DB`` (:func:`open_store` picks the back end).
 
 Durability: ``synchronous=NORMAL`` in WAL mode (the default here). A commit has written its WAL

@@ -1,12 +1,11 @@
-"""What the SQLite and PostgreSQL stores share beyond the records and the checks of values: the
-columns they read and the records those rows become, the statements whose text differs only in
-placeholders, the refusals of the schema's triggers, and the pure part of results, ratings and
-history. Each back end keeps its own transactions, locking and driver calls.
+"""The pure part of the store that core.py and standings.py build on: the columns read and the
+records those rows become, the statements several methods share, the refusals of a move (the
+schema's trigger, keys) as store errors, and the pure part of results, ratings and history.
 
-The statements here are written with SQLite's ``?`` placeholders; :func:`numbered` gives
-PostgreSQL's ``$1, $2...`` for the same text, so that one statement serves both and they cannot
-drift apart. About 500 lines because it is everything the two must agree on; split by topic it
-would only scatter that.
+Every statement of the store is written with SQLite's ``?`` placeholders; :func:`numbered` gives
+PostgreSQL's ``$1, $2...`` for the same text (its dialect does it for each), so that one
+statement serves both and they cannot drift apart. About 500 lines because it is everything the
+two must agree on; split by topic it would only scatter that.
 """
 
 from __future__ import annotations
@@ -18,6 +17,7 @@ from typing import Any
 
 from ..ratings import Side, Skill
 from ..shards import Shards
+from .dialect import Refusal
 from .errors import (
     ConflictError,
     InvalidValue,
@@ -257,18 +257,23 @@ _TRIGGER_ERRORS: dict[str, tuple[type[StoreError], str]] = {
 
 
 def move_refusal(
-    params: tuple[Any, ...], text: str, *, trigger: bool, foreign_key: bool
+    params: tuple[Any, ...], refusal: Refusal | None, exc: BaseException
 ) -> StoreError:
-    """The store error for a move (``params`` as inserted) the database refused with ``text``:
-    the schema's trigger (``trigger``: its message names the reason), a missing seat or deal
-    (``foreign_key``), or another constraint. Both back ends say the same for the same move."""
+    """The store error for a move (``params`` as inserted) that ``exc`` refused: the schema's
+    trigger (its message names the reason), a move with that number committed first (a unique
+    key), a missing seat or deal (a foreign key), another constraint, or (``refusal`` None)
+    not the row at all. Both back ends say the same for the same move."""
     t, m, d, s = params[0], params[1], params[2], params[3]
-    if trigger and text in _TRIGGER_ERRORS:
-        kind, msg = _TRIGGER_ERRORS[text]
+    if refusal is None:
+        return StoreError(f"could not store move {m} of table {t}: {exc}")
+    if refusal.kind == "trigger" and refusal.text in _TRIGGER_ERRORS:
+        kind, msg = _TRIGGER_ERRORS[refusal.text]
         return kind(msg.format(t=t, m=m, d=d))
-    if foreign_key:
+    if refusal.kind == "unique":
+        return StaleMove(f"table {t} already has move {m}")
+    if refusal.kind == "foreign_key":
         return UnknownSeat(f"table {t} has no seat {s} (or no deal {d})")
-    return ConflictError(f"move {m} of table {t} refused by the database: {text}")
+    return ConflictError(f"move {m} of table {t} refused by the database: {refusal.text}")
 
 
 # ---------------------------------------------------------------- finished matches

@@ -219,7 +219,8 @@ def check_results(table_id: int, results: object) -> list[tuple[Any, ...]]:
                 played,
                 won_deals,
                 check_int("deals_won_big", r.deals_won_big, 0, won_deals),
-                check_int("card_points", r.card_points, 0, 1_000_000),
+                # any sign: a game's cards may be worth less than nothing (Ass's sixes: -1)
+                check_int("card_points", r.card_points, -1_000_000, 1_000_000),
             )
         )
     return rows
@@ -229,9 +230,10 @@ def check_deal_result(
     card_points: object, winner_team: object, game_points: object
 ) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """The card points and game points per team of a finished deal, once the result as a whole
-    is checked: 1-16 teams, each with its card points (0 or more) and game points (any sign),
-    and a winner among them or None."""
-    points = _team_numbers("card_points", card_points, 0)
+    is checked: 1-16 teams, each with its card points and game points (either of any sign: a
+    game's cards may be worth less than nothing, as Ass's sixes are), and a winner among them
+    or None."""
+    points = _team_numbers("card_points", card_points, -1000)
     scored = _team_numbers("game_points", game_points, -1000)
     if len(scored) != len(points):
         raise InvalidValue(

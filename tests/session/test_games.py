@@ -15,7 +15,17 @@ from albastini.session import Refusal
 from albastini.session.core import player_results
 from albastini.table import SeatInfo, Table
 from albastini.timers import ManualClock
-from tests.doubles import CHANNEL, GUILD, HOST, P2, persons_turn, play_legal, service, until
+from tests.doubles import (
+    CHANNEL,
+    GUILD,
+    HOST,
+    P2,
+    P3,
+    persons_turn,
+    play_legal,
+    service,
+    until,
+)
 
 
 @pytest.fixture
@@ -241,3 +251,39 @@ def test_everyone_with_the_fewest_banks_wins_an_ass_match() -> None:
     assert match.banks == [3, 0, 0] and match.winner is None
     won = {r.user_id: r.won for r in player_results(table)}
     assert won == {100: False, 101: True, 102: True}
+
+
+async def test_an_ass_deal_below_zero_is_stored_and_counted_as_the_rules_scored_it(
+    db: Path,
+) -> None:
+    """Ass's sixes are worth -1: a player can end a deal with fewer than 0 card points. The
+    store keeps each deal's points as the rules gave them (the deal summaries' numbers), and a
+    player's average per deal is the mean of those (a -1 stored as 0 made it read higher).
+    Three people playing their first legal card; the service's seed 13 was found to give a
+    deal of -1 (deal 2)."""
+    async with service(db, rng=random.Random(13)) as (svc, store, rec):
+        table = await svc.open_table(GUILD, CHANNEL, HOST, "Host", game="ass", players=3)
+        await svc.join(table.id, P2, "Second")
+        await svc.join(table.id, P3, "Third")
+        await svc.start_match(table.id, HOST)
+        clock = svc.clock
+        assert isinstance(clock, ManualClock)
+        while table.status == "running":
+            await svc.wait_idle()
+            for uid in (HOST, P2, P3):
+                if persons_turn(table, uid):
+                    await play_legal(svc, table, uid)
+                    break
+            else:
+                await clock.advance(1.0)
+        assert table.status == "finished"
+        rules = [list(d.result["points"]) for d in rec.of(DealOver)]
+        assert min(min(points) for points in rules) == -1
+        stored = [d.result for d in (await store.load_table(table.id)).deals]
+        assert [list(r.card_points) for r in stored if r is not None] == rules
+        for uid in (HOST, P2, P3):
+            team = table.team_of(table.seat_of(uid) or 0)
+            mine = [points[team] for points in rules]
+            stats = await store.user_stats(GUILD, uid, game="ass")
+            assert (stats.deals_played, stats.card_points) == (len(mine), sum(mine))
+            assert stats.avg_card_points_per_deal == pytest.approx(sum(mine) / len(mine))

@@ -14,6 +14,8 @@ from albastini.store import (
     MIGRATIONS_DIR,
     CorruptDatabase,
     MigrationError,
+    PlayerResult,
+    PlayerStats,
     SchemaTooNew,
     SQLiteStore,
     Store,
@@ -22,6 +24,7 @@ from albastini.store import (
 from tests.doubles import (
     ALICE,
     BOB,
+    CHANNEL,
     GUILD,
     running_table,
     schema_versions,
@@ -134,6 +137,58 @@ async def test_upgrade_from_version_1_backfills_leaderboard(tmp_path: Path) -> N
     finally:
         await new.close()
     assert schema_versions(path)[:2] == [1, 2]
+
+
+async def test_upgrade_to_card_points_below_zero_keeps_results_and_their_guards(
+    tmp_path: Path,
+) -> None:
+    """Migration 0007 rebuilds match_results without the CHECK that refused card points below
+    0: a database at version 6 keeps its results, its leaderboard totals (counted once), the
+    append-only guards and the totals' trigger, and takes a result below 0 after."""
+    up_to_6 = tmp_path / "migrations"
+    up_to_6.mkdir()
+    for old in sorted(MIGRATIONS_DIR.glob("*.sql"))[:6]:
+        (up_to_6 / old.name).write_text(old.read_text())
+    path = tmp_path / "old.db"
+    old_store = await SQLiteStore.open(path, migrations_dir=up_to_6)
+    try:
+        table_id = await running_table(old_store)
+        await old_store.finish_table(table_id, [PlayerResult(ALICE, 0, 5, True, 4, 3, 1, 250)])
+    finally:
+        await old_store.close()
+    assert schema_versions(path) == [1, 2, 3, 4, 5, 6]
+    with sqlite3.connect(path) as db, pytest.raises(sqlite3.IntegrityError, match="CHECK"):
+        db.execute(  # version 6 refused a result below 0 itself
+            "INSERT INTO match_results (table_id, user_id, guild_id, game, team, score, won, "
+            "deals_played, deals_won, deals_won_big, card_points, finished_at) "
+            "VALUES (?, ?, ?, 'albastini', 1, 0, 0, 2, 0, 0, -1, '2026-01-01T00:00:00Z')",
+            (table_id, BOB, GUILD),
+        )
+    db.close()
+
+    new = await SQLiteStore.open(path)
+    try:
+        known = len(list(MIGRATIONS_DIR.glob("*.sql")))
+        assert schema_versions(path) == list(range(1, known + 1))
+        assert await new.user_stats(GUILD, ALICE) == PlayerStats(ALICE, 1, 1, 5, 4, 3, 1, 250)
+        entries = (await new.leaderboard(GUILD, season=0)).entries
+        assert [(e.user_id, e.matches_played, e.card_points) for e in entries] == [
+            (ALICE, 1, 250)
+        ]
+        below = await running_table(new, channel=CHANNEL + 2, people=(BOB,))
+        await new.finish_table(below, [PlayerResult(BOB, 1, -6, False, 2, 0, 0, -3)])
+        assert (await new.user_stats(GUILD, BOB)).card_points == -3
+        entries = (await new.leaderboard(GUILD)).entries
+        assert [(e.user_id, e.card_points) for e in entries] == [(ALICE, 250), (BOB, -3)]
+    finally:
+        await new.close()
+    with sqlite3.connect(path) as db:
+        for sql in ("UPDATE match_results SET card_points = 0", "DELETE FROM match_results"):
+            with pytest.raises(sqlite3.IntegrityError, match="append_only"):
+                db.execute(sql)
+        indexes = {r[0] for r in db.execute("SELECT name FROM sqlite_schema WHERE type = 'index'")}
+    db.close()
+    assert {"match_results_board", "match_results_of_user"} <= indexes
 
 
 @pytest.mark.parametrize(

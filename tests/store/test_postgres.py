@@ -34,7 +34,7 @@ from albastini.store import (
     open_store,
 )
 from albastini.store.postgres import MIGRATIONS_DIR
-from tests.doubles import BOB, ROOT, PostgresServer, running_table
+from tests.doubles import ALICE, BOB, GUILD, ROOT, PostgresServer, running_table
 
 
 @pytest.fixture
@@ -152,6 +152,41 @@ async def test_failed_migration_rolls_back_entirely(empty_dsn: str, tmp_path: Pa
         assert await conn.fetchval("SELECT to_regclass('game_tables')") is not None
     finally:
         await conn.close()
+
+
+async def test_upgrade_to_card_points_below_zero_keeps_results(
+    empty_dsn: str, tmp_path: Path
+) -> None:
+    """Migration 0002 drops the CHECK that refused card points below 0 (Ass's sixes are worth
+    -1): a database at version 1 keeps its results and totals, and takes a result below 0."""
+    only_first = tmp_path / "migrations"
+    only_first.mkdir()
+    (only_first / "0001_init.sql").write_text((MIGRATIONS_DIR / "0001_init.sql").read_text())
+    async with await PostgresStore.open(empty_dsn, migrations_dir=only_first) as old:
+        table_id = await running_table(old)
+        await old.finish_table(table_id, [PlayerResult(BOB, 1, 5, True, 4, 3, 1, 250)])
+    conn = await asyncpg.connect(empty_dsn)
+    try:
+        with pytest.raises(asyncpg.CheckViolationError):  # version 1 refused it itself
+            await conn.execute(
+                "INSERT INTO match_results (table_id, user_id, guild_id, game, team, score, "
+                "won, deals_played, deals_won, deals_won_big, card_points, finished_at) "
+                "VALUES ($1, $2, $3, 'albastini', 0, 0, false, 2, 0, 0, -1, now())",
+                table_id,
+                ALICE,
+                GUILD,
+            )
+    finally:
+        await conn.close()
+    async with await PostgresStore.open(empty_dsn) as new:
+        known = len(list(MIGRATIONS_DIR.glob("*.sql")))
+        assert await versions(empty_dsn) == list(range(1, known + 1))
+        below = await running_table(new, channel=7, people=(ALICE,))
+        await new.finish_table(below, [PlayerResult(ALICE, 0, -6, False, 2, 0, 0, -3)])
+        stats = await new.user_stats(GUILD, ALICE)
+        assert (stats.card_points, stats.avg_card_points_per_deal) == (-3, -1.5)
+        entries = (await new.leaderboard(GUILD)).entries
+        assert [(e.user_id, e.card_points) for e in entries] == [(BOB, 250), (ALICE, -3)]
 
 
 def test_the_migrations_ship_inside_the_package() -> None:

@@ -316,7 +316,7 @@ async def test_unfinished_tables_returns_everything_needed_to_replay(store: Stor
 async def test_deal_and_result_validation(store: Store) -> None:
     table_id = await running_table(store)
     for bad in (
-        {"card_points": [70, -1]},
+        {"card_points": [70, -1001]},
         {"card_points": "70"},
         {"winner_team": 2},
         {"winner_team": -1},
@@ -535,13 +535,53 @@ async def test_leaderboard_figures_paging_and_user_stats(store: Store) -> None:
         assert direct == dataclasses.replace(entry, rank=None)
 
 
+async def test_card_points_below_zero_are_stored_as_the_rules_say(store: Store) -> None:
+    """Ass's sixes are worth -1, so a player can end a deal below 0 card points. The deal keeps
+    the rules' numbers and the player's average per deal reads right: 41, 81, 78 and -1 over
+    four deals is 49.75 (storing the -1 as 0 showed 50.0)."""
+    table = await store.create_table(GUILD, CHANNEL, HOST, MODE, game="ass")
+    for seat, user in enumerate((ALICE, BOB, CAROL)):
+        await store.add_seat(table.id, seat, user, f"u{user}")
+    await store.start_table(table.id, 0, 1)
+    alice = (41, 81, 78, -1)
+    for deal_no, mine in enumerate(alice, 1):
+        if deal_no > 1:
+            await store.begin_deal(table.id, deal_no, 0, deal_no)
+        points = (mine, 60, 98 - mine)
+        result = await store.record_deal_result(table.id, deal_no, points, None, (0, 0, 0))
+        assert result.card_points == points
+    stored = (await store.load_table(table.id)).deals
+    assert [d.result.card_points[0] for d in stored if d.result] == list(alice)
+    await store.finish_table(
+        table.id,
+        [
+            PlayerResult(ALICE, 0, -2, False, 4, 0, 0, sum(alice)),
+            PlayerResult(BOB, 1, -3, False, 4, 0, 0, 240),
+            PlayerResult(CAROL, 2, 0, True, 4, 0, 0, 4 * 98 - sum(alice)),
+        ],
+    )
+    stats = await store.user_stats(GUILD, ALICE, game="ass")
+    assert stats.card_points == 199 and stats.avg_card_points_per_deal == 49.75
+    page = await store.leaderboard(GUILD, game="ass")
+    assert [(e.user_id, e.card_points) for e in page.entries if e.user_id == ALICE] == [
+        (ALICE, 199)
+    ]
+    # a whole match below zero is the rules' too (a player who ate only sixes)
+    other = await store.create_table(GUILD, CHANNEL + 1, HOST, MODE, game="ass")
+    await store.add_seat(other.id, 0, DAVE, "Dave")
+    await store.start_table(other.id, 0, 2)
+    await store.finish_table(other.id, [PlayerResult(DAVE, 0, -6, False, 2, 0, 0, -3)])
+    dave = await store.user_stats(GUILD, DAVE, game="ass")
+    assert (dave.card_points, dave.avg_card_points_per_deal) == (-3, -1.5)
+
+
 async def test_results_validation_writes_nothing(store: Store) -> None:
     table_id = await running_table(store)
     for bad in (
         [PlayerResult(ALICE, 0, 5, True, 3, 4, 0, 10)],  # more deals won than played
         [PlayerResult(ALICE, 0, 5, True, 3, 2, 3, 10)],  # more big wins than wins
         [PlayerResult(ALICE, 0, -100_001, True, 3, 2, 0, 10)],
-        [PlayerResult(ALICE, 0, 5, True, 3, 2, 0, -1)],
+        [PlayerResult(ALICE, 0, 5, True, 3, 2, 0, -1_000_001)],
         [PlayerResult(ALICE, 0, 5, 1, 3, 2, 0, 10)],  # type: ignore[arg-type]
         [PlayerResult(ALICE, 0, 5, True, 3, 2, 0, 10)] * 2,
         [(ALICE, 0, 5, True, 3, 2, 0, 10)],

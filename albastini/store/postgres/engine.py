@@ -1,6 +1,7 @@
 """The PostgreSQL engine under :class:`~albastini.store.PostgresStore`: the asyncpg pool, opening
 (reaching the server, migrating) and closing, write transactions and reads, and the server's
-troubles turned into store errors. The store's SQL is in store.py and standings.py.
+troubles turned into store errors: PostgreSQL's :class:`~albastini.store.dialect.Backend`. The
+store's logic is ../core.py's and ../standings.py's, its PostgreSQL words dialect.py's.
 
 Every write is one transaction on a connection of the pool, committed before the call returns:
 with ``synchronous_commit`` on (the engine sets it on every connection where the server has it
@@ -17,14 +18,15 @@ import asyncio
 import functools
 import logging
 import ssl
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Self, TypeVar
+from typing import Any, ClassVar, Self, TypeVar
 from urllib.parse import urlsplit
 
 import asyncpg
 
+from ..dialect import Backend, Dialect, Rows, Tx
 from ..errors import (
     DatabaseReadOnly,
     StoreBusy,
@@ -32,15 +34,24 @@ from ..errors import (
     StoreError,
     StoreUnavailable,
 )
+from ..shared import move_refusal, numbered
+from .dialect import POSTGRES, Conn, PostgresTx, insert_moves
 from .migrations import MIGRATIONS_DIR, load_migrations, migrate
 
 _log = logging.getLogger(__name__)
 
-__all__ = ["CONNECT_TIMEOUT", "POOL_SIZE", "Conn", "PostgresEngine", "Rows", "describe_dsn"]
+__all__ = [
+    "CONNECT_TIMEOUT",
+    "LOCK_TIMEOUT_MS",
+    "MOVE_GROUPS",
+    "POOL_SIZE",
+    "PostgresEngine",
+    "describe_dsn",
+    "is_unavailable",
+    "unavailable",
+]
 
 _T = TypeVar("_T")
-Conn = Any  # an asyncpg connection (asyncpg ships no type information)
-Rows = list[tuple[Any, ...]]
 
 #: Seconds to reach the server (each connection) before the store says it is unreachable.
 CONNECT_TIMEOUT = 10.0
@@ -126,9 +137,11 @@ async def _keep_session(conn: Conn) -> None:
     transaction-level, the migration's is released by the migration itself)."""
 
 
-class PostgresEngine:
+class PostgresEngine(Backend):
     """The pool, transactions and their failures; :class:`~albastini.store.PostgresStore` adds
-    the SQL. Create with ``await PostgresStore.open(dsn)``."""
+    the store's logic. Create with ``await PostgresStore.open(dsn)``."""
+
+    dialect: ClassVar[Dialect] = POSTGRES
 
     def __init__(self, dsn: str, pool: Any) -> None:
         """Use :meth:`open`; this only wires an already-open pool."""
@@ -202,25 +215,19 @@ class PostgresEngine:
                 _log.warning("closing the PostgreSQL pool of %s: %s", self.where, exc)
                 pool.terminate()
 
-    async def __aenter__(self) -> Self:
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        await self.close()
-
     def _p(self) -> Any:
         if self._pool is None:
             raise StoreClosed(f"store {self.where} is closed")
         return self._pool
 
-    async def _write(self, fn: Callable[[Conn], Awaitable[_T]]) -> _T:
+    async def _write(self, fn: Callable[[Tx], Coroutine[Any, Any, _T]]) -> _T:
         """Run ``fn`` as one transaction on a pooled connection; committed when this returns.
 
         The server's troubles are store errors (:class:`StoreUnavailable` and its kinds);
         a row the database refuses (asyncpg's integrity errors) is the caller's to explain."""
         try:
             async with self._p().acquire() as conn, conn.transaction():
-                return await fn(conn)
+                return await fn(PostgresTx(conn))
         except Exception as exc:
             if is_unavailable(exc):
                 raise unavailable(self.where, exc) from None
@@ -237,21 +244,21 @@ class PostgresEngine:
                 raise unavailable(self.where, exc) from None
             raise
 
-    async def _execute(self, sql: str, *args: Any) -> str:
+    async def _execute(self, sql: str, params: Sequence[Any] = ()) -> None:
         """One statement in its own transaction (autocommit): committed when this returns."""
         try:
             async with self._p().acquire() as conn:
-                return str(await conn.execute(sql, *args))
+                await conn.execute(numbered(sql), *params)
         except Exception as exc:
             if is_unavailable(exc):
                 raise unavailable(self.where, exc) from None
             raise
 
-    async def _fetch(self, sql: str, *args: Any) -> Rows:
+    async def _fetch(self, sql: str, params: Sequence[Any] = ()) -> Rows:
         """One query (committed data only)."""
         try:
             async with self._p().acquire() as conn:
-                return [tuple(r) for r in await conn.fetch(sql, *args)]
+                return [tuple(r) for r in await conn.fetch(numbered(sql), *params)]
         except Exception as exc:
             if is_unavailable(exc):
                 raise unavailable(self.where, exc) from None
@@ -264,7 +271,10 @@ class PostgresEngine:
                 self._p().acquire() as conn,
                 conn.transaction(isolation="repeatable_read", readonly=True),
             ):
-                return [[tuple(r) for r in await conn.fetch(sql, *args)] for sql, args in queries]
+                return [
+                    [tuple(r) for r in await conn.fetch(numbered(sql), *args)]
+                    for sql, args in queries
+                ]
         except Exception as exc:
             if is_unavailable(exc):
                 raise unavailable(self.where, exc) from None
@@ -273,12 +283,8 @@ class PostgresEngine:
     # ---------------------------------------------------------------- group commit of moves
 
     def _insert_moves(self, conn: Conn, batch: list[tuple[Any, ...]]) -> Awaitable[Any]:
-        """Insert a batch of move rows in one statement (the store's SQL)."""
-        raise NotImplementedError
-
-    def _move_refused(self, exc: Exception, params: tuple[Any, ...]) -> BaseException:
-        """The store error for one move the database refused (the store's)."""
-        raise NotImplementedError
+        """Insert a batch of move rows in one statement (dialect.py's)."""
+        return insert_moves(conn, batch)
 
     async def _commit_move(self, params: tuple[Any, ...]) -> None:
         """Commit one move's (checked) row, grouped with the moves that arrive meanwhile;
@@ -367,7 +373,7 @@ class PostgresEngine:
             try:
                 await self._on_conn(functools.partial(self._insert_moves, batch=[p.params]))
             except asyncpg.PostgresError as exc:
-                _fail([p], self._move_refused(exc, p.params))
+                _fail([p], move_refusal(p.params, self.dialect.refusal(exc), exc))
             except BaseException as exc:
                 _fail([p], exc)
                 if not isinstance(exc, Exception):

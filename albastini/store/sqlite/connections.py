@@ -3,8 +3,8 @@
 for reads and WAL checkpoints (:class:`AioConnection`), with the few helpers every statement
 uses (a write transaction, SQLite's error codes).
 
-Nothing here knows the schema: that is store.py and rows.py; the engine (engine.py) decides
-which connection runs what.
+Nothing here knows the schema: that is the store's logic (../core.py) and dialect.py; the
+engine (engine.py) decides which connection runs what.
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """The SQLite engine under :class:`~albastini.store.SQLiteStore`: opening and closing the
 database, running write transactions and reads on the right connection, group commit of moves,
 WAL checkpoints, and the database's troubles (a lock held by another program, a file deleted,
-replaced or read-only) turned into store errors. The store's SQL is in store.py and rows.py.
+replaced or read-only) turned into store errors: SQLite's :class:`~albastini.store.dialect.Backend`.
+The store's logic is ../core.py's and ../standings.py's, its SQLite words dialect.py's.
 
 Every write transaction is one function run on one plain :mod:`sqlite3` connection
 (:class:`~.connections.Writer`). With the default ``synchronous=NORMAL`` a commit does not wait
@@ -19,12 +20,13 @@ import logging
 import os
 import sqlite3
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from os import PathLike
 from pathlib import Path
-from typing import Any, Literal, Self, TypeVar
+from typing import Any, ClassVar, Literal, Self, TypeVar
 
+from ..dialect import Backend, Dialect, Tx
 from ..errors import (
     DatabaseGone,
     InvalidValue,
@@ -43,6 +45,7 @@ from .connections import (
     is_busy,
     is_not_writable,
 )
+from .dialect import SQLITE, SQLiteTx, insert_moves, run_now
 from .migrations import MIGRATIONS_DIR, load_migrations, migrate
 
 _log = logging.getLogger(__name__)
@@ -95,9 +98,11 @@ class _PendingMove:
     future: asyncio.Future[None] = field(repr=False)
 
 
-class SQLiteEngine:
+class SQLiteEngine(Backend):
     """Connections, transactions and their failures; :class:`~albastini.store.SQLiteStore` adds
-    the SQL. Create with ``await SQLiteStore.open(path)``."""
+    the store's logic. Create with ``await SQLiteStore.open(path)``."""
+
+    dialect: ClassVar[Dialect] = SQLITE
 
     def __init__(
         self,
@@ -231,12 +236,6 @@ class SQLiteEngine:
             finally:
                 await writer.close()
 
-    async def __aenter__(self) -> Self:
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        await self.close()
-
     def _w(self) -> Writer:
         if self._writer is None:
             raise StoreClosed(f"store {self.path} is closed")
@@ -247,19 +246,28 @@ class SQLiteEngine:
             raise StoreClosed(f"store {self.path} is closed")
         return self._reader
 
-    async def _write(self, fn: Callable[[sqlite3.Connection], _T]) -> _T:
-        """Run ``fn`` as one write transaction on the writer (inline, or its thread).
+    async def _write(self, fn: Callable[[Tx], Coroutine[Any, Any, _T]]) -> _T:
+        """Run ``fn`` as one write transaction on the writer (inline, or its thread), whole:
+        its statements never wait (dialect.py's :func:`run_now`).
 
         Refused with a :class:`StoreUnavailable` (nothing written) when the database is locked
         by another program for too long, cannot be written, or was deleted or replaced."""
+
+        def tx(db: sqlite3.Connection) -> _T:
+            return run_now(fn(SQLiteTx(db)))
+
         async with self._wlock:
             db = self._w()
             try:
                 return await self._call_writer(
-                    db, lambda conn: in_transaction(conn, fn, self._check_file)
+                    db, lambda conn: in_transaction(conn, tx, self._check_file)
                 )
             finally:
                 self._wrote()
+
+    async def _execute(self, sql: str, params: Sequence[Any] = ()) -> None:
+        """One statement as a write transaction of its own."""
+        await self._write(lambda tx: tx.execute(sql, params))
 
     async def _call_writer(self, writer: Writer, fn: Callable[[sqlite3.Connection], _T]) -> _T:
         """``fn`` (one transaction) on the writer; the database's troubles as store errors."""
@@ -362,16 +370,6 @@ class SQLiteEngine:
 
     # ---------------------------------------------------------------- group commit of moves
 
-    def _insert_batch(
-        self,
-        db: sqlite3.Connection,
-        batch: list[tuple[Any, ...]],
-        before_commit: Callable[[], None],
-    ) -> dict[int, StoreError]:
-        """Insert a batch of moves in one transaction (the store's SQL); the refused ones by
-        index, not written."""
-        raise NotImplementedError
-
     async def _commit_move(self, params: tuple[Any, ...]) -> None:
         """Commit one move's row (checked), grouped with the moves arriving meanwhile; returns
         once it is committed, raises what refused it."""
@@ -428,7 +426,7 @@ class SQLiteEngine:
         try:
             try:
                 errors = await self._call_writer(
-                    self._w(), lambda db: self._insert_batch(db, params, self._check_file)
+                    self._w(), lambda db: insert_moves(db, params, self._check_file)
                 )
             finally:
                 self._wrote()

@@ -99,10 +99,10 @@ def test_the_trump_variant_is_a_table_option_of_the_interface() -> None:
     assert ass.new_match(3, 1, 5, 0, 7).deal.view(None)["variant"] == 1
 
 
-def test_a_deal_below_zero_card_points_is_stored_as_zero() -> None:
-    """Sixes are worth -1, so a player can end a deal below 0; the store keeps card points of
-    0 or more, so the platform's deal score counts that player as 0 while the view's result
-    keeps the rules' number (seed 14, everyone playing their first legal code: -1)."""
+def test_a_deal_below_zero_card_points_is_scored_as_the_rules_say() -> None:
+    """Sixes are worth -1, so a player can end a deal below 0; the platform's deal score (what
+    the store keeps and the statistics count) is the rules' number, as the view's result is
+    (seed 14, everyone playing their first legal code: -1)."""
     from albastini.games.interface import game
 
     ass = game("ass")
@@ -110,4 +110,4 @@ def test_a_deal_below_zero_card_points_is_stored_as_zero() -> None:
     while not ass.deal_over(match):
         ass.apply(match, ass.legal(match)[0])
     assert ass.result_json(match)["points"] == [115, -1, 87]
-    assert ass.deal_score(match).points == (115, 0, 87)
+    assert ass.deal_score(match).points == (115, -1, 87)
