@@ -120,7 +120,7 @@ async def moves_run(
     store = await store_cls.open(path, synchronous=synchronous)
     ids = []
     for t in range(TABLES):
-        table = await store.create_table(GUILD, 10_000 + t, 1, {"players": 4})
+        table = await store.create_table(GUILD, 10_000 + t, 1, {"players": 4}, game="albastini")
         for seat in range(4):
             await store.add_seat(table.id, seat, 100 + seat, f"P{seat}")
         await store.start_table(table.id, 0, random.getrandbits(64))
@@ -151,7 +151,8 @@ async def appending_tables(store: Store, channel_base: int) -> list[int]:
     """TABLES running 4-seat tables (people in every seat), deal 1 dealt."""
     ids = []
     for t in range(TABLES):
-        table = await store.create_table(GUILD, channel_base + t, 1, {"players": 4})
+        table = await store.create_table(GUILD, channel_base + t, 1, {"players": 4},
+                                         game="albastini")
         for seat in range(4):
             await store.add_seat(table.id, seat, 100 + seat, f"P{seat}")
         await store.start_table(table.id, 0, random.getrandbits(64))
@@ -266,7 +267,7 @@ async def postgres_bench(runs: int) -> tuple[float, float]:
 async def one_table_run(path: Path, store_cls: type[SQLiteStore]) -> list[float]:
     """One table, one move at a time (a quiet bot: a click's own commit); latency per move."""
     store = await store_cls.open(path)
-    table = await store.create_table(GUILD, 10_000, 1, {"players": 2})
+    table = await store.create_table(GUILD, 10_000, 1, {"players": 2}, game="albastini")
     for seat in range(2):
         await store.add_seat(table.id, seat, None, f"C{seat}", "easy")
     await store.start_table(table.id, 0, 1)
@@ -296,7 +297,7 @@ async def busy_loop_run(path: Path, store_cls: type[SQLiteStore]) -> list[float]
     store = await store_cls.open(path)
     ids = []
     for t in range(BUSY_TABLES):
-        table = await store.create_table(GUILD, 20_000 + t, 1, {"players": 2})
+        table = await store.create_table(GUILD, 20_000 + t, 1, {"players": 2}, game="albastini")
         for seat in range(2):
             await store.add_seat(table.id, seat, None, f"C{seat}", "easy")
         await store.start_table(table.id, 0, t)
@@ -428,16 +429,16 @@ async def leaderboard_bench(path: Path) -> None:
     t0 = time.perf_counter()
     rated = await store.recompute_ratings()
     print(f"rated {rated:,} matches from the stored results in {time.perf_counter() - t0:.1f} s")
-    page = await store.leaderboard(GUILD)
+    page = await store.leaderboard(GUILD, game="albastini")
     print(f"leaderboard: {page.total} ranked players; #1 = user {page.entries[0].user_id} "
           f"with {page.entries[0].matches_won} wins")  # fmt: skip
     for label, call in (
-        ("leaderboard(limit=10)", lambda i: store.leaderboard(GUILD)),
-        ("leaderboard(page 50)", lambda i: store.leaderboard(GUILD, 10, 500)),
-        ("user_stats", lambda i: store.user_stats(GUILD, 1 + i % USERS)),
-        ("ratings(limit=10)", lambda i: store.ratings(GUILD)),
-        ("ratings(page 50)", lambda i: store.ratings(GUILD, 10, 500)),
-        ("user_rating", lambda i: store.user_rating(GUILD, 1 + i % USERS)),
+        ("leaderboard(limit=10)", lambda i: store.leaderboard(GUILD, game="albastini")),
+        ("leaderboard(page 50)", lambda i: store.leaderboard(GUILD, 10, 500, game="albastini")),
+        ("user_stats", lambda i: store.user_stats(GUILD, 1 + i % USERS, game="albastini")),
+        ("ratings(limit=10)", lambda i: store.ratings(GUILD, game="albastini")),
+        ("ratings(page 50)", lambda i: store.ratings(GUILD, 10, 500, game="albastini")),
+        ("user_rating", lambda i: store.user_rating(GUILD, 1 + i % USERS, game="albastini")),
         ("history(guild)", lambda i: store.history(GUILD)),
         ("history(guild, page 50)", lambda i: store.history(GUILD, offset=500)),
         ("history(user)", lambda i: store.history(GUILD, 1 + i % USERS)),

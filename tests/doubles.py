@@ -149,7 +149,7 @@ async def running_table(
     store: Store, channel: int = CHANNEL, people: tuple[int, ...] = (ALICE, BOB)
 ) -> int:
     """A 4-seat table: the people in seats 0.., computers after them; deal 1 dealt by seat 0."""
-    table = await store.create_table(GUILD, channel, HOST, MODE)
+    table = await store.create_table(GUILD, channel, HOST, MODE, game="albastini")
     for seat in range(4):
         if seat < len(people):
             await store.add_seat(table.id, seat, people[seat], f"player{seat}")

@@ -161,7 +161,7 @@ class StoreCore(Standings):
         host_id: int,
         settings: Mapping[str, Any],
         *,
-        game: str = "albastini",
+        game: str,
         language: str = "en",
         seats: Sequence[NewSeat] = (),
     ) -> TableRecord:
@@ -723,7 +723,7 @@ class StoreCore(Standings):
         limit: int = 10,
         offset: int = 0,
         *,
-        game: str = "albastini",
+        game: str,
         season: int | None = None,
     ) -> LeaderboardPage:
         """A page of the guild's players ranked by matches won, then score, then user id, in
@@ -740,7 +740,7 @@ class StoreCore(Standings):
         return leaderboard_page(rows, offset, limit)
 
     async def user_stats(
-        self, guild_id: int, user_id: int, *, game: str = "albastini"
+        self, guild_id: int, user_id: int, *, game: str
     ) -> PlayerStats:
         """A player's totals in the guild (zeros if they never finished a match there)."""
         check_id("guild_id", guild_id)

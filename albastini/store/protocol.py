@@ -46,7 +46,7 @@ class Store(Protocol):
         host_id: int,
         settings: Mapping[str, Any],
         *,
-        game: str = "albastini",
+        game: str,
         language: str = "en",
         seats: Sequence[NewSeat] = (),
     ) -> TableRecord: ...
@@ -142,11 +142,11 @@ class Store(Protocol):
         limit: int = 10,
         offset: int = 0,
         *,
-        game: str = "albastini",
+        game: str,
         season: int | None = None,
     ) -> LeaderboardPage: ...
     async def user_stats(
-        self, guild_id: int, user_id: int, *, game: str = "albastini"
+        self, guild_id: int, user_id: int, *, game: str
     ) -> PlayerStats: ...
 
     # seasons, ratings and history
@@ -158,11 +158,11 @@ class Store(Protocol):
         limit: int = 10,
         offset: int = 0,
         *,
-        game: str = "albastini",
+        game: str,
         season: int | None = None,
     ) -> RatingsPage: ...
     async def user_rating(
-        self, guild_id: int, user_id: int, *, game: str = "albastini", season: int | None = None
+        self, guild_id: int, user_id: int, *, game: str, season: int | None = None
     ) -> RatingEntry | None: ...
     async def history(
         self,

@@ -134,7 +134,7 @@ class Standings(Backend):
         limit: int = 10,
         offset: int = 0,
         *,
-        game: str = "albastini",
+        game: str,
         season: int | None = None,
     ) -> RatingsPage:
         """A page of players ranked by rating in a guild (``guild_id`` 0: every guild, all
@@ -149,7 +149,7 @@ class Standings(Backend):
         return ratings_page(rows, offset, limit)
 
     async def user_rating(
-        self, guild_id: int, user_id: int, *, game: str = "albastini", season: int | None = None
+        self, guild_id: int, user_id: int, *, game: str, season: int | None = None
     ) -> RatingEntry | None:
         """A player's rating in a guild and season (None: current; 0: all time) with its rank
         and trend, None before their first rated match there; ``guild_id`` 0: across every

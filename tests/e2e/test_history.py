@@ -119,13 +119,14 @@ async def test_ratings_seasons_history_replay_and_a_spectator(
             assert r.ephemeral and f"match #{table.id}, deal 1" in r.message.text
 
             # every rating computed again from the stored results: the same values
-            before = await bot.store.user_rating(fake.guild_id, neema.id, season=0)
+            before = await bot.store.user_rating(fake.guild_id, neema.id, season=0,
+                                                 game="albastini")
             for someone in (juma, admin):  # a server's admin may not rewrite every server's
                 r = await fake.slash(someone, "albastini recompute")
                 assert r.ephemeral and "owner" in r.message.text
             r = await fake.slash(boss, "albastini recompute")
             assert r.ephemeral and "from 1 stored matches" in r.message.text
-            after = await bot.store.user_rating(fake.guild_id, neema.id, season=0)
+            after = await bot.store.user_rating(fake.guild_id, neema.id, season=0, game="albastini")
             assert before is not None and after is not None
             assert (after.mu, after.sigma, after.matches) == (before.mu, before.sigma,
                                                               before.matches)

@@ -135,7 +135,7 @@ async def test_restart_replays_and_play_goes_on(db: Path) -> None:
         assert snap.table.status == "finished"
         final = replayed(snap)
         assert final.finished and final.scores == again.scores()
-        stats = await store2.user_stats(GUILD, P2)
+        stats = await store2.user_stats(GUILD, P2, game="albastini")
         assert stats.matches_played == 1 and stats.deals_played == again.deal_no
 
 
@@ -206,7 +206,7 @@ async def test_restart_after_the_last_move_of_a_deal_was_stored(db: Path) -> Non
         if over[0].result["winner"] is not None:  # target 1: the match is over too
             assert snap.table.status == "finished"
             assert [e.reason for e in rec.events if isinstance(e, TableClosed)] == ["finished"]
-            assert (await store.user_stats(GUILD, HOST)).matches_played == 1
+            assert (await store.user_stats(GUILD, HOST, game="albastini")).matches_played == 1
         else:
             await svc.wait_idle()
             assert any(isinstance(e, DealStarted) for e in rec.events)
@@ -307,8 +307,8 @@ async def test_sigkill_loses_no_acknowledged_move(db: Path) -> None:
         assert snap.table.status == "finished"
         final = replayed(snap)
         assert final.finished
-        assert (await store.user_stats(GUILD, HOST)).matches_played == 1
-        assert (await store.user_stats(GUILD, P2)).matches_played == 1
+        assert (await store.user_stats(GUILD, HOST, game="albastini")).matches_played == 1
+        assert (await store.user_stats(GUILD, P2, game="albastini")).matches_played == 1
         assert len(snap.moves) >= len(acknowledged)
     finally:
         await store.close()

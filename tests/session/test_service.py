@@ -441,7 +441,7 @@ async def test_a_whole_match_played_by_people_and_computers(db: Path) -> None:
         assert snap.table.status == "finished"
         assert len(snap.deals) == table.deal_no and all(d.result for d in snap.deals)
         assert [m.by_computer for m in snap.moves].count(False) > 0
-        stats = await store.user_stats(GUILD, HOST)
+        stats = await store.user_stats(GUILD, HOST, game="albastini")
         host_team = table.seat_of(HOST)
         assert host_team is not None
         assert stats.matches_played == 1
@@ -476,7 +476,7 @@ async def test_computers_play_whole_matches(db: Path, players: int, team_size: i
         assert table.status == "finished"
         assert rec.of(SeatLeft)[0].user_id == HOST
         over = rec.of(MatchOver)[0]
-        board = await store.leaderboard(GUILD)
+        board = await store.leaderboard(GUILD, game="albastini")
         people = [HOST, P2] if players > 2 else [HOST]
         assert sorted(e.user_id for e in board.entries) == sorted(people)
         for entry in board.entries:
@@ -630,7 +630,7 @@ async def test_a_failing_store_loses_nothing_and_play_goes_on(db: Path) -> None:
         assert [m.move_no for m in snap.moves] == list(range(1, len(snap.moves) + 1))
         assert len(snap.moves) == table.move_no - 1
         assert all(d.result is not None for d in snap.deals)
-        assert (await store.user_stats(GUILD, HOST)).matches_played == 1
+        assert (await store.user_stats(GUILD, HOST, game="albastini")).matches_played == 1
     finally:
         await svc.close()
         await store.close()

@@ -25,5 +25,6 @@ async def test_an_sqlite_transaction_that_would_wait_is_refused_and_rolled_back(
     with pytest.raises(RuntimeError, match="waited"):
         await sqlite_store._write(waits)
     assert await sqlite_store.user_language(1) is None  # rolled back
-    table = await sqlite_store.create_table(GUILD, CHANNEL, HOST, MODE)  # the writer goes on
+    table = await sqlite_store.create_table(GUILD, CHANNEL, HOST, MODE,
+                                            game="albastini")  # the writer goes on
     assert (await sqlite_store.get_table(table.id)).status == "lobby"

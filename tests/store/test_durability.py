@@ -46,7 +46,7 @@ CRASH_WRITER = textwrap.dedent(
         store = await SQLiteStore.open(path)
         ids = []
         for channel in range(4):
-            table = await store.create_table(1, 100 + channel, 7, {})
+            table = await store.create_table(1, 100 + channel, 7, {}, game="albastini")
             await store.add_seat(table.id, 0, 7, "Person")
             await store.add_seat(table.id, 1, None, "Computer", "easy")
             await store.start_table(table.id, 0, channel)
@@ -125,7 +125,7 @@ def test_a_process_that_never_closes_its_store_still_exits(tmp_path: Path) -> No
 
         async def main():
             store = await SQLiteStore.open({str(tmp_path / "x.db")!r})
-            await store.create_table(1, 2, 3, {{}})
+            await store.create_table(1, 2, 3, {{}}, game="albastini")
             raise SystemExit(3)
 
         asyncio.run(main())
@@ -139,7 +139,7 @@ def test_a_process_that_never_closes_its_store_still_exits(tmp_path: Path) -> No
 async def test_create_table_with_seats_is_one_transaction(store: Store) -> None:
     table = await store.create_table(
         GUILD, CHANNEL, HOST, MODE,
-        seats=[NewSeat(0, HOST, " Host "), NewSeat(2, None, "Computer", "easy")],
+        seats=[NewSeat(0, HOST, " Host "), NewSeat(2, None, "Computer", "easy")], game="albastini"
     )
     assert table.status == "lobby"
     seats = await store.seats(table.id)
@@ -148,11 +148,13 @@ async def test_create_table_with_seats_is_one_transaction(store: Store) -> None:
     # a refused seat (the same person twice) leaves no table behind and the channel free
     with pytest.raises(ConflictError):
         await store.create_table(
-            GUILD, CHANNEL + 1, HOST, MODE, seats=[NewSeat(0, HOST, "A"), NewSeat(1, HOST, "B")]
+            GUILD, CHANNEL + 1, HOST, MODE, seats=[NewSeat(0, HOST, "A"), NewSeat(1, HOST, "B")],
+            game="albastini"
         )
     assert await store.active_table(CHANNEL + 1) is None
     with pytest.raises(InvalidValue):
-        await store.create_table(GUILD, CHANNEL + 1, HOST, MODE, seats=[NewSeat(0, None, "C")])
+        await store.create_table(GUILD, CHANNEL + 1, HOST, MODE, seats=[NewSeat(0, None, "C")],
+                                 game="albastini")
     assert await store.active_table(CHANNEL + 1) is None
 
 
@@ -252,7 +254,7 @@ async def test_a_read_right_after_a_write_sees_it_while_snapshots_are_read(
     async def snapshots() -> None:
         while not stop:
             await store.load_table(other)
-            await store.leaderboard(GUILD)
+            await store.leaderboard(GUILD, game="albastini")
 
     readers = [asyncio.create_task(snapshots()) for _ in range(4)]
     try:

@@ -183,7 +183,7 @@ READ_ONLY_EPISODE = textwrap.dedent(
         path = folder / "albastini.db"
         files = [path, Path(f"{path}-wal"), Path(f"{path}-shm")]
         store = await SQLiteStore.open(path)
-        table = await store.create_table(1, 2, 3, {})
+        table = await store.create_table(1, 2, 3, {}, game="albastini")
         for seat in range(2):
             await store.add_seat(table.id, seat, None, "Computer", "easy")
         await store.start_table(table.id, 0, 1)
@@ -245,7 +245,7 @@ STARTS_READ_ONLY = textwrap.dedent(
     async def main(folder, case):
         path = folder / "albastini.db"
         store = await SQLiteStore.open(path)
-        await store.create_table(1, 2, 3, {})
+        await store.create_table(1, 2, 3, {}, game="albastini")
         await store.close()  # a clean stop: the -wal and -shm files are gone
         if case in ("file", "both"):
             path.chmod(0o444)
@@ -257,7 +257,7 @@ STARTS_READ_ONLY = textwrap.dedent(
             print(json.dumps({"error": type(exc).__name__, "text": str(exc)}))
             return
         try:
-            await store.create_table(1, 5, 3, {})
+            await store.create_table(1, 5, 3, {}, game="albastini")
             print(json.dumps({"error": None, "text": "wrote"}))
         except Exception as exc:
             print(json.dumps({"error": "write " + type(exc).__name__, "text": str(exc)}))

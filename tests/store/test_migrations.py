@@ -130,7 +130,7 @@ async def test_upgrade_from_version_1_backfills_leaderboard(tmp_path: Path) -> N
 
     new = await SQLiteStore.open(path)
     try:
-        page = await new.leaderboard(GUILD)
+        page = await new.leaderboard(GUILD, game="albastini")
         assert [(e.user_id, e.matches_won, e.score, e.card_points) for e in page.entries] == [
             (ALICE, 1, 5, 250)
         ]
@@ -170,15 +170,16 @@ async def test_upgrade_to_card_points_below_zero_keeps_results_and_their_guards(
     try:
         known = len(list(MIGRATIONS_DIR.glob("*.sql")))
         assert schema_versions(path) == list(range(1, known + 1))
-        assert await new.user_stats(GUILD, ALICE) == PlayerStats(ALICE, 1, 1, 5, 4, 3, 1, 250)
-        entries = (await new.leaderboard(GUILD, season=0)).entries
+        assert await new.user_stats(GUILD, ALICE, game="albastini") == PlayerStats(ALICE, 1, 1,
+                                    5, 4, 3, 1, 250)
+        entries = (await new.leaderboard(GUILD, season=0, game="albastini")).entries
         assert [(e.user_id, e.matches_played, e.card_points) for e in entries] == [
             (ALICE, 1, 250)
         ]
         below = await running_table(new, channel=CHANNEL + 2, people=(BOB,))
         await new.finish_table(below, [PlayerResult(BOB, 1, -6, False, 2, 0, 0, -3)])
-        assert (await new.user_stats(GUILD, BOB)).card_points == -3
-        entries = (await new.leaderboard(GUILD)).entries
+        assert (await new.user_stats(GUILD, BOB, game="albastini")).card_points == -3
+        entries = (await new.leaderboard(GUILD, game="albastini")).entries
         assert [(e.user_id, e.card_points) for e in entries] == [(ALICE, 250), (BOB, -3)]
     finally:
         await new.close()

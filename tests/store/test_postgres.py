@@ -183,9 +183,9 @@ async def test_upgrade_to_card_points_below_zero_keeps_results(
         assert await versions(empty_dsn) == list(range(1, known + 1))
         below = await running_table(new, channel=7, people=(ALICE,))
         await new.finish_table(below, [PlayerResult(ALICE, 0, -6, False, 2, 0, 0, -3)])
-        stats = await new.user_stats(GUILD, ALICE)
+        stats = await new.user_stats(GUILD, ALICE, game="albastini")
         assert (stats.card_points, stats.avg_card_points_per_deal) == (-3, -1.5)
-        entries = (await new.leaderboard(GUILD)).entries
+        entries = (await new.leaderboard(GUILD, game="albastini")).entries
         assert [(e.user_id, e.card_points) for e in entries] == [(BOB, 250), (ALICE, -3)]
 
 
@@ -282,7 +282,7 @@ CRASH_WRITER = textwrap.dedent(
         store = await PostgresStore.open(dsn)
         ids = []
         for channel in range(4):
-            table = await store.create_table(1, 100 + channel, 7, {})
+            table = await store.create_table(1, 100 + channel, 7, {}, game="albastini")
             await store.add_seat(table.id, 0, 7, "Person")
             await store.add_seat(table.id, 1, None, "Computer", "easy")
             await store.start_table(table.id, 0, channel)

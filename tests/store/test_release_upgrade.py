@@ -35,7 +35,7 @@ def expected() -> dict[str, Any]:
 async def test_the_first_release_s_leaderboard_survives_the_upgrade(tmp_path: Path) -> None:
     store = await SQLiteStore.open(release_db(tmp_path))
     try:
-        page = await store.leaderboard(GUILD, limit=10)
+        page = await store.leaderboard(GUILD, limit=10, game="albastini")
         rows = [
             [e.user_id, e.matches_played, e.matches_won, e.score, e.deals_played, e.deals_won,
              e.deals_won_big, e.card_points]
@@ -43,7 +43,7 @@ async def test_the_first_release_s_leaderboard_survives_the_upgrade(tmp_path: Pa
         ]  # fmt: skip
         assert rows == expected()["leaderboard"]
         for row in rows:  # the totals agree with the results they sum
-            stats = await store.user_stats(GUILD, row[0])
+            stats = await store.user_stats(GUILD, row[0], game="albastini")
             assert [stats.matches_played, stats.score, stats.card_points] == [
                 row[1], row[3], row[7]
             ]  # fmt: skip

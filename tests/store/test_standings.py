@@ -33,19 +33,21 @@ async def finish(
 
 async def test_a_finished_match_rates_its_people_in_every_scope(store: Store) -> None:
     await finish(store, 500, winner_first=True)
-    board = await store.ratings(GUILD)
+    board = await store.ratings(GUILD, game="albastini")
     assert [e.user_id for e in board.entries] == [ALICE, BOB]
     alice, bob = board.entries
     assert alice.rating > bob.rating and alice.matches == bob.matches == 1
     assert (alice.rank, bob.rank) == (1, 2)
-    for scope in (await store.ratings(GUILD, season=0), await store.ratings(0)):
+    for scope in (await store.ratings(GUILD, season=0, game="albastini"),
+                  await store.ratings(0, game="albastini")):
         assert [(e.user_id, round(e.mu, 9)) for e in scope.entries] == [
             (ALICE, round(alice.mu, 9)), (BOB, round(bob.mu, 9))
         ]  # fmt: skip
-    mine = await store.user_rating(GUILD, ALICE)
+    mine = await store.user_rating(GUILD, ALICE, game="albastini")
     assert mine is not None and mine.rank == 1 and mine.trend == (pytest.approx(alice.rating),)
-    assert await store.user_rating(GUILD, CAROL) is None
-    everywhere = await store.user_rating(0, ALICE)  # across servers, as /stats shows it
+    assert await store.user_rating(GUILD, CAROL, game="albastini") is None
+    # across servers, as /stats shows it
+    everywhere = await store.user_rating(0, ALICE, game="albastini")
     assert everywhere is not None and everywhere.rank == 1 and everywhere.matches == 1
 
 
@@ -55,9 +57,9 @@ async def test_ratings_computed_again_equal_the_stored_ones(store: Store) -> Non
     await store.start_season(GUILD)
     await finish(store, 700, False)
     scopes = ((GUILD, 1), (GUILD, 2), (GUILD, 0), (0, 0))
-    before = [await store.ratings(g, season=s) for g, s in scopes]
+    before = [await store.ratings(g, season=s, game="albastini") for g, s in scopes]
     assert await store.recompute_ratings() == 6
-    after = [await store.ratings(g, season=s) for g, s in scopes]
+    after = [await store.ratings(g, season=s, game="albastini") for g, s in scopes]
     assert after == before
     assert before[1].total == 2 and before[3].entries[0].matches == 6
 
@@ -68,17 +70,17 @@ async def test_a_new_season_starts_empty_and_all_time_keeps_counting(store: Stor
     assert await store.start_season(GUILD) == 2
     assert await store.current_season(GUILD) == 2
     assert await store.current_season(OTHER_GUILD) == 1  # seasons are per guild
-    assert (await store.leaderboard(GUILD)).entries == ()
-    assert (await store.ratings(GUILD)).entries == ()
+    assert (await store.leaderboard(GUILD, game="albastini")).entries == ()
+    assert (await store.ratings(GUILD, game="albastini")).entries == ()
     await finish(store, 801, False)
-    season = await store.leaderboard(GUILD)
-    all_time = await store.leaderboard(GUILD, season=0)
-    first = await store.leaderboard(GUILD, season=1)
+    season = await store.leaderboard(GUILD, game="albastini")
+    all_time = await store.leaderboard(GUILD, season=0, game="albastini")
+    first = await store.leaderboard(GUILD, season=1, game="albastini")
     assert {e.user_id: e.matches_played for e in season.entries} == {ALICE: 1, BOB: 1}
     assert {e.user_id: e.matches_played for e in all_time.entries} == {ALICE: 2, BOB: 2}
     assert {e.user_id: e.matches_won for e in first.entries} == {ALICE: 1, BOB: 0}
-    season_rating = await store.user_rating(GUILD, ALICE)
-    all_rating = await store.user_rating(GUILD, ALICE, season=0)
+    season_rating = await store.user_rating(GUILD, ALICE, game="albastini")
+    all_rating = await store.user_rating(GUILD, ALICE, season=0, game="albastini")
     assert season_rating is not None and all_rating is not None
     assert season_rating.matches == 1 and all_rating.matches == 2
     assert len(all_rating.trend) == 2
@@ -110,4 +112,4 @@ async def test_bad_sides_are_refused_and_nothing_is_written(store: Store) -> Non
         with pytest.raises(InvalidValue):
             await store.finish_table(table_id, results, teams)  # type: ignore[arg-type]
     assert (await store.get_table(table_id)).status == "running"
-    assert (await store.ratings(GUILD)).entries == ()
+    assert (await store.ratings(GUILD, game="albastini")).entries == ()

@@ -46,7 +46,7 @@ from tests.doubles import (
 
 
 async def test_table_life_cycle_lobby_running_finished(store: Store) -> None:
-    table = await store.create_table(GUILD, CHANNEL, HOST, MODE, language="sw")
+    table = await store.create_table(GUILD, CHANNEL, HOST, MODE, language="sw", game="albastini")
     assert (table.status, table.game, table.language, table.message_id) == (
         "lobby",
         "albastini",
@@ -102,23 +102,23 @@ async def test_table_life_cycle_lobby_running_finished(store: Store) -> None:
         await store.cancel_table(table.id)
     with pytest.raises(WrongStatus):
         await store.append_move(table.id, 4, 2, 0, "pass", user_id=ALICE, by_computer=False)
-    assert (await store.user_stats(GUILD, ALICE)).matches_won == 1
+    assert (await store.user_stats(GUILD, ALICE, game="albastini")).matches_won == 1
 
 
 async def test_one_active_table_per_channel(store: Store) -> None:
-    first = await store.create_table(GUILD, CHANNEL, HOST, MODE)
+    first = await store.create_table(GUILD, CHANNEL, HOST, MODE, game="albastini")
     with pytest.raises(ChannelBusy, match=str(CHANNEL)):
-        await store.create_table(GUILD, CHANNEL, ALICE, MODE)
-    other = await store.create_table(GUILD, CHANNEL + 1, ALICE, MODE)
+        await store.create_table(GUILD, CHANNEL, ALICE, MODE, game="albastini")
+    other = await store.create_table(GUILD, CHANNEL + 1, ALICE, MODE, game="albastini")
     assert (await store.active_table(CHANNEL)) == await store.get_table(first.id)
     await store.cancel_table(first.id)
-    again = await store.create_table(GUILD, CHANNEL, HOST, MODE)
+    again = await store.create_table(GUILD, CHANNEL, HOST, MODE, game="albastini")
     assert again.id not in (first.id, other.id)
     assert (await store.active_table(CHANNEL)) == again
 
 
 async def test_seats_join_leave_computer_takeover_and_flags(store: Store) -> None:
-    table = await store.create_table(GUILD, CHANNEL, HOST, MODE)
+    table = await store.create_table(GUILD, CHANNEL, HOST, MODE, game="albastini")
     seat = await store.add_seat(table.id, 0, ALICE, "  " + "A" * 150 + "  ")
     assert seat.display_name == "A" * 100  # names are stripped and truncated, not refused
     with pytest.raises(ConflictError, match="taken"):
@@ -213,7 +213,7 @@ async def test_moves_append_in_order_and_refusals_change_nothing(store: Store) -
 
 
 async def test_lobby_table_takes_no_moves(store: Store) -> None:
-    table = await store.create_table(GUILD, CHANNEL, HOST, MODE)
+    table = await store.create_table(GUILD, CHANNEL, HOST, MODE, game="albastini")
     await store.add_seat(table.id, 0, ALICE, "Alice")
     with pytest.raises(WrongStatus):
         await store.append_move(table.id, 1, 1, 0, "pass", user_id=ALICE, by_computer=False)
@@ -281,7 +281,7 @@ async def test_other_writes_are_not_starved_by_a_stream_of_moves(store: Store) -
 
 
 async def test_unfinished_tables_returns_everything_needed_to_replay(store: Store) -> None:
-    lobby = await store.create_table(GUILD, 1, HOST, {"players": 2})
+    lobby = await store.create_table(GUILD, 1, HOST, {"players": 2}, game="albastini")
     await store.add_seat(lobby.id, 0, ALICE, "Alice")
     running = await running_table(store, 2)
     await store.append_move(running, 1, 1, 1, "bid:4C", user_id=BOB, by_computer=False)
@@ -368,6 +368,7 @@ async def test_bad_table_input_is_refused(store: Store) -> None:
             "channel_id": CHANNEL,
             "host_id": HOST,
             "settings": MODE,
+            "game": "albastini",
         } | kwargs
         with pytest.raises(InvalidValue):
             await store.create_table(**args)  # type: ignore[arg-type]
@@ -453,7 +454,7 @@ async def test_user_language_preference(store: Store) -> None:
 async def finished_match(
     store: Store, channel: int, results: list[PlayerResult], guild: int = GUILD
 ) -> None:
-    table = await store.create_table(guild, channel, HOST, MODE)
+    table = await store.create_table(guild, channel, HOST, MODE, game="albastini")
     for seat, r in enumerate(results):
         await store.add_seat(table.id, seat, r.user_id, f"u{r.user_id}")
     await store.start_table(table.id, 0, channel)
@@ -493,7 +494,7 @@ async def test_leaderboard_figures_paging_and_user_stats(store: Store) -> None:
     # Another guild's results never show up here.
     await finished_match(store, 4, [PlayerResult(DAVE, 0, 9, True, 9, 9, 9, 999)], guild=7)
 
-    page = await store.leaderboard(GUILD)
+    page = await store.leaderboard(GUILD, game="albastini")
     assert page.total == 5
     rows = [(e.rank, e.user_id, e.matches_played, e.matches_won, e.score) for e in page.entries]
     # Ranked by wins, then VP, then user id: Alice 1 win 9 VP; Bob 1 win 8 VP; Carol 1 win 5 VP,
@@ -514,24 +515,24 @@ async def test_leaderboard_figures_paging_and_user_stats(store: Store) -> None:
     )
     assert alice.avg_card_points_per_deal == pytest.approx(870 / 14)
 
-    second = await store.leaderboard(GUILD, limit=2, offset=2)
+    second = await store.leaderboard(GUILD, limit=2, offset=2, game="albastini")
     assert [(e.rank, e.user_id) for e in second.entries] == [(3, CAROL), (4, ERIN)]
     assert second.total == 5
-    last = await store.leaderboard(GUILD, limit=2, offset=4)
+    last = await store.leaderboard(GUILD, limit=2, offset=4, game="albastini")
     assert [(e.rank, e.user_id) for e in last.entries] == [(5, DAVE)]
-    assert (await store.leaderboard(GUILD, limit=2, offset=6)).entries == ()
+    assert (await store.leaderboard(GUILD, limit=2, offset=6, game="albastini")).entries == ()
     with pytest.raises(InvalidValue):
-        await store.leaderboard(GUILD, limit=0)
+        await store.leaderboard(GUILD, limit=0, game="albastini")
 
-    dave = await store.user_stats(GUILD, DAVE)
+    dave = await store.user_stats(GUILD, DAVE, game="albastini")
     assert dave == PlayerStats(DAVE, 2, 0, 3, 9, 2, 1, 380)
     assert dave.avg_card_points_per_deal == pytest.approx(380 / 9)
-    nobody = await store.user_stats(GUILD, 999)
+    nobody = await store.user_stats(GUILD, 999, game="albastini")
     assert nobody == PlayerStats(999, 0, 0, 0, 0, 0, 0, 0)
     assert nobody.avg_card_points_per_deal is None
     # The leaderboard's totals agree with a direct sum over the results.
     for entry in page.entries:
-        direct = await store.user_stats(GUILD, entry.user_id)
+        direct = await store.user_stats(GUILD, entry.user_id, game="albastini")
         assert direct == dataclasses.replace(entry, rank=None)
 
 
@@ -591,7 +592,7 @@ async def test_results_validation_writes_nothing(store: Store) -> None:
     with pytest.raises(ConflictError, match=str(ERIN)):  # Erin holds no seat there
         await store.finish_table(table_id, [PlayerResult(ERIN, 0, 5, True, 3, 2, 0, 10)])
     assert (await store.get_table(table_id)).status == "running"
-    assert (await store.leaderboard(GUILD)).total == 0
+    assert (await store.leaderboard(GUILD, game="albastini")).total == 0
 
 
 async def test_unfinished_tables_of_some_shards_are_those_of_their_servers(store: Store) -> None:
@@ -601,7 +602,8 @@ async def test_unfinished_tables_of_some_shards_are_those_of_their_servers(store
 
     tables = {}
     for n, guild in enumerate((0 << 22, 1 << 22, 2 << 22, (3 << 22) + 5), start=1):
-        tables[guild] = (await store.create_table(guild or GUILD, 100 + n, HOST, {})).id
+        tables[guild] = (await store.create_table(guild or GUILD, 100 + n, HOST, {},
+                                                  game="albastini")).id
     shard_of_table = {t: (g >> 22) % 4 for g, t in tables.items()}
     for ids in ((0,), (1, 3), (0, 1, 2, 3)):
         snaps = await store.unfinished_tables(Shards(ids, 4))

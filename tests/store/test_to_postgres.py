@@ -145,7 +145,8 @@ async def test_a_copied_database_shows_the_same_and_its_running_table_plays_on(
             assert moves[-1].move_no == before and moves[-1].user_id == uid  # it is stored
             assert table.move_no == before + 1
             # a new table gets an id past the copied ones
-            created = await pg.create_table(GUILD, CHANNEL + 7, HOST, {"players": 2})
+            created = await pg.create_table(GUILD, CHANNEL + 7, HOST, {"players": 2},
+                                            game="albastini")
             assert created.id > max(finished, running)
         finally:
             await svc.close()
