@@ -177,6 +177,7 @@ from cogs.render.presenter import ButtonStyle, View, score_as_is, single_use_opt
 
 NAME = "toy"
 RULES_PAGES = 1
+ACCENT = 0x808080
 _RULES = game(NAME)
 shown_score = score_as_is
 

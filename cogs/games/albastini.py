@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from PIL import Image
 
 __all__ = [
+    "ACCENT",
     "LEGACY_MOVES",
     "NAME",
     "RULES_PAGES",
@@ -50,6 +51,8 @@ __all__ = [
 NAME = "albastini"
 #: Pages of its rules in the catalogues (``rules.page.<n>``).
 RULES_PAGES = 6
+#: The accent colour of its cards: the green of the felt.
+ACCENT = 0x1C6E48
 _RULES = game(NAME)
 #: The move buttons sent before today's ids (``alb:p:``, ``alb:b:``, ``alb:x:``): letter -> the
 #: code's kind and whether a card follows it (:func:`cogs.games.legacy_code`).

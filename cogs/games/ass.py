@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from PIL import Image
 
 __all__ = [
+    "ACCENT",
     "NAME",
     "RULES_PAGES",
     "action_text",
@@ -57,6 +58,8 @@ __all__ = [
 NAME = "ass"
 #: Pages of its rules in the catalogues (``rules.page.<n>``).
 RULES_PAGES = 3
+#: The accent colour of its cards: a deep violet.
+ACCENT = 0x7A3E8E
 _RULES = game(NAME)
 _K = "ass."
 

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from PIL import Image
 
 __all__ = [
+    "ACCENT",
     "NAME",
     "RULES_PAGES",
     "action_text",
@@ -53,6 +54,8 @@ __all__ = [
 NAME = "cassino"
 #: Pages of its rules in the catalogues (``rules.page.<n>``).
 RULES_PAGES = 3
+#: The accent colour of its cards: a card room's blue.
+ACCENT = 0x2F5D8A
 _RULES = game(NAME)
 #: Points are the platform's score.
 shown_score = score_as_is

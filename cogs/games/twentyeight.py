@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from PIL import Image
 
 __all__ = [
+    "ACCENT",
     "NAME",
     "RULES_PAGES",
     "action_text",
@@ -58,6 +59,8 @@ __all__ = [
 NAME = "twentyeight"
 #: Pages of its rules in the catalogues (``rules.page.<n>``).
 RULES_PAGES = 3
+#: The accent colour of its cards: the gold of a kasavu border.
+ACCENT = 0xC08A1E
 _RULES = game(NAME)
 #: Base cards are the platform's score.
 shown_score = score_as_is

@@ -38,8 +38,10 @@ from typing import Any, Literal
 log = logging.getLogger(__name__)
 
 #: What became of an edit: done, the message is gone, no permission, it failed otherwise, or
-#: (an edit through an interaction's token) the token no longer edits it.
-Outcome = Literal["ok", "not_found", "forbidden", "failed", "token_gone"]
+#: (an edit through an interaction's token) the token no longer edits it, or Discord refused
+#: the new picture it uploaded (a card's media cannot be uploaded through a token today:
+#: discord-api-docs#7529).
+Outcome = Literal["ok", "not_found", "forbidden", "failed", "token_gone", "media_refused"]
 #: Seconds the courier is given to start (import discord.py and Pillow, log in).
 START_TIMEOUT = 60.0
 #: Seconds the courier is given to finish the edits in flight when the bot stops.
@@ -50,20 +52,20 @@ Picture = tuple[dict[str, Any], list[str], str]
 
 @dataclass(frozen=True, slots=True)
 class Edit:
-    """One edit of a table message.
+    """One edit of a table message: what it shows (``card``, :class:`cogs.ui.cards.Card`).
 
     ``picture``: (public view, names, game) to draw a new picture from; None keeps the message's
-    current attachments, unless ``clear_attachments`` (a lobby, which has none).
-    ``picture_failed``: the footer shown when drawing fails (in the table's language).
-    ``through``: (application id, interaction token) of a click answered by updating this
-    message, whose token edits it outside Discord's global rate limit (cogs/budget.py); None:
-    through the channel."""
+    current attachments (shown in the card when ``keep_picture``), unless ``clear_attachments``
+    (a lobby, which has none). ``picture_failed``: the line shown when drawing fails (in the
+    table's language). ``through``: (application id, interaction token) of a click answered by
+    updating this message, whose token edits it outside Discord's global rate limit
+    (cogs/messages/budget.py); None: through the channel."""
 
     channel_id: int
     message_id: int
-    embed: dict[str, Any]
-    buttons: tuple[Any, ...]
+    card: Any
     picture: Picture | None = None
+    keep_picture: bool = False
     clear_attachments: bool = False
     picture_failed: str = ""
     through: tuple[int, str] | None = None
@@ -379,26 +381,31 @@ def _draw(view: dict[str, Any], names: list[str], game: str) -> bytes:
 
 
 async def _edit(http: Any, job: Edit) -> tuple[Outcome, bool]:
+    import dataclasses
+
     import discord
     import discord.http
 
     from cogs import render
-    from cogs.ui import views
+    from cogs.ui.cards import ALT_MAX, CardView
 
-    embed = discord.Embed.from_dict(job.embed)
-    view = views.build_view(job.buttons)
-    kwargs: dict[str, Any] = {"content": None, "embed": embed, "view": view}
+    card = job.card
+    # a card has no content and no embeds: a classic message becomes a card at its next edit
+    kwargs: dict[str, Any] = {"content": None, "embed": None,
+                              "view": CardView(card, with_picture=job.keep_picture)}
     painted = False
     if job.picture is not None:
         try:
             jpeg = await _draw_aside(*job.picture)
         except Exception:
             log.exception("could not draw a table picture")
-            embed.set_footer(text=job.picture_failed)
+            failed = dataclasses.replace(card, texts=(*card.texts, job.picture_failed))
+            kwargs["view"] = CardView(failed)
             kwargs["attachments"] = []
         else:
-            file = discord.File(io.BytesIO(jpeg), filename=render.PICTURE_FILE)
-            embed.set_image(url=f"attachment://{render.PICTURE_FILE}")
+            file = discord.File(io.BytesIO(jpeg), filename=render.PICTURE_FILE,
+                                description=(card.alt or "")[:ALT_MAX])
+            kwargs["view"] = CardView(card, with_picture=True)
             kwargs["attachments"] = [file]
             painted = True
     elif job.clear_attachments:
@@ -419,7 +426,6 @@ async def _edit(http: Any, job: Edit) -> tuple[Outcome, bool]:
         log.warning("could not edit a table message: %s %s", exc.status, exc.text[:200])
         return "failed", False
     return "ok", painted
-
 
 async def edit_hand(session: Any, http: Any, job: HandEdit) -> Outcome:
     """Send a private hand's edit through the interaction webhook (no bot token needed) with
@@ -467,7 +473,8 @@ async def edit_original(
     was clicked) through that interaction's token: outside Discord's global rate limit, for 15
     minutes after the click. ``kwargs``: the message's content, embed, view, attachments.
     "not_found" when the message was deleted; "token_gone" when the token no longer edits it
-    (expired): the caller edits through the channel instead."""
+    (expired): the caller edits through the channel instead; "media_refused" when Discord
+    refused the new picture of a card (the caller sends it through the channel)."""
     import discord
     import discord.http
     from discord.webhook.async_ import async_context
@@ -490,6 +497,10 @@ async def edit_original(
     except discord.HTTPException as exc:
         if exc.status == 404 and exc.code == 10008:
             return "not_found"  # Unknown Message: the message was deleted
+        if exc.status == 400 and kwargs.get("attachments"):
+            log.info("a table message's new picture was refused through a token (%s %s)",
+                     exc.status, exc.code)
+            return "media_refused"
         if exc.status in (401, 403, 404):
             log.info("a table message's interaction token no longer edits it (%s %s)",
                      exc.status, exc.code)

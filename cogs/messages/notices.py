@@ -237,15 +237,13 @@ class Notices:
         channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         try:
             async for msg in channel.history(limit=limit):
-                if msg.author.id != me.id or msg.embeds or msg.id == table.message_id:
+                # a turn notice is a plain message (no embed, no card) with the hand's button
+                if (msg.author.id != me.id or msg.embeds or msg.flags.components_v2
+                        or msg.id == table.message_id):
                     continue
                 if current is not None and msg.id == current[0]:
                     continue
-                if any(
-                    getattr(child, "custom_id", None) == hand_id
-                    for row in msg.components
-                    for child in getattr(row, "children", [])
-                ):
+                if hand_id in buttons.custom_ids(msg):
                     with contextlib.suppress(discord.HTTPException):
                         await msg.delete()
         except discord.HTTPException:

@@ -19,11 +19,13 @@ import asyncio
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from cogs.games import presenter
 from cogs.messages import budget as budgets
 from cogs.messages.courier import Courier
 from cogs.messages.notices import NOTICE_DELAY, RETRY_DELAY, RETRY_MAX, Notices, deadline_text
 from cogs.messages.table_message import EDIT_INTERVAL, TableMessages
 from cogs.ui import views
+from cogs.ui.cards import Card, CardView
 
 if TYPE_CHECKING:
     from albastini.table import Table
@@ -126,9 +128,9 @@ class Publisher:
         """Bring the table message up to date soon (coalesced with other pending changes)."""
         self.message.refresh(table_id)
 
-    async def message_payload(self, table: Table) -> dict[str, Any]:
+    async def message_payload(self, table: Table, note: str | None = None) -> dict[str, Any]:
         """embed, attachments and view of the table message for the table's current state."""
-        return await self.message.message_payload(table)
+        return await self.message.message_payload(table, note)
 
     def deadline_text(self, table: Table) -> str:
         """When the current person's time runs out, as a Discord timestamp."""
@@ -178,19 +180,18 @@ class Publisher:
     def post(
         self, table_id: int, build: Callable[[Table], tuple[str, list[views.ButtonSpec]]]
     ) -> None:
-        """Post a public message built from the table when its turn in the queue comes (an
-        important one: a deal summary, the match's end; tried until it goes out, in order),
+        """Post a public message built from the table (its text and buttons, shown as a card in
+        the game's colour) when its turn in the queue comes (an important one: a deal summary,
+        the match's end; tried until it goes out, in order),
         under a table message that shows what it follows: the table's pending edit goes out
         first (waited for at most ``POST_WAIT`` seconds), so a deal summary never comes before
         the last round on the table."""
 
         async def send(table: Table) -> None:
-            content, specs = build(table)
+            text, specs = build(table)
+            card = Card(presenter(table.game).ACCENT, (text,), tuple(specs))
             channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
-            kwargs: dict[str, Any] = {"content": content}
-            if specs:
-                kwargs["view"] = views.build_view(specs)
-            await channel.send(**kwargs)
+            await channel.send(view=CardView(card))
 
         async def job() -> None:
             await self.notices.deliver(table_id, "a summary", send)

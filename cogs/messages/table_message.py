@@ -39,31 +39,36 @@ import asyncio
 import concurrent.futures
 import contextlib
 import io
+import json
 import logging
 import math
 import time
 from collections import deque
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import discord
 
 from cogs import render
-from cogs.games import presenter
 from cogs.i18n import t
 from cogs.messages import budget as budgets
-from cogs.messages import courier, painter
+from cogs.messages import courier, painter, table_card
 from cogs.messages.courier import Courier, Outcome
 from cogs.messages.notices import Notices, deadline_text
-from cogs.ui import buttons, texts, views
+from cogs.ui import buttons, texts
+from cogs.ui.cards import ALT_MAX, Card, CardView
 
 if TYPE_CHECKING:
     from albastini.table import Table
 
 log = logging.getLogger(__name__)
 
-EMBED_COLOUR = discord.Colour(0x1C6E48)
-PICTURE_URL = f"attachment://{render.PICTURE_FILE}"
+#: Seconds during which edits through an interaction token carry no new picture: from the start
+#: (a Components V2 message's media cannot be uploaded by such an edit today, Discord answers
+#: 400: discord-api-docs#7529), and again after each refusal; then one token edit tries, so
+#: that the bot uses tokens for pictures again once Discord fixes it.
+TOKEN_PICTURE_RETRY = 600.0
 #: Pictures waiting to be drawn beyond which a table's new text goes out without waiting.
 PAINT_BACKLOG = 2
 #: Seconds before a table whose text went out without its picture tries the picture again.
@@ -82,17 +87,11 @@ LAGS_KEPT = 200_000
 TABLE_TOKEN_LIFE = 14 * 60.0
 
 
-def _signature(payload: dict[str, Any]) -> tuple[Any, ...]:
-    """What a payload shows, to skip an edit that would change nothing."""
-    embed = payload.get("embed")
+def _signature(payload: dict[str, Any]) -> str:
+    """What a payload shows (its card, the picture's place in it included), to skip an edit
+    that would change nothing."""
     view = payload.get("view")
-    buttons = tuple(
-        (getattr(i, "custom_id", None), getattr(i, "label", None), getattr(i, "disabled", None))
-        for i in (view.children if view is not None else [])
-    )
-    if embed is None:
-        return (None, buttons)
-    return (embed.title, embed.description, embed.footer.text, buttons)
+    return json.dumps(view.to_components() if view is not None else [], sort_keys=True)
 
 
 class TableMessages:
@@ -145,7 +144,7 @@ class TableMessages:
         # being sent will show: an identical picture is never drawn or uploaded again.
         self._shown: dict[int, tuple[dict[str, Any], tuple[str, ...]]] = {}
         self._drawn: dict[int, tuple[dict[str, Any], tuple[str, ...]]] = {}
-        self._sent: dict[int, tuple[Any, ...]] = {}  # what the last edit showed, per table
+        self._sent: dict[int, str] = {}  # what the last edit showed, per table
         self._retry: dict[int, asyncio.TimerHandle] = {}  # stale pictures to draw later
         # Edits of each table message begun and finished: a summary waits for the edit that
         # shows the state it follows (see :meth:`edit_out`).
@@ -156,6 +155,10 @@ class TableMessages:
         # reply to /albastini start failed; the bot stopped in between): found or posted again.
         self._lost: set[int] = set()
         self._reposting: set[int] = set()  # tables whose message is being posted again
+        # Tables whose picture is stale and goes through the channel (tokens carry none now),
+        # and from when a token edit may carry a picture again.
+        self._picture_due: set[int] = set()
+        self._token_pictures_from: float | None = None
 
     def refresh(self, table_id: int) -> None:
         """Bring the table message up to date soon (coalesced with other pending changes)."""
@@ -214,7 +217,9 @@ class TableMessages:
             # lane, then room in the budget's window: waiting for a lane never holds a place
             # in the window, which the lanes' other holders (notices) may be waiting for.
             paid = entered = False
-            if self.budget is not None and self._token(table_id) is None:
+            channel = self._token(table_id) is None or (
+                table_id in self._picture_due and not self.tokens_carry_pictures())
+            if self.budget is not None and channel:
                 await self.budget.reserve(self._key(table_id))
                 paid = True
             outcome: Outcome | None = None  # None: nothing sent (its token goes back)
@@ -232,7 +237,7 @@ class TableMessages:
                     self._edits_begun[table_id] = self._edits_begun.get(table_id, 0) + 1
                     outcome = "failed"
                     try:
-                        outcome = await self._edit_once(table_id, None if paid else "token")
+                        outcome = await self._edit_once(table_id, None if channel else "token")
                     except Exception:
                         log.exception("could not update the message of table %s", table_id)
                     finally:
@@ -278,10 +283,18 @@ class TableMessages:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self._edit_finished.wait(), left)
 
-    async def message_payload(self, table: Table) -> dict[str, Any]:
-        """embed, attachments and view of the table message for the table's current state."""
+    async def message_payload(self, table: Table, note: str | None = None) -> dict[str, Any]:
+        """The card (``view``) and ``attachments`` of the table message for the table's current
+        state, to post it; ``note``: a line above it (why it is posted again)."""
         payload, _painted = await self._build(table, picture=True)
+        card: Card = payload.pop("card")
+        if note:
+            view: CardView = payload["view"]
+            payload["view"] = CardView(replace(card, texts=(note, *card.texts)),
+                                       with_picture=view.with_picture)
         payload.setdefault("attachments", [])
+        for key in ("content", "embed"):  # a new message has neither
+            payload.pop(key, None)
         return payload
 
     async def _build(self, table: Table, *, picture: bool) -> tuple[dict[str, Any], bool]:
@@ -298,79 +311,54 @@ class TableMessages:
     def _compose(
         self, table: Table, *, picture: bool
     ) -> tuple[dict[str, Any], courier.Picture | None]:
-        """The payload without a new picture, and what to draw one from (public view, names
-        and game) when the message needs a new one; ``attachments=[]`` for a lobby (none)."""
+        """The payload without a new picture (``card``: what it shows; ``view``: the card laid
+        out, with the picture the message has if it has one), and what to draw one from
+        (public view, names and game) when the message needs a new one; ``attachments=[]``
+        for a lobby (none)."""
         lang = table.language
-        embed = discord.Embed(colour=EMBED_COLOUR)
         if table.status == "lobby" or table.match is None:
-            title, description = texts.lobby_text(table, lang)
-            embed.title = title
-            if table.status == "cancelled":
-                key = (
-                    "lobby.expired"
-                    if self.closed_reasons.get(table.id) == "idle"
-                    else "lobby.closed"
-                )
-                description += "\n" + t(lang, key)
-            embed.description = description
-            specs = views.lobby_buttons(table, lang) if table.status == "lobby" else []
-            return {"embed": embed, "attachments": [], "view": views.build_view(specs)}, None
-        view = table.public_view()
-        names = texts.seat_names(table, lang)
-        body = render.table_text(
-            view,
-            names,
-            lang,
-            deal_no=table.deal_no,
-            scores=list(table.scores()),
-            target=table.target,
-            side_names=texts.side_names(table, lang),
-            shows=presenter(table.game),
-        )
-        clock = deadline_text(table, self.service.clock)
-        if clock:
-            # beside "▶ X to play", the second line of the text table
-            lines = body.split("\n")
-            if len(lines) > 1:
-                lines[1] += " " + clock
-            else:
-                lines.append(clock)
-            body = "\n".join(lines)
-        embed.description = body + "\n\n" + texts.teams_text(table, lang, view["team_of"])
-        if table.status == "cancelled":
-            embed.description += "\n" + t(lang, "lobby.closed")
-        specs = views.table_buttons(table, lang)
-        payload: dict[str, Any] = {"embed": embed, "view": views.build_view(specs)}
+            card = table_card.lobby_card(table, self.closed_reasons.get(table.id))
+            return {**self._legacy_cleared(), "card": card, "view": CardView(card),
+                    "attachments": []}, None
+        card = table_card.table_card(table, deadline_text(table, self.service.clock))
+        payload: dict[str, Any] = {**self._legacy_cleared(), "card": card}
+        kept = table.id in self._pictured  # the message's picture, shown until a new one
+        payload["view"] = CardView(card, with_picture=kept)
         if not picture:
-            if table.id in self._pictured:
-                embed.set_image(url=PICTURE_URL)  # the one already there
             return payload, None
+        view = table.public_view()
         names_now = texts.picture_names(table, lang)  # computers named in the table's language
         picture_key = (view, tuple(names_now))
         self._drawn.pop(table.id, None)
-        if table.id in self._pictured and self._shown.get(table.id) == picture_key:
-            embed.set_image(url=PICTURE_URL)  # the one there shows this already
-            return payload, None
+        if kept and self._shown.get(table.id) == picture_key:
+            return payload, None  # the one there shows this already
         self._drawn[table.id] = picture_key  # forgotten again if the drawing fails
         return payload, (view, names_now, table.game)
+
+    @staticmethod
+    def _legacy_cleared() -> dict[str, Any]:
+        """A card has no content and no embeds: an edit clears them (a classic table message
+        posted before cards becomes a card at its next edit)."""
+        return {"content": None, "embed": None}
 
     async def _attach(
         self, table: Table, payload: dict[str, Any], draw: courier.Picture
     ) -> None:
         """Draw the picture here (in the painter) and attach it; on failure, say so."""
-        embed = payload["embed"]
+        card: Card = payload["card"]
         self._painting += 1
         try:
             jpeg = await self._paint(*draw)
         except Exception:
             log.exception("could not draw table %s", table.id)
             self._drawn.pop(table.id, None)
-            embed.set_footer(text=t(table.language, "error.image_failed"))
+            failed = replace(card, texts=(*card.texts, t(table.language, "error.image_failed")))
+            payload["view"] = CardView(failed)
             payload["attachments"] = []
         else:
-            file = discord.File(io.BytesIO(jpeg), filename=render.PICTURE_FILE)
-            embed.set_image(url=PICTURE_URL)
-            payload["attachments"] = [file]
+            payload["view"] = CardView(card, with_picture=True)
+            payload["attachments"] = [discord.File(io.BytesIO(jpeg), filename=render.PICTURE_FILE,
+                                                   description=(card.alt or "")[:ALT_MAX])]
         finally:
             self._painting -= 1
 
@@ -395,12 +383,22 @@ class TableMessages:
             table.status == "cancelled" and table.match is not None
         )
         # Pictures are the costly part: when others are already waiting to be drawn, a table
-        # that has a picture gets its text now and a fresh picture a little later.
-        paint = not has_picture or self._painting < PAINT_BACKLOG or table.id not in self._pictured
+        # that has a picture gets its text now and a fresh picture a little later; so does an
+        # edit through a token while tokens cannot carry pictures (the picture then goes
+        # through the channel: _edit_loop).
+        paint = not has_picture or table.id not in self._pictured or (
+            self._painting < PAINT_BACKLOG)
         payload, draw = self._compose(table, picture=paint)
+        if draw is not None and via == "token" and not self.tokens_carry_pictures():
+            self._drawn.pop(table_id, None)  # not drawn now: the text alone goes through
+            draw, paint = None, False
         signature = _signature(payload)
-        if not paint and signature == self._sent.get(table_id):
-            self._refresh_later(table_id)  # nothing new to say; the picture waits its turn
+        due = table_id in self._picture_due  # an edit for the picture alone
+        if (not paint or (due and draw is None)) and signature == self._sent.get(table_id):
+            if paint:
+                self._picture_due.discard(table_id)  # the picture there is the state's
+            else:
+                self._picture_later(table_id, via)  # nothing new to say; the picture waits
             return None
         through = self._token(table_id) if via == "token" else None
         if via == "token" and through is None and self.budget is not None:
@@ -408,6 +406,16 @@ class TableMessages:
             self._drawn.pop(table_id, None)
             return "token_gone"
         outcome = await self._send_edit(table, payload, draw, through)
+        if outcome == "media_refused":
+            # Discord refuses a new picture in a card edited through a token: the text goes
+            # through the token at once, the picture through the channel.
+            log.info("edits through interaction tokens carry no new table picture for %.0f s "
+                     "(Discord refused one)", TOKEN_PICTURE_RETRY)
+            self._token_pictures_from = self.token_clock() + TOKEN_PICTURE_RETRY
+            self._drawn.pop(table_id, None)
+            self._picture_due.add(table_id)
+            self._dirty.add(table_id)
+            return outcome
         if outcome == "token_gone":
             self._tokens.pop(table_id, None)
             self._drawn.pop(table_id, None)
@@ -424,6 +432,8 @@ class TableMessages:
             self._refresh_later(table_id)  # try again in a moment (or with the next change)
             return outcome
         self._sent[table_id] = signature
+        if paint:
+            self._picture_due.discard(table_id)
         if has_picture and paint and payload.get("attachments"):
             self._pictured.add(table_id)
             self._remember_picture(table_id)
@@ -431,8 +441,27 @@ class TableMessages:
             self._pictured.discard(table_id)  # no picture any more (lobby, failed drawing)
             self._shown.pop(table_id, None)
         elif has_picture and not paint:
-            self._refresh_later(table_id)
+            self._picture_later(table_id, via)
         return outcome
+
+    def _picture_later(self, table_id: int, via: str | None) -> None:
+        """The picture was left out of this edit: it follows through the channel (paid) in the
+        table's next edit when it was left out because tokens carry no picture now, else in a
+        moment, when the pictures queued for other tables are drawn."""
+        if via == "token" and not self.tokens_carry_pictures():
+            self._picture_due.add(table_id)
+            self._dirty.add(table_id)  # the edit loop goes on: its next turn pays for it
+            return
+        self._refresh_later(table_id)
+
+    def tokens_carry_pictures(self) -> bool:
+        """Whether an edit through an interaction token may upload a new picture now: not in
+        the first :data:`TOKEN_PICTURE_RETRY` seconds of the run, nor in those after a refusal
+        (then one tries, and a success lets the next ones through)."""
+        now = self.token_clock()
+        if self._token_pictures_from is None:
+            self._token_pictures_from = now + TOKEN_PICTURE_RETRY
+        return now >= self._token_pictures_from
 
     async def _send_edit(
         self,
@@ -448,29 +477,27 @@ class TableMessages:
         if self.courier is None:
             if draw is not None:
                 await self._attach(table, payload, draw)
+            payload.pop("card")
             if through is not None:
                 session = getattr(self.bot.http, "_HTTPClient__session", None)
-                return await courier.edit_original(
-                    session, self.bot.http, through, content=None, **payload
-                )
+                return await courier.edit_original(session, self.bot.http, through, **payload)
             channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
             try:
-                # content=None also clears the one-off "the message was deleted" line of a repost
                 with budgets.prepaid():  # the edit loop took its token
-                    await channel.get_partial_message(table.message_id).edit(
-                        content=None, **payload
-                    )
+                    await channel.get_partial_message(table.message_id).edit(**payload)
             except discord.NotFound:
                 return "not_found"
             except discord.Forbidden:
                 return "forbidden"
             return "ok"
+        card: Card = payload.pop("card")
+        keep = draw is None and "attachments" not in payload
         job = courier.Edit(
             table.channel_id,
             table.message_id,
-            payload["embed"].to_dict(),
-            tuple(payload["view"].specs),
+            card,
             picture=draw,
+            keep_picture=keep and table.id in self._pictured,
             clear_attachments=draw is None and payload.get("attachments") == [],
             picture_failed=t(table.language, "error.image_failed"),
             through=through,
@@ -574,13 +601,16 @@ class TableMessages:
                 return
         self._pictured.discard(table.id)  # the new message starts without a picture
         self._shown.pop(table.id, None)
-        payload = await self.message_payload(table)
-        shown = _signature(payload)
+        # a message nobody saw needs no excuse; a deleted one gets a line saying why it is back
+        note = None if lost else t(table.language, "error.message_gone")
+        payload = await self.message_payload(table, note)
+        # what it shows but the note, which stays until the next change
+        card = payload["view"].card
+        bare = replace(card, texts=card.texts[1:]) if note else card
+        shown = _signature({"view": CardView(bare, with_picture=payload["view"].with_picture)})
         channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         files = payload.pop("attachments", [])
-        # a message nobody saw needs no excuse; a deleted one gets a line saying why it is back
-        content = None if lost else t(table.language, "error.message_gone")
-        msg = await channel.send(content=content, files=files, **payload)
+        msg = await channel.send(files=files, **payload)
         if files:
             self._pictured.add(table.id)
             self._remember_picture(table.id)
@@ -600,13 +630,7 @@ class TableMessages:
         wanted = {buttons.table_button(kind, table.id) for kind in ("join", "hand", "start")}
         channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         async for msg in channel.history(limit=ORPHAN_SEARCH):
-            if msg.author.id != me.id or not msg.embeds:
-                continue
-            if any(
-                getattr(child, "custom_id", None) in wanted
-                for row in msg.components
-                for child in getattr(row, "children", [])
-            ):
+            if msg.author.id == me.id and wanted & buttons.custom_ids(msg):
                 found: int = msg.id
                 return found
         return None
@@ -628,6 +652,7 @@ class TableMessages:
         self._last_edit.pop(table_id, None)
         self.closed_reasons.pop(table_id, None)
         self._lost.discard(table_id)
+        self._picture_due.discard(table_id)
         if table_id not in self._retry:
             self._pictured.discard(table_id)
             self._sent.pop(table_id, None)

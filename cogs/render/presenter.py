@@ -42,6 +42,8 @@ class Presenter(Protocol):
     NAME: str
     #: How many pages its rules have in the catalogues (``<game>.rules.page.<n>``).
     RULES_PAGES: int
+    #: The colour of its messages' cards (an RGB int, the container's accent).
+    ACCENT: int
 
     def card_label(self, code: str) -> str:
         """A card of the game's pack as players read it ("A♠"); ValueError for a code that

@@ -278,10 +278,10 @@ class TablesCog(FeatureCog):
 
         If the answer never reaches Discord (a 5xx, an interaction that expired before the bot
         saw it), nobody can see or join the lobby: the publisher posts it in the channel."""
-        payload = await self.bot.publisher.message_payload(table)
+        payload = await self.bot.publisher.message_payload(table, content)
         payload.pop("attachments", None)
         try:
-            msg = await reply.send(content=content, ephemeral=False, **payload)
+            msg = await reply.send(ephemeral=False, **payload)
             if msg is None:
                 msg = await interaction.original_response()
         except discord.HTTPException as exc:

@@ -241,28 +241,34 @@ class SpecView(StaticView):
         yield from ()
 
     def to_components(self) -> list[dict[str, Any]]:
-        weights = [0, 0, 0, 0, 0]
-        rows: dict[int, list[dict[str, Any]]] = {}
-        for spec in self.specs:
-            if spec.row is not None:
-                row = spec.row
-                if weights[row] >= 5:
-                    raise ValueError(f"row {row} is full")
-            else:
-                row = next((i for i, w in enumerate(weights) if w < 5), -1)
-                if row < 0:
-                    raise ValueError("could not find open space for a button")
-            weights[row] += 1
-            rows.setdefault(row, []).append(
-                {
-                    "type": 2,
-                    "style": STYLES[spec.style].value,
-                    "disabled": spec.disabled,
-                    "label": spec.label[:80],
-                    "custom_id": spec.custom_id,
-                }
-            )
-        return [{"type": 1, "components": rows[row]} for row in sorted(rows)]
+        return button_rows(self.specs)
+
+
+def button_rows(specs: Sequence[ButtonSpec]) -> list[dict[str, Any]]:
+    """The action rows of these buttons, as discord.py's own View lays them out: in the row a
+    spec names, else filled in order, five wide; ValueError for a sixth button in a row."""
+    weights = [0, 0, 0, 0, 0]
+    rows: dict[int, list[dict[str, Any]]] = {}
+    for spec in specs:
+        if spec.row is not None:
+            row = spec.row
+            if weights[row] >= 5:
+                raise ValueError(f"row {row} is full")
+        else:
+            row = next((i for i, w in enumerate(weights) if w < 5), -1)
+            if row < 0:
+                raise ValueError("could not find open space for a button")
+        weights[row] += 1
+        rows.setdefault(row, []).append(
+            {
+                "type": 2,
+                "style": STYLES[spec.style].value,
+                "disabled": spec.disabled,
+                "label": spec.label[:80],
+                "custom_id": spec.custom_id,
+            }
+        )
+    return [{"type": 1, "components": rows[row]} for row in sorted(rows)]
 
 
 def build_view(specs: Sequence[ButtonSpec]) -> StaticView:

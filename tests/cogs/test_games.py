@@ -36,6 +36,7 @@ class TwentyEightLike:
 
     NAME = "twenty-eight"
     RULES_PAGES = 1
+    ACCENT = 0x123456
 
     def card_label(self, code: str) -> str:
         return render.card_label(code)

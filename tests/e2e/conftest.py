@@ -159,6 +159,38 @@ def assert_no_hidden_card_public(
     return len(hidden)
 
 
+def assert_cards(fake: FakeDiscord, game: str) -> int:
+    """Every public message of the bot in the channel but the turn notices (plain mentions,
+    which must ping) is a Components V2 card in ``game``'s accent colour: its table (lobby,
+    then the table with its picture and alt text), and its deal summaries and match's end.
+    Returns how many cards were checked."""
+    from cogs.games import presenter
+    from tests.fakediscord.models import walk_all
+
+    accent = presenter(game).ACCENT
+    checked = 0
+    for m in fake.messages():
+        if not m.author.bot or m.ephemeral or m.embeds:  # (embeds: boards, another feature's)
+            continue
+        if not m.v2:  # a turn notice: a mention and the hand's button, nothing else
+            assert m.content.startswith("<@") or "<@" in m.content, m.content
+            assert [b.label for b in m.buttons] == ["Show my hand"], m.buttons
+            continue
+        assert not m.content and not m.embeds, m
+        (container,) = m.components
+        assert container["type"] == 17 and container["accent_color"] == accent, container
+        parts = list(walk_all(m.components))
+        assert len(parts) <= 40 and parts[1]["type"] == 10, parts
+        gallery = [c for c in parts if c["type"] == 12]
+        if gallery:  # the table's picture, with its alt text (attachment and item alike)
+            (item,) = gallery[0]["items"]
+            (picture,) = [a for a in m.attachments if a.filename == "table.jpg"]
+            assert item["media"]["url"] == "attachment://table.jpg"
+            assert item["description"] and picture.description == item["description"]
+        checked += 1
+    return checked
+
+
 def assert_clean(fake: FakeDiscord) -> None:
     assert fake.failed_interactions == []
     assert fake.unknown_routes == []

@@ -24,6 +24,7 @@ from bot import AlbastiniBot
 from cogs import render
 from tests.e2e.conftest import (
     LeakWatch,
+    assert_cards,
     assert_clean,
     assert_no_hidden_card_public,
     enabled_moves,
@@ -216,6 +217,7 @@ async def test_a_three_player_match_of_a_person_and_two_computers(
             r = await fake.click(ana, final, label="Play again")
             assert r.response_type == 4 and "Ass (Жопа)" in r.message.text
             assert table_of(bot, fake).game == "ass"
+            assert assert_cards(fake, "ass") >= 3  # table, summaries, end
         assert_clean(fake)
 
 

@@ -18,6 +18,7 @@ from bot import AlbastiniBot
 from cogs import render
 from cogs.games import cassino as shows
 from tests.e2e.conftest import (
+    assert_cards,
     assert_clean,
     assert_no_hidden_card_public,
     hand_messages,
@@ -221,6 +222,7 @@ async def test_a_four_pairs_match_of_people_and_computers(
             assert "wins the match" in texts
             # every seat played its 12 cards of the 3 rounds of each deal
             assert all(not deal.hand(s) for s in range(4))
+            assert assert_cards(fake, "cassino") >= 3  # table, summaries, end
         assert_clean(fake)
 
 

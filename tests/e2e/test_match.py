@@ -10,6 +10,7 @@ import pytest
 
 from bot import AlbastiniBot
 from tests.e2e.conftest import (
+    assert_cards,
     assert_clean,
     assert_no_hidden_card_public,
     enabled_moves,
@@ -45,7 +46,7 @@ def live_notices(fake: FakeDiscord) -> list[int]:
     """Ids of the people mentioned by the turn notices in the channel now."""
     found = []
     for m in fake.messages():
-        if fake.find_button(m, label="Show my hand") and not m.embeds:
+        if fake.find_button(m, label="Show my hand") and not m.embeds and not m.v2:
             found.extend(int(x) for x in re.findall(r"<@(\d+)>", m.content))
     return found
 
@@ -161,6 +162,7 @@ async def test_four_players_in_pairs_two_people_two_computers(
                 assert r.ephemeral
                 assert f"Matches: 1 played, {won} won ({100 * won}%)" in r.message.text
             assert board.count(" out of ") == 2  # computers are not ranked
+            assert assert_cards(fake, "albastini") >= 3  # table, summaries, end
         assert_clean(fake)
 
 

@@ -46,7 +46,7 @@ def notices_for(fake: FakeDiscord, posted: list[FakeMessage], user: FakeUser) ->
     return [
         m
         for m in posted
-        if not m.embeds and f"<@{user.id}>" in m.content and fake.find_button(m, "Show my hand")
+        if not m.v2 and f"<@{user.id}>" in m.content and fake.find_button(m, "Show my hand")
     ]
 
 
@@ -132,7 +132,7 @@ async def test_a_whole_four_pair_match_one_click_per_move(
         assert follower.edits > moves / 2 and follower.failures == 0
         await settle(bot, fake)
         later = posted[opened:]
-        assert any(m.content.startswith("Deal 1") for m in later)  # posts are recorded
+        assert any(m.text.startswith("Deal 1") for m in later)  # posts are recorded
         for user in people:
             assert notices_for(fake, later, user) == [], user.name
         assert_clean(fake)

@@ -26,10 +26,10 @@ async def test_table_shows_the_end_of_the_deal_before_the_summary_is_posted(
             def summaries() -> bool:
                 for m in fake.messages():
                     if m.id != table_msg.id and m.id not in seen and (
-                        m.content.startswith("Deal ") or "wins the match" in m.content
+                        m.text.startswith("Deal ") or "wins the match" in m.text
                     ):
                         seen[m.id] = table_msg.text
-                return any("wins the match" in fake.message(i).content for i in seen)
+                return any("wins the match" in fake.message(i).text for i in seen)
 
             watch = asyncio.create_task(fake.wait_until(summaries, timeout=120))
             table = await play_match(bot, fake, {neema.id: neema}, table_msg)
@@ -39,7 +39,7 @@ async def test_table_shows_the_end_of_the_deal_before_the_summary_is_posted(
             for message_id, table_text in seen.items():
                 posted = fake.message(message_id)
                 assert posted is not None
-                deal = posted.content.split(" — ")[0] if posted.content.startswith("Deal ") else ""
+                deal = posted.text.split(" — ")[0] if posted.text.startswith("Deal ") else ""
                 # the table already showed the finished deal (its summary line starts with 🏁)
-                assert f"🏁 {deal or 'Deal'}" in table_text, (posted.content, table_text)
+                assert f"🏁 {deal or 'Deal'}" in table_text, (posted.text, table_text)
         assert_clean(fake)

@@ -21,6 +21,7 @@ from bot import AlbastiniBot
 from cogs import render
 from tests.e2e.conftest import (
     LeakWatch,
+    assert_cards,
     assert_clean,
     enabled_moves,
     hand_messages,
@@ -184,6 +185,7 @@ async def test_a_four_pairs_match_with_people_and_computers(
             assert "Twenty-Eight (Irupathiyettu)" in r.message.text
             assert r.message.text.count("Computer ") == 2
             assert table_of(bot, fake).game == "twentyeight"
+            assert assert_cards(fake, "twentyeight") >= 3  # table, summaries, end
         assert_clean(fake)
 
 

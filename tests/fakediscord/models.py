@@ -12,6 +12,16 @@ DISCORD_EPOCH_MS = 1420070400000
 EPHEMERAL = 1 << 6
 LOADING = 1 << 7
 COMPONENTS_V2 = 1 << 15
+# Component types (https://discord.com/developers/docs/components/reference)
+ACTION_ROW, BUTTON, SECTION, TEXT_DISPLAY, THUMBNAIL = 1, 2, 9, 10, 11
+MEDIA_GALLERY, FILE_COMPONENT, SEPARATOR, CONTAINER = 12, 13, 14, 17
+SELECTS = (3, 5, 6, 7, 8)
+#: Components V2 limits: components in a message counted at any depth, text in all its text
+#: displays, items of a media gallery, and a media item's description (its alt text).
+V2_MAX_COMPONENTS = 40
+V2_MAX_TEXT = 4000
+GALLERY_MAX_ITEMS = 10
+MEDIA_DESCRIPTION_MAX = 1024
 
 # Permission bits (https://discord.com/developers/docs/topics/permissions)
 VIEW_CHANNEL = 1 << 10
@@ -324,9 +334,17 @@ class FakeMessage:
         return out
 
     @property
+    def v2(self) -> bool:
+        """True for a Components V2 message (its text is in text displays)."""
+        return bool(self.flags & COMPONENTS_V2)
+
+    @property
     def text(self) -> str:
-        """Content plus embed titles, descriptions and fields: everything a reader sees as text."""
+        """Content, embed titles, descriptions and fields, and the text displays of a Components
+        V2 message: everything a reader sees as text."""
         parts = [self.content]
+        parts += [str(c.get("content") or "") for c in walk_all(self.components)
+                  if c.get("type") == TEXT_DISPLAY]
         for e in self.embeds:
             for key in ("title", "description"):
                 if e.get(key):
@@ -372,6 +390,30 @@ class FakeMessage:
         return data
 
 
+def walk_all(components: list[dict[str, Any]]) -> Any:
+    """Every component of a message at any depth (rows, containers, sections and their
+    accessories, gallery items excepted), in reading order."""
+    stack = list(reversed(components))
+    while stack:
+        c = stack.pop()
+        yield c
+        children = list(c.get("components") or [])
+        if c.get("accessory"):
+            children.append(c["accessory"])
+        stack.extend(reversed(children))
+
+
+def media_urls(components: list[dict[str, Any]]) -> list[str]:
+    """The media a Components V2 message shows: gallery items, thumbnails and files."""
+    urls: list[str] = []
+    for c in walk_all(components):
+        if c.get("type") == MEDIA_GALLERY:
+            urls += [str((item.get("media") or {}).get("url", "")) for item in c.get("items") or []]
+        elif c.get("type") in (THUMBNAIL, FILE_COMPONENT):
+            urls.append(str((c.get("media") or c.get("file") or {}).get("url", "")))
+    return urls
+
+
 def _walk(components: list[dict[str, Any]]) -> Any:
     """Yield (row_index, row, component) for every leaf component, also inside v2 containers."""
     for i, row in enumerate(components):
@@ -402,8 +444,14 @@ def _len_err(errors: ErrorList, path: tuple[str, ...], value: Any, limit: int) -
 
 
 def validate_message(body: dict[str, Any], *, has_files: bool = False,
-                     require_content: bool = True) -> ErrorList:
-    """Check a message body (create or edit) against Discord's documented limits."""
+                     require_content: bool = True, was_v2: bool = False,
+                     attachments: set[str] | None = None) -> ErrorList:
+    """Check a message body (create or edit) against Discord's documented limits.
+
+    ``was_v2``: the edited message is a Components V2 one (the flag stays set: an edit may not
+    remove it, and may not bring back content or embeds). ``attachments``: the file names the
+    message will carry after this request, which an ``attachment://`` media item must name
+    (None: not checked)."""
     errors: ErrorList = []
     content = body.get("content")
     if content is not None:
@@ -433,10 +481,26 @@ def validate_message(body: dict[str, Any], *, has_files: bool = False,
     if total > 6000:
         errors.append((("embeds",), "MAX_EMBED_SIZE_EXCEEDED",
                        "Embed size exceeds maximum size of 6000"))
-    flags = int(body.get("flags") or 0)
+    given = body.get("flags")
+    flags = int(given or 0)
+    if was_v2 and given is not None and not flags & COMPONENTS_V2:
+        errors.append((("flags",), "MESSAGE_CANNOT_REMOVE_COMPONENTS_V2_FLAG",
+                       "The IS_COMPONENTS_V2 flag cannot be removed from a message"))
+    v2 = bool(flags & COMPONENTS_V2) or was_v2
+    if v2:
+        for key in ("content", "embeds", "sticker_ids", "poll"):
+            if body.get(key):
+                errors.append(((key,), "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
+                               "The 'content', 'embeds', 'sticker_ids' and 'poll' fields "
+                               "cannot be used when using MessageFlags.IS_COMPONENTS_V2"))
     components = body.get("components")
     if components:
-        _validate_components(errors, components, v2=bool(flags & COMPONENTS_V2))
+        _validate_components(errors, components, v2=v2)
+        if v2 and attachments is not None:
+            for url in media_urls(components):
+                if url.startswith("attachment://") and url[13:] not in attachments:
+                    errors.append((("components",), "UNFURLED_MEDIA_ITEM_ATTACHMENT_NOT_FOUND",
+                                   f"The attachment {url} was not found"))
     if require_content and not (content or embeds or components or has_files
                                 or body.get("attachments") or body.get("poll")
                                 or body.get("sticker_ids")):
@@ -444,8 +508,66 @@ def validate_message(body: dict[str, Any], *, has_files: bool = False,
     return errors
 
 
+def _validate_v2(errors: ErrorList, components: list[dict[str, Any]]) -> None:
+    """A Components V2 layout: the types allowed where they stand, and the limits of the whole
+    message (components at any depth, text, gallery items, alt text)."""
+    every = list(walk_all(components))
+    if len(every) > V2_MAX_COMPONENTS:
+        errors.append((("components",), "MAX_COMPONENTS_EXCEEDED",
+                       f"Must be {V2_MAX_COMPONENTS} or fewer in total"))
+    text = sum(len(str(c.get("content") or "")) for c in every if c.get("type") == TEXT_DISPLAY)
+    if text > V2_MAX_TEXT:
+        errors.append((("components",), "MAX_TEXT_EXCEEDED",
+                       f"The text displays hold {V2_MAX_TEXT} characters at most"))
+    allowed = {ACTION_ROW, SECTION, TEXT_DISPLAY, MEDIA_GALLERY, FILE_COMPONENT, SEPARATOR}
+
+    def check(c: dict[str, Any], p: tuple[str, ...], where: set[int]) -> None:
+        kind = c.get("type")
+        if kind not in where:
+            errors.append(((*p, "type"), "UNION_TYPE_CHOICES",
+                           f"Value of field \"type\" must be one of {sorted(where)}."))
+            return
+        children = list(c.get("components") or [])
+        if kind == CONTAINER:
+            if not children:
+                errors.append(((*p, "components"), "BASE_TYPE_BAD_LENGTH",
+                               "Must be 1 or more in length."))
+            for j, child in enumerate(children):
+                check(child, (*p, "components", str(j)), allowed)
+        elif kind == SECTION:
+            if not 1 <= len(children) <= 3 or any(x.get("type") != TEXT_DISPLAY
+                                                   for x in children):
+                errors.append(((*p, "components"), "BASE_TYPE_BAD_LENGTH",
+                               "A section holds 1 to 3 text displays."))
+            if (c.get("accessory") or {}).get("type") not in (BUTTON, THUMBNAIL):
+                errors.append(((*p, "accessory"), "BASE_TYPE_REQUIRED",
+                               "A section needs a button or a thumbnail beside its text"))
+        elif kind == TEXT_DISPLAY:
+            if not str(c.get("content") or ""):
+                errors.append(((*p, "content"), "BASE_TYPE_REQUIRED", "This field is required"))
+        elif kind == MEDIA_GALLERY:
+            items = list(c.get("items") or [])
+            if not 1 <= len(items) <= GALLERY_MAX_ITEMS:
+                errors.append(((*p, "items"), "BASE_TYPE_BAD_LENGTH",
+                               f"Must be between 1 and {GALLERY_MAX_ITEMS} in length."))
+            for k, item in enumerate(items):
+                ip = (*p, "items", str(k))
+                if not (item.get("media") or {}).get("url"):
+                    errors.append(((*ip, "media", "url"), "BASE_TYPE_REQUIRED",
+                                   "This field is required"))
+                _len_err(errors, (*ip, "description"), item.get("description"),
+                         MEDIA_DESCRIPTION_MAX)
+
+    for i, c in enumerate(components):
+        check(c, ("components", str(i)), {*allowed, CONTAINER})
+
+
 def _validate_components(errors: ErrorList, rows: list[dict[str, Any]], v2: bool) -> None:
     seen: set[str] = set()
+    if v2:
+        _validate_v2(errors, rows)
+        # the action rows at any depth follow the rules of a row
+        rows = [c for c in walk_all(rows) if c.get("type") == ACTION_ROW]
     if not v2 and len(rows) > 5:
         errors.append((("components",), "BASE_TYPE_BAD_LENGTH",
                        "Must be between 1 and 5 in length."))
@@ -455,8 +577,6 @@ def _validate_components(errors: ErrorList, rows: list[dict[str, Any]], v2: bool
             errors.append(((*p, "type"), "UNION_TYPE_CHOICES",
                            "Value of field \"type\" must be one of (1,)."))
             continue
-        if row.get("type") != 1:
-            continue  # components v2 layouts are passed through unchecked
         children = row.get("components") or []
         if not 1 <= len(children) <= 5:
             errors.append(((*p, "components"), "BASE_TYPE_BAD_LENGTH",

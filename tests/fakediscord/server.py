@@ -23,6 +23,7 @@ from aiohttp import WSMsgType, web
 from .models import (
     ALL_PERMISSIONS,
     BOT_DM_PERMISSIONS,
+    COMPONENTS_V2,
     DM,
     EPHEMERAL,
     GROUP_DM,
@@ -36,6 +37,7 @@ from .models import (
     FakeUser,
     form_errors,
     iso_now,
+    media_urls,
     snowflake,
     validate_message,
 )
@@ -232,8 +234,12 @@ class FakeDiscord:
         app_id: int | None = None,
         bot_name: str = "Albastini",
         global_rate: tuple[int, float] | None = GLOBAL_RATE,
+        cv2_media_patch_bug: bool = True,
     ) -> None:
         self.interaction_deadline = interaction_deadline
+        #: Discord's open bug of Components V2 (discord-api-docs#7529): an edit through an
+        #: interaction token cannot upload a file that a media gallery shows (400).
+        self.cv2_media_patch_bug = cv2_media_patch_bug
         self.edit_rate = edit_rate
         self.shards = shards
         self.max_messages = max_messages
@@ -1294,6 +1300,40 @@ class FakeDiscord:
             msg.edited_at = iso_now()
             msg.edits += 1
 
+    @staticmethod
+    def _names_after(msg: FakeMessage | None, body: dict[str, Any],
+                     files: list[tuple[str, bytes, str | None]]) -> set[str]:
+        """The file names a message will carry once ``body`` (and ``files``) is applied to it
+        (``msg`` None: a new message): what an ``attachment://`` media item may name."""
+        new = {name for name, _data, _ctype in files}
+        if msg is None:
+            return new
+        if "attachments" not in body:
+            return new | {a.filename for a in msg.attachments}
+        kept = {int(e.get("id", -1)) for e in body.get("attachments") or []}
+        return new | {a.filename for a in msg.attachments if a.id in kept}
+
+    def _check(self, msg: FakeMessage | None, body: dict[str, Any],
+               files: list[tuple[str, bytes, str | None]], *,
+               require_content: bool) -> list[Any]:
+        """Discord's checks of a message body sent to create ``msg`` (None) or edit it."""
+        return validate_message(body, has_files=bool(files), require_content=require_content,
+                                was_v2=msg is not None and msg.v2,
+                                attachments=self._names_after(msg, body, files))
+
+    def _patch_media_refused(self, msg: FakeMessage, body: dict[str, Any],
+                             files: list[tuple[str, bytes, str | None]]) -> bool:
+        """Discord's open bug (discord-api-docs#7529): an edit through an interaction's token
+        (PATCH of a webhook message) of a Components V2 message whose media gallery points at a
+        file uploaded by that edit is refused with 400, "attachment not found"; a new message,
+        and an edit through the channel, are not affected."""
+        if not self.cv2_media_patch_bug or not files:
+            return False
+        v2 = bool(int(body.get("flags") or 0) & COMPONENTS_V2) or msg.v2
+        uploaded = {name for name, _data, _ctype in files}
+        return v2 and any(url.startswith("attachment://") and url[13:] in uploaded
+                          for url in media_urls(body.get("components") or []))
+
     def _new_message(self, channel: FakeChannel, *, ephemeral_for: int | None = None,
                      inter: _Interaction | None = None) -> FakeMessage:
         msg = FakeMessage(snowflake(), channel.id, channel.guild_id, self.bot_user,
@@ -1327,7 +1367,7 @@ class FakeDiscord:
                 [(("type",), "INTERACTION_RESPONSE_TYPE_INVALID",
                   "This response type is only valid for message components")]))
         if rtype == 4:
-            errors = validate_message(data, has_files=bool(files))
+            errors = self._check(None, data, files, require_content=True)
             if errors:
                 return self._reject_form(request, errors, ("data",))
             eph = inter.user.id if int(data.get("flags") or 0) & EPHEMERAL else None
@@ -1351,7 +1391,7 @@ class FakeDiscord:
             msg = inter.source
         elif rtype == 7:
             assert inter.source is not None
-            errors = validate_message(data, has_files=bool(files), require_content=False)
+            errors = self._check(inter.source, data, files, require_content=False)
             if errors:
                 return self._reject_form(request, errors, ("data",))
             msg = inter.source
@@ -1413,10 +1453,15 @@ class FakeDiscord:
         if isinstance(inter, web.Response):
             return inter
         body, files = await self._read_body(request)
-        errors = validate_message(body, has_files=bool(files))
+        original = self._messages.get(inter.original_id or 0)
+        filling = original if original is not None and original.loading else None
+        errors = self._check(filling, body, files, require_content=True)
         if errors:
             return self._reject_form(request, errors)
-        original = self._messages.get(inter.original_id or 0)
+        if filling is not None and self._patch_media_refused(filling, body, files):
+            return self._reject_form(request, [(("components",),
+                                     "UNFURLED_MEDIA_ITEM_ATTACHMENT_NOT_FOUND",
+                                     "The attachment was not found")])
         if original is not None and original.loading:
             # Discord: the first follow-up after a deferred response fills in the "thinking"
             # message (and keeps its ephemerality).
@@ -1453,9 +1498,13 @@ class FakeDiscord:
         if isinstance(msg, web.Response):
             return msg
         body, files = await self._read_body(request)
-        errors = validate_message(body, has_files=bool(files), require_content=False)
+        errors = self._check(msg, body, files, require_content=False)
         if errors:
             return self._reject_form(request, errors)
+        if self._patch_media_refused(msg, body, files):
+            return self._reject_form(request, [(("components",),
+                                     "UNFURLED_MEDIA_ITEM_ATTACHMENT_NOT_FOUND",
+                                     "The attachment was not found")])
         filling = msg.loading
         msg.flags &= ~LOADING
         self._apply(msg, body, files, edit=not filling)
@@ -1540,7 +1589,7 @@ class FakeDiscord:
         if isinstance(ch, web.Response):
             return ch
         body, files = await self._read_body(request)
-        errors = validate_message(body, has_files=bool(files))
+        errors = self._check(None, body, files, require_content=True)
         if errors:
             return self._reject_form(request, errors)
         headers = self._rate_check(request, ch)
@@ -1571,7 +1620,7 @@ class FakeDiscord:
             return self._reject(request, 403, 50005,
                                 "Cannot edit a message authored by another user")
         body, files = await self._read_body(request)
-        errors = validate_message(body, has_files=bool(files), require_content=False)
+        errors = self._check(msg, body, files, require_content=False)
         if errors:
             return self._reject_form(request, errors)
         headers = self._rate_check(request, ch)

@@ -333,6 +333,70 @@ def test_validate_message_limits(body: dict[str, Any], ok: bool) -> None:
     assert (validate_message(body) == []) is ok
 
 
+V2 = 1 << 15
+
+
+def _card(*children: dict[str, Any]) -> list[dict[str, Any]]:
+    return [{"type": 17, "accent_color": 0x1C6E48, "components": list(children)}]
+
+
+def _text(content: str = "t") -> dict[str, Any]:
+    return {"type": 10, "content": content}
+
+
+def _gallery(url: str = "attachment://table.jpg", description: str = "alt") -> dict[str, Any]:
+    return {"type": 12, "items": [{"media": {"url": url}, "description": description}]}
+
+
+@pytest.mark.parametrize(("body", "ok"), [
+    ({"flags": V2, "components": _card(_text(), *_rows(2, 5))}, True),
+    ({"flags": V2, "content": "x", "components": _card(_text())}, False),  # no content
+    ({"flags": V2, "embeds": [{"title": "t"}], "components": _card(_text())}, False),
+    ({"flags": V2, "components": _card(*[_text() for _ in range(39)])}, True),  # 40 in all
+    ({"flags": V2, "components": _card(*[_text() for _ in range(40)])}, False),
+    ({"flags": V2, "components": _card(_text("x" * 4000))}, True),
+    ({"flags": V2, "components": _card(_text("x" * 2000), _text("x" * 2001))}, False),
+    ({"flags": V2, "components": _card(_text(""))}, False),
+    ({"flags": V2, "components": _card({"type": 17, "components": [_text()]})}, False),
+    ({"flags": V2, "components": _card({"type": 12, "items": []})}, False),
+    ({"flags": V2, "components": _card(_gallery(description="d" * 1025))}, False),
+    ({"flags": V2, "components": _card(*_rows(1, 6))}, False),  # rows inside keep their rules
+    ({"components": _card(_text())}, False),  # a container needs the flag
+])
+def test_validate_components_v2(body: dict[str, Any], ok: bool) -> None:
+    assert (validate_message(body) == []) is ok
+
+
+def test_a_v2_message_keeps_its_flag_and_its_media_must_exist() -> None:
+    body = {"flags": V2, "components": _card(_text(), _gallery())}
+    assert validate_message(body, attachments={"table.jpg"}) == []
+    missing = validate_message(body, attachments=set())
+    assert [code for _p, code, _m in missing] == ["UNFURLED_MEDIA_ITEM_ATTACHMENT_NOT_FOUND"]
+    removed = validate_message({"flags": 0, "components": _rows(1, 1)}, was_v2=True)
+    assert [code for _p, code, _m in removed] == ["MESSAGE_CANNOT_REMOVE_COMPONENTS_V2_FLAG"]
+    content = validate_message({"content": "hi"}, was_v2=True, require_content=False)
+    assert [c for _p, c, _m in content] == ["MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2"]
+    # a classic message may become a card: the flag set, content and embeds cleared
+    assert validate_message({"flags": V2, "content": None, "embeds": [],
+                             "components": _card(_text())}, require_content=False) == []
+
+
+async def test_a_token_edit_cannot_upload_a_cards_media_as_discord_refuses_it() -> None:
+    """discord-api-docs#7529, emulated: an interaction's token edits a card, but not with a
+    file its media gallery shows; a channel edit can."""
+    async with FakeDiscord() as fake:
+        msg = fake._new_message(fake.channels[fake.channel_id])
+        fake._apply(msg, {"flags": V2, "components": _card(_text())}, [], edit=False)
+        fake._store(msg)
+        body = {"flags": V2, "components": _card(_text(), _gallery()),
+                "attachments": [{"id": 0, "filename": "table.jpg"}]}
+        files = [("table.jpg", b"\xff\xd8", "image/jpeg")]
+        assert fake._patch_media_refused(msg, body, files)
+        assert not fake._patch_media_refused(msg, {**body, "components": _card(_text())}, files)
+        fake.cv2_media_patch_bug = False
+        assert not fake._patch_media_refused(msg, body, files)
+
+
 async def test_rate_limit_429_headers_and_discordpy_retries() -> None:
     async with FakeDiscord(edit_rate=(3, 0.4)) as fake:
         neema = fake.add_user("Neema")
