@@ -263,31 +263,40 @@ def test_twenty_eight_refusals_carry_the_rules_reason(monkeypatch: pytest.Monkey
     assert "not one of your moves" not in text
 
 
+@pytest.mark.parametrize(("players", "team_size"), [(3, 1), (4, 2), (6, 3)])
+@pytest.mark.parametrize("seed", [12, 3, 8])
 def test_twenty_eight_never_shows_the_face_down_trump_to_another_seat(
-    monkeypatch: pytest.MonkeyPatch,
+    players: int, team_size: int, seed: int
 ) -> None:
     """A person who passes whenever they may (and otherwise makes the first move of the menu)
     is not the bidder: until the trump is exposed, nothing they read names the face-down
     card, and they read that it lies face down."""
     rules = game("twentyeight")
-    match = rules.new_match(4, 2, 6, 0, 12)  # the person deals: they speak last
-    answers = iter(["pass", "a"] * 80)
+    match = rules.new_match(players, team_size, 6, 0, seed)  # the person deals: speaks last
     out = io.StringIO()
 
     def read(prompt: str) -> str:
-        return next(answers)
+        """``pass``, and the menu's first move when the rules refused it."""
+        return "a" if out.getvalue().endswith("Try again.\n") else "pass"
 
-    computers = {s: GAMES["twentyeight"].make_player("easy", seed=s) for s in (1, 2, 3)}
+    computers = {s: GAMES["twentyeight"].make_player("easy", seed=s)
+                 for s in range(1, players)}  # fmt: skip
     session = Session(rules, presenter("twentyeight"), match, 0, computers, one_deal=True,
                       delay=0, read=read, out=out)  # fmt: skip
     assert session.play() == 0
     text = out.getvalue()
     deal = match.deal
     bidder = deal.view(None)["bidder"]
+    if bidder is None:  # 3 players: everyone passed, a redeal
+        assert "Redeal" in text
+        return
     assert bidder != 0
     trump_card = deal.view(bidder)["trump_card"]
-    hidden = text[: text.index("for the trump")]
-    assert f"Seat {bidder + 1} lays a trump card face down." in hidden
+    shown = re.search(r"^(Seat \d( \(partner\))? asks|You ask) for the trump", text, re.MULTILINE)
+    assert shown is not None
+    hidden = text[: shown.start()]
+    assert re.search(rf"^Seat {bidder + 1}( \(partner\))? lays a trump card face down\.$",
+                     hidden, re.MULTILINE)
     assert f"Trump: face down by Seat {bidder + 1}" in hidden
     assert card(trump_card) not in hidden
 
