@@ -34,11 +34,13 @@ import json
 import logging
 import os
 import signal
+import socket
 import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import aiohttp
 import discord
 import discord.gateway
 import discord.http
@@ -335,6 +337,26 @@ def _one_line(text: object) -> str:
     return " ".join(str(text).split())
 
 
+def network_problem(error: BaseException | None) -> str | None:
+    """One line for a start that could not reach Discord at all (no network, a name that does
+    not resolve, nothing answering, a connection that timed out), None for any other error:
+    the network is the machine's, so a traceback would only hide what to check."""
+    if isinstance(error, aiohttp.ClientConnectorError):
+        cause = error.os_error
+        where = error.host
+        if isinstance(error, aiohttp.ClientConnectorDNSError) or isinstance(cause,
+                                                                            socket.gaierror):
+            why = f"the name {where} does not resolve ({_one_line(cause.strerror or cause)})"
+        else:
+            why = f"no connection to {where}:{error.port} ({_one_line(cause.strerror or cause)})"
+    elif isinstance(error, aiohttp.ClientConnectionError | TimeoutError):
+        why = _one_line(error) or type(error).__name__
+    else:
+        return None
+    return (f"Cannot reach Discord: {why}. Check this machine's network connection (and its "
+            "DNS), then start the bot again.")
+
+
 async def _main(settings: Settings) -> int:
     apply_endpoints(settings)
     try:
@@ -371,6 +393,9 @@ async def _main(settings: Settings) -> int:
                 status = 1
             elif isinstance(error, StoreError):
                 print(f"Cannot use the database: {_one_line(error)}", file=sys.stderr)
+                status = 1
+            elif (unreachable := network_problem(error)) is not None:
+                print(unreachable, file=sys.stderr)
                 status = 1
             elif isinstance(error, discord.PrivilegedIntentsRequired):
                 print("Discord refused the connection: privileged intents.", file=sys.stderr)

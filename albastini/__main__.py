@@ -1,18 +1,18 @@
 """Play Albastini in a terminal against computer players.
 
-    python -m albastini --mode "4 pairs" --target 5 --seat 0 --seed 7
+    python -m albastini --mode "4 pairs" --target 5 --seat 1 --seed 7
     python -m albastini --mode 3 --one-deal --level greedy
     python -m albastini --mode "6 trios" --auto          # watch computer players
     python -m albastini --game twentyeight               # another game (albastini.terminal)
 
-On your turn, type a card code (``7H``), a number from the menu, ``pass`` while bidding, ``?``
-for the table again or ``q`` to quit. Computer players come from ``albastini.ai.make_player``
-when it is importable, otherwise they choose uniformly among the legal actions.
+Seats are counted from 1, as on Discord. On your turn, type a card code (``7H``), a number from
+the menu, ``pass`` while bidding, ``?`` for the table again or ``q`` to quit. Computer players
+come from ``albastini.ai.make_player`` when it is importable, otherwise they choose uniformly
+among the legal actions. The command line is every game's (:mod:`albastini.terminal.cli`).
 """
 
 from __future__ import annotations
 
-import argparse
 import importlib
 import random
 import sys
@@ -21,11 +21,11 @@ from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
 from . import terminal
-from .games import GAMES
 from .games.albastini.actions import Action, Bid, Pass, Play, parse_action
 from .games.albastini.cards import SUIT_NAMES, Card
 from .games.albastini.deal import MODES, Deal, IllegalMove
 from .games.albastini.match import Match
+from .terminal import cli
 
 Chooser = Callable[[dict[str, Any]], Action]
 
@@ -82,7 +82,7 @@ class Table:
 
     def name(self, seat: int) -> str:
         deal = self.match.deal
-        label = "You" if seat == self.human else f"Seat {seat}"
+        label = "You" if seat == self.human else f"Seat {seat + 1}"
         if self.human is not None and seat != self.human and deal.team_size > 1:
             same = deal.team_of(seat) == deal.team_of(self.human)
             label += " (partner)" if same else ""
@@ -98,7 +98,8 @@ class Table:
             return self.name(team)
         seats = [s for s in range(deal.players) if deal.team_of(s) == team]
         mine = self.human is not None and deal.team_of(self.human) == team
-        return f"Team {'ABC'[team]} (seats {', '.join(map(str, seats))}{', you' if mine else ''})"
+        listed = ", ".join(str(s + 1) for s in seats)
+        return f"Team {'ABC'[team]} (seats {listed}{', you' if mine else ''})"
 
     def scores(self) -> str:
         parts = [f"{self.side(t)} {vp} VP" for t, vp in enumerate(self.match.scores)]
@@ -314,41 +315,22 @@ class Table:
 def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None) -> int:
     """Parse the command line and play; returns the exit status. ``--game`` other than
     albastini plays that game in :mod:`albastini.terminal`."""
-    chosen, _ = _game_parser().parse_known_args(argv)
-    if chosen.game != "albastini":
+    if cli.game_named(argv) != "albastini":
         return terminal.main(argv, out=out)
-    parser = argparse.ArgumentParser(
-        prog="python -m albastini",
-        description="Play Albastini in the terminal against computer players.",
-        epilog="On your turn type a card code (7H), a number from the menu, pass, ? or q.",
+    parser = cli.parser_for(
+        "albastini",
+        mode="4 pairs",
+        level="heuristic",
+        level_help="computer players: random, greedy, heuristic (default), search; "
+        "or easy/normal/hard",
+        typing="a card code (7H), a number from the menu, pass while bidding",
     )
-    parser.add_argument("--game", default="albastini", choices=sorted(GAMES), help="the game")
-    parser.add_argument("--mode", default="4 pairs", choices=list(MODES), help="table mode")
-    parser.add_argument("--target", type=int, default=5, help="victory points to win")
-    parser.add_argument("--seat", type=int, default=0, help="your seat, 0 = first")
-    parser.add_argument("--dealer", type=int, default=None, help="first dealer (default random)")
-    parser.add_argument("--seed", type=int, default=None, help="make the match reproducible")
-    parser.add_argument(
-        "--level",
-        default="heuristic",
-        help="computer players: random, greedy, heuristic (default), search; or easy/normal/hard",
-    )
-    parser.add_argument("--auto", action="store_true", help="computer players on every seat")
-    parser.add_argument("--one-deal", action="store_true", help="play a single deal")
-    parser.add_argument("--delay", type=float, default=0.0, help="seconds between computer moves")
     args = parser.parse_args(argv)
     stream = out or sys.stdout
     players, team_size = MODES[args.mode]
-    if not 0 <= args.seat < players:
-        parser.error(f"--seat must be from 0 to {players - 1} in mode {args.mode!r}")
-    if args.target < 1:
-        parser.error("--target must be at least 1")
-    seed = args.seed if args.seed is not None else random.SystemRandom().getrandbits(32)
-    dealer = args.dealer if args.dealer is not None else random.Random(seed).randrange(players)
-    if not 0 <= dealer < players:
-        parser.error(f"--dealer must be from 0 to {players - 1}")
+    human_seat, dealer, seed = cli.check_seats(parser, args, players)
     match = Match(players, team_size, target=args.target, dealer=dealer, seed=seed)
-    human = None if args.auto else args.seat
+    human = None if args.auto else human_seat
     computers: dict[int, Chooser] = {}
     level = args.level
     for seat in range(players):
@@ -359,24 +341,11 @@ def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None) -> int
         f"computer players: {level}",
         file=stream,
     )
-
-    def read(prompt: str) -> str:
-        print(prompt, end="", file=stream, flush=True)
-        line = sys.stdin.readline()
-        if not line:
-            raise EOFError
-        return line.rstrip("\n")
-
     table = Table(
-        match, human, computers, one_deal=args.one_deal, delay=args.delay, read=read, out=stream
+        match, human, computers, one_deal=args.one_deal, delay=args.delay,
+        read=cli.reader(stream), out=stream,
     )
     return table.play()
-
-
-def _game_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(add_help=False)
-    parser.add_argument("--game", default="albastini")
-    return parser
 
 
 if __name__ == "__main__":

@@ -16,8 +16,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import os
 import random
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -205,7 +207,9 @@ def write_lock_held_by_another_process(path: Path) -> Iterator[None]:
 # Root reads and writes any file whatever its mode, so a child run by root drops to ``nobody``
 # before it runs the script: then ``chmod`` means to it what it means to a bot run by a normal
 # user. It drops its rights only after importing what the script needs (the Python of this
-# checkout may live where ``nobody`` cannot read, e.g. under /root).
+# checkout may live where ``nobody`` cannot read, e.g. under /root), and it runs a readable copy
+# of the package (:func:`readable_package`): the store reads its schema files only when it
+# opens a database, after the drop.
 _DROP_RIGHTS = f"""
 import asyncio, concurrent.futures.thread, json, logging, os, sqlite3, sys
 import albastini.store
@@ -233,12 +237,33 @@ def folder_for_unprivileged() -> Iterator[Path]:
                     f.chmod(0o600)
 
 
+@functools.cache
+def readable_package() -> Path:
+    """A folder holding a copy of this checkout's ``albastini`` package that every user may
+    read, for a child that drops to ``nobody``: a newcomer's checkout may lie in a folder
+    only they can enter (a clone under /root, or in ``mktemp -d``), where ``nobody`` could
+    not read the package data the child reads after the drop (the store's schema files).
+    Removed when the tests end."""
+    folder = tempfile.TemporaryDirectory(prefix="albastini-package-")
+    _KEPT.append(folder)
+    root = Path(folder.name)
+    shutil.copytree(ROOT / "albastini", root / "albastini",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    for path in [root, *root.rglob("*")]:  # whatever the umask made of the copies
+        path.chmod(0o755 if path.is_dir() else 0o644)
+    return root
+
+
+_KEPT: list[tempfile.TemporaryDirectory[str]] = []
+
+
 def run_unprivileged(script: str, *args: str) -> subprocess.CompletedProcess[str]:
-    """Run ``script`` (Python source; the checkout is importable) as a user whom file
-    permissions bind: ``nobody`` when the tests run as root, else the tests' own user."""
+    """Run ``script`` (Python source; the checkout's package is importable) as a user whom
+    file permissions bind: ``nobody`` when the tests run as root, with a copy of the package
+    it can read (:func:`readable_package`), else the tests' own user in the checkout."""
     return subprocess.run(
         [sys.executable, "-c", _DROP_RIGHTS + script, *args],
-        cwd=ROOT,
+        cwd=readable_package() if os.geteuid() == 0 else ROOT,
         capture_output=True,
         text=True,
         timeout=120,

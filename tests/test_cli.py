@@ -1,9 +1,11 @@
-"""``python -m albastini``: a terminal game, driven by scripted input."""
+"""``python -m albastini``: a terminal game of every game, driven by scripted input, checked by
+what a player reads."""
 
 from __future__ import annotations
 
 import io
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -12,6 +14,11 @@ import pytest
 
 from albastini import MODES
 from albastini.__main__ import main
+from albastini.games import GAMES
+from albastini.games.interface import game
+from albastini.terminal.presenter import presenter
+from albastini.terminal.session import Session, menu_keys
+from albastini.terminal.words import card, parse_card
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -65,9 +72,9 @@ def test_scripted_human_with_bad_input_then_a_whole_deal() -> None:
             "--mode",
             "3",
             "--seat",
-            "1",
+            "2",
             "--dealer",
-            "0",
+            "1",
             "--seed",
             "5",
             "--one-deal",
@@ -89,15 +96,15 @@ def test_scripted_human_with_bad_input_then_a_whole_deal() -> None:
 
 
 def test_a_card_you_do_not_hold_is_refused_with_a_reason() -> None:
-    # Seed 5, mode 3, dealer 0: seat 1 holds JD KH 5D 4D 5S and bids first.
+    # Seed 5, mode 3, the first seat deals: the second holds JD KH 5D 4D 5S and bids first.
     result = run(
         [
             "--mode",
             "3",
             "--seat",
-            "1",
+            "2",
             "--dealer",
-            "0",
+            "1",
             "--seed",
             "5",
             "--one-deal",
@@ -119,9 +126,11 @@ def test_end_of_input_quits_cleanly() -> None:
 
 
 def test_bad_arguments_are_explained() -> None:
-    result = run(["--mode", "4 pairs", "--seat", "4"])
+    result = run(["--mode", "4 pairs", "--seat", "5"])
     assert result.returncode == 2
-    assert "--seat must be from 0 to 3" in result.stderr
+    assert "--seat must be from 1 to 4" in result.stderr
+    result = run(["--mode", "4 pairs", "--seat", "0"])
+    assert "--seat must be from 1 to 4" in result.stderr
     result = run(["--mode", "7"])
     assert result.returncode == 2
     assert "invalid choice" in result.stderr
@@ -147,36 +156,205 @@ def test_computer_players_come_from_albastini_ai_when_it_is_there() -> None:
     assert "computer players: greedy" in out.getvalue()
 
 
-# --------------------------------------------------------------------------- other games
-
-
-@pytest.mark.parametrize("mode", ["3 players", "4 pairs", "6 trios"])
-def test_twenty_eight_plays_a_deal_in_every_mode(mode: str) -> None:
+def test_albastini_counts_seats_from_1() -> None:
     out = io.StringIO()
-    args = ["--game", "twentyeight", "--mode", mode, "--auto", "--one-deal", "--seed", "2",
+    main(["--mode", "4 pairs", "--auto", "--one-deal", "--seed", "3", "--dealer", "4",
+          "--level", "random"], out=out)  # fmt: skip
+    text = out.getvalue()
+    assert "Seat 4 deals 5 cards each. Bidding: Seat 1, Seat 3." in text
+    assert "Seat 0" not in text and "seats 0" not in text
+    assert "Team A (seats 1, 3)" in text
+
+
+# --------------------------------------------------------------------------- every other game
+
+
+def play(argv: list[str], answers: list[str], monkeypatch: pytest.MonkeyPatch) -> tuple[int, str]:
+    """Play ``python -m albastini argv`` in this process, typing ``answers`` (then the input
+    ends); returns the exit status and everything the terminal printed."""
+    monkeypatch.setattr("sys.stdin", io.StringIO("".join(a + "\n" for a in answers)))
+    out = io.StringIO()
+    status = main(argv, out=out)
+    return status, out.getvalue()
+
+
+GAME_MODES = [(name, mode) for name in ("twentyeight", "cassino", "ass")
+              for mode in GAMES[name].MODES]  # fmt: skip
+
+
+@pytest.mark.parametrize(("name", "mode"), GAME_MODES)
+def test_every_game_plays_a_deal_in_every_mode(name: str, mode: str) -> None:
+    out = io.StringIO()
+    args = ["--game", name, "--mode", mode, "--auto", "--one-deal", "--seed", "2",
             "--level", "easy"]  # fmt: skip
     assert main(args, out=out) == 0
     text = out.getvalue()
-    assert "Deal 1 over. Card points:" in text and "game points:" in text
+    assert "Deal 1 over." in text
+    assert "Seat 0" not in text and "side 0" not in text and "Traceback" not in text
 
 
-def test_twenty_eight_in_the_terminal_hides_the_face_down_trump() -> None:
-    """A person who passes whenever they may (and otherwise plays the first move of the menu)
-    is not the bidder: they read that the trump was laid face down, and no trump card, until
-    it is exposed."""
-    done = run(["--game", "twentyeight", "--seed", "12", "--level", "easy", "--one-deal"],
-               stdin="pass\n1\n" * 80)  # fmt: skip
-    assert done.returncode == 0, done.stderr
-    text = done.stdout
-    assert "Deal 1 over." in text and "You: trump:" not in text
-    laid = [line for line in text.splitlines() if ": trump" in line]
-    assert len(laid) == 1 and laid[0].rstrip().endswith(": trump")  # a computer laid it
-    hidden_part = text[: text.find(": expose")]
-    assert "Trump card:" not in hidden_part
-    assert "Trump: face down by the bidder" in hidden_part
+@pytest.mark.parametrize("name", ["twentyeight", "cassino", "ass"])
+def test_a_whole_match_names_its_winners_counting_seats_from_1(name: str) -> None:
+    out = io.StringIO()
+    args = ["--game", name, "--auto", "--seed", "5", "--level", "easy"]
+    if name != "ass":
+        args += ["--target", "2" if name == "twentyeight" else "5"]
+    assert main(args, out=out) == 0
+    last = out.getvalue().rstrip().splitlines()[-3:]
+    said = " ".join(last)
+    assert " win" in said, last
+    assert "Seat 0" not in said and "side 0" not in said
+    assert re.search(r"Seat [1-6]|Team [AB] \(seats [1-6]", said), last
 
 
-def test_a_typed_answer_that_is_not_a_move_is_explained() -> None:
-    done = run(["--game", "twentyeight", "--seed", "3", "--one-deal"], stdin="bid:99\nq\n")
-    assert done.returncode == 0
-    assert "is not one of your moves" in done.stdout
+def test_cassino_shows_the_cards_on_the_table_and_the_moves_labels(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Before their first move a player reads the four cards dealt face up, and their moves
+    as the game labels them ("Trail 7♥", "Take 5♠ with 5♣"); a capture they type as a code
+    is told as a sentence."""
+    public = game("cassino").new_match(2, 1, 21, 1, 4).deal.view(None)
+    status, text = play(["--game", "cassino", "--seed", "4", "--dealer", "2", "--one-deal",
+                         "--level", "easy"], ["q"], monkeypatch)  # fmt: skip
+    assert status == 1 and "Bye." in text
+    table = next(line for line in text.splitlines() if line.startswith("On the table: "))
+    assert [card(it["id"]) for it in public["table"]] == table.removeprefix(
+        "On the table: ").split(" · ")
+    menu = next(line for line in text.splitlines() if line.startswith("Your moves: "))
+    assert "a) " in menu and ("Trail " in menu or "Take " in menu)
+
+
+def test_cassino_moves_by_card_and_by_code(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seed 4, the first seat deals: after the second's capture it holds K♠ 2♠ 5♣ 4♦ with
+    6♦ J♥ J♠ on the table. Typing a card it holds trails it (its one move); a card it does not
+    hold is refused with the game's reason; a build it cannot make, with the game's reason."""
+    status, text = play(["--game", "cassino", "--seed", "4", "--dealer", "1", "--one-deal",
+                         "--level", "easy"],
+                        ["9D", "build:4d:10:6d", "ks", "q"], monkeypatch)  # fmt: skip
+    assert status == 1
+    assert "Your hand: K♠ 2♠ 5♣ 4♦" in text
+    assert "On the table: 6♦ · J♥ · J♠" in text
+    assert "You don't hold 9D. Try again." in text
+    assert "To build 10 you must keep a card of value 10 in hand. Try again." in text
+    assert "You trail K♠." in text
+
+
+def test_twenty_eight_bids_by_typing_the_number(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first speaker types 15: that bids 15 (the menu's keys are letters, so no number is
+    a menu choice); a bid the rules refuse is refused with their reason."""
+    status, text = play(["--game", "twentyeight", "--seed", "12", "--dealer", "4",
+                         "--one-deal", "--level", "easy"],
+                        ["13", "bid:99", "15", "q"], monkeypatch)  # fmt: skip
+    assert status == 1
+    assert "a) bid 14   b) bid 15" in text
+    assert "The opening bid must be at least 14. Try again." in text
+    assert "The highest possible bid is 28. Try again." in text
+    assert "You bid 15." in text
+    assert "Auction: nobody has spoken yet" in text
+
+
+def test_twenty_eight_refusals_carry_the_rules_reason(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Passing as the first speaker, or playing a card during the auction: the rules' own
+    sentences, not "not one of your moves"."""
+    _, text = play(["--game", "twentyeight", "--seed", "12", "--dealer", "4", "--one-deal",
+                    "--level", "easy"], ["pass", "JS", "q"], monkeypatch)  # fmt: skip
+    assert "The first speaker must bid: at least 14. Try again." in text
+    assert "The auction is on: bid or pass. Try again." in text
+    assert "not one of your moves" not in text
+
+
+@pytest.mark.parametrize(("players", "team_size"), [(3, 1), (4, 2), (6, 3)])
+@pytest.mark.parametrize("seed", [12, 3, 8])
+def test_twenty_eight_never_shows_the_face_down_trump_to_another_seat(
+    players: int, team_size: int, seed: int
+) -> None:
+    """A person who passes whenever they may (and otherwise makes the first move of the menu)
+    is not the bidder: until the trump is exposed, nothing they read names the face-down
+    card, and they read that it lies face down."""
+    rules = game("twentyeight")
+    match = rules.new_match(players, team_size, 6, 0, seed)  # the person deals: speaks last
+    out = io.StringIO()
+
+    def read(prompt: str) -> str:
+        """``pass``, and the menu's first move when the rules refused it."""
+        return "a" if out.getvalue().endswith("Try again.\n") else "pass"
+
+    computers = {s: GAMES["twentyeight"].make_player("easy", seed=s)
+                 for s in range(1, players)}  # fmt: skip
+    session = Session(rules, presenter("twentyeight"), match, 0, computers, one_deal=True,
+                      delay=0, read=read, out=out)  # fmt: skip
+    assert session.play() == 0
+    text = out.getvalue()
+    deal = match.deal
+    bidder = deal.view(None)["bidder"]
+    if bidder is None:  # 3 players: everyone passed, a redeal
+        assert "Redeal" in text
+        return
+    assert bidder != 0
+    trump_card = deal.view(bidder)["trump_card"]
+    shown = re.search(r"^(Seat \d( \(partner\))? asks|You ask) for the trump", text, re.MULTILINE)
+    assert shown is not None
+    hidden = text[: shown.start()]
+    assert re.search(rf"^Seat {bidder + 1}( \(partner\))? lays a trump card face down\.$",
+                     hidden, re.MULTILINE)
+    assert f"Trump: face down by Seat {bidder + 1}" in hidden
+    assert card(trump_card) not in hidden
+
+
+def test_ass_shows_trumps_bets_targets_and_banks_never_a_negative_score(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    status, text = play(["--game", "ass", "--mode", "3", "--seed", "4", "--dealer", "1",
+                         "--one-deal", "--level", "easy"],
+                        ["AS", "go", *["a"] * 40], monkeypatch)  # fmt: skip
+    assert status == 0
+    assert "Trumps, each player's own: You ♠ spades · Seat 2 ♣ clubs · Seat 3 ♥ hearts" in text
+    assert "Your moves: a) go (target 56)   b) no (target 80)" in text
+    assert "Bet first: say go or no. Try again." in text
+    assert "You say go (target 56)." in text
+    assert "Bets: You go (target 56) · Seat 2 no (target 80) · Seat 3 no (target 80)" in text
+    assert "Banks: You 3 · Seat 2 3 · Seat 3 3" in text
+    assert "Deal 1 over." in text and " of 56 (go)" in text
+    assert "target 5 " not in text and "-3" not in text
+
+
+def test_ass_has_no_target_and_takes_its_trump_variant(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert run(["--game", "ass", "--target", "5"]).returncode == 2
+    _, text = play(["--game", "ass", "--mode", "4", "--trumps", "5", "--seed", "1",
+                    "--level", "easy"], ["q"], monkeypatch)  # fmt: skip
+    assert "Trumps: ♠ spades senior, ♦ diamonds junior" in text
+    hand = next(line for line in text.splitlines() if line.startswith("Your hand: "))
+    suits = [c[-1] for c in hand.removeprefix("Your hand: ").split()]
+    assert suits == sorted(suits, key="♠♦♣♥".index)  # the trumps first, senior first
+    refused = run(["--game", "ass", "--mode", "5", "--trumps", "1"])
+    assert refused.returncode == 2 and "needs 2 to 4 players" in refused.stderr
+
+
+@pytest.mark.parametrize("name", ["albastini", "twentyeight", "cassino", "ass"])
+def test_help_and_delay_for_every_game(name: str) -> None:
+    helped = run(["--game", name, "--help"])
+    assert helped.returncode == 0
+    for option in ("--mode", "--seat", "--dealer", "--seed", "--level", "--auto", "--one-deal",
+                   "--delay"):
+        assert option in helped.stdout, (name, option)
+    assert ("--target" in helped.stdout) == (name != "ass")
+    assert ("--trumps" in helped.stdout) == (name == "ass")
+    for mode in GAMES[name].MODES:
+        assert mode in helped.stdout
+    out = io.StringIO()
+    assert main(["--game", name, "--auto", "--one-deal", "--seed", "1", "--delay", "0",
+                 "--level", "easy"], out=out) == 0  # fmt: skip
+
+
+@pytest.mark.parametrize("name", ["twentyeight", "cassino", "ass"])
+def test_end_of_input_quits_every_game_cleanly(name: str) -> None:
+    result = run(["--game", name, "--seed", "2", "--level", "easy"], "")
+    assert result.returncode == 1 and "Bye." in result.stdout
+    assert "Traceback" not in result.stderr
+
+
+def test_menu_keys_never_look_like_a_card_a_bid_or_a_word() -> None:
+    keys = menu_keys(200)
+    assert keys[:3] == ["a", "b", "c"] and "q" not in keys
+    assert len(set(keys)) == 200
+    assert not [k for k in keys if k.isdigit() or k in ("go", "no") or parse_card(k)]

@@ -325,3 +325,11 @@ def test_a_fifth_game_needs_its_package_and_its_presenter_only(tmp_path: Path) -
                           text=True, timeout=300, env={"PYTHONPATH": str(copy)})
     assert done.returncode == 0, done.stderr[-3000:]
     assert "toy played to the end" in done.stdout
+    # and it plays in the terminal, through the presenter every game without its own gets
+    terminal = subprocess.run(
+        [sys.executable, "-m", "albastini", "--game", "toy", "--auto", "--one-deal", "--seed",
+         "1", "--level", "easy"],
+        cwd=copy, capture_output=True, text=True, timeout=120, env={"PYTHONPATH": str(copy)},
+    )
+    assert terminal.returncode == 0, terminal.stderr[-3000:]
+    assert "Deal 1 over." in terminal.stdout and "the trick" in terminal.stdout

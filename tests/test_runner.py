@@ -133,3 +133,34 @@ async def test_never_sync_and_no_privileged_intents(tmp_path: Path) -> None:
     assert await bot.sync_commands() is False
     assert not command_hash_path(settings.database).exists()
     await bot.close()
+
+
+@pytest.mark.parametrize("where", ["refused", "no-such-name"])
+@pytest.mark.parametrize("level", ["INFO", "WARNING"])
+async def test_no_network_is_one_line_and_exit_1(tmp_path: Path, where: str, level: str) -> None:
+    """Started where Discord cannot be reached (nothing listens at the address, or its name
+    does not resolve): one line saying so and what to check, exit 1, no traceback. At
+    LOG_LEVEL=INFO the log's own lines come before it (discord.py's "logging in")."""
+    host = "127.0.0.1:9" if where == "refused" else "discord.invalid"
+    env = env_for(tmp_path / "a.db", LOG_LEVEL=level, DISCORD_API_BASE=f"http://{host}/api/v10",
+                  DISCORD_GATEWAY_URL=f"ws://{host}/")
+    proc = await run_bot_py(env, tmp_path)
+    try:
+        _out, err = await asyncio.wait_for(proc.communicate(), 60)
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
+    text = err.decode()
+    assert proc.returncode == 1, text
+    assert "Traceback" not in text and TOKEN not in text
+    logged = (" INFO ", " WARNING ", " ERROR ")
+    lines = [line for line in text.splitlines() if line.strip()]
+    said = [line for line in lines if not any(word in line[:40] for word in logged)]
+    if level == "WARNING":
+        assert said == lines, text  # nothing else at all
+    assert len(said) == 1, text
+    assert said[0].startswith("Cannot reach Discord") and host.split(":")[0] in said[0], text
+    assert "network" in said[0]
+    if where == "no-such-name":
+        assert "name" in said[0].lower()

@@ -237,7 +237,9 @@ class Game:
     # ------------------------------------------------------------------ views and players
 
     def view(self, match: MatchLike, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` may see of the current deal (None: the public table)."""
+        """What ``seat`` may see of the current deal (None: the public table). Every game
+        lists its ``hand`` as a player holds it: by suit, the trumps that seat knows first,
+        highest first (:mod:`albastini.games.hands`); ``legal`` stays sorted as codes."""
         shown = getattr(self.package, "table_view", None)
         if shown is not None:
             return cast(dict[str, Any], shown(match.deal, seat))

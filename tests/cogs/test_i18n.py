@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from albastini.games import GAMES
 from cogs import i18n
 from cogs.i18n import LANGUAGES, catalogue, join_list, placeholders, t, tn
 
@@ -164,3 +165,19 @@ def test_every_key_used_by_render_exists() -> None:
         assert f"result.{suffix}" in catalogue("sw")
     for suit in "CDHS":
         assert f"suit.{suit}" in catalogue("sw")
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_help_names_every_game_and_how_to_start_it(lang: str) -> None:
+    """``/albastini help`` tells a newcomer every game the bot hosts and the command that
+    opens a table of each (Albastini is the start command's default), within an embed's
+    description (4096 characters)."""
+    text = t(lang, "help.text")
+    assert len(text) <= 4096
+    assert "**/albastini start**" in text  # Albastini, the default game
+    for name in GAMES:
+        shown = catalogue("en")[f"choice.game.{name}"]
+        assert shown in text, (lang, name)
+        if name != "albastini":
+            assert f"**/albastini start game:{shown} players:" in text, (lang, name)
+            assert f"**/albastini rules game:{shown}**" in text, (lang, name)

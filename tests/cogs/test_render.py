@@ -79,7 +79,7 @@ def test_card_buttons_show_the_points_the_view_gives() -> None:
     deal = new_deal(2, 1, 0, deck=first + [c.code for c in PACK if c.code not in first])
     view = deal.view(1)
     labels = [card_button_label(c, view["card_points"][c]) for c in view["hand"]]
-    assert labels == ["A♠ 11", "7♣ 10", "Q♦ 2", "5♠", "3♦"]
+    assert labels == ["A♠ 11", "5♠", "7♣ 10", "Q♦ 2", "3♦"]  # by suit, highest first
     rng = random.Random(1)
     while deal.phase != "finished":
         deal.apply(rng.choice(deal.legal_actions()))

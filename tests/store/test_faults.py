@@ -9,6 +9,7 @@ import asyncio
 import json
 import logging
 import os
+import shutil
 import sqlite3
 import textwrap
 from collections.abc import AsyncIterator, Iterator
@@ -24,6 +25,7 @@ from albastini.store import (
     StoreBusy,
     StoreUnavailable,
 )
+from tests import doubles
 from tests.doubles import (
     folder_for_unprivileged,
     run_unprivileged,
@@ -286,3 +288,32 @@ def test_starting_on_a_read_only_database_is_refused_with_the_real_cause(
     assert cause in out["text"] and "backup" not in out["text"], out["text"]
     assert issubclass(DatabaseReadOnly, StoreUnavailable)
     assert not issubclass(DatabaseReadOnly, CorruptDatabase)
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="only a child of root drops to nobody")
+def test_a_checkout_only_root_can_enter_still_runs_the_unprivileged_child(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A newcomer working as root may clone into a folder only root can enter (under /root,
+    or made by ``mktemp -d``): the child that drops to ``nobody`` must still read the store's
+    schema files, which it opens after the drop. It runs a copy of the package that anyone
+    may reach and read, wherever the checkout lies."""
+    private = tmp_path / "clone"
+    private.mkdir(mode=0o700)
+    shutil.copytree(doubles.ROOT / "albastini", private / "albastini",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(doubles, "ROOT", private)
+    doubles.readable_package.cache_clear()
+    try:
+        done = run_unprivileged(
+            "from albastini.store.sqlite.migrations import MIGRATIONS_DIR, load_migrations\n"
+            "print(len(load_migrations(MIGRATIONS_DIR)), MIGRATIONS_DIR)\n"
+        )
+    finally:
+        doubles.readable_package.cache_clear()
+    assert done.returncode == 0, done.stderr
+    count, folder = done.stdout.split()
+    assert int(count) >= 1
+    schema = Path(folder)
+    for above in [schema, *schema.parents]:
+        assert above.stat().st_mode & 0o005 == 0o005, above  # anyone may enter and list it

@@ -11,6 +11,8 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+from albastini.games.albastini import RANKS
+from albastini.games.hands import sorted_hand
 from albastini.session import TableService
 from albastini.store import SQLiteStore
 from albastini.timers import ManualClock
@@ -79,9 +81,11 @@ async def test_the_first_release_s_running_match_replays_identically(tmp_path: P
         for seat, old in enumerate(want["views"]):
             now = table.match.deal.view(seat, history=True)
             # the same deal, seen the same way (the legal moves now listed sorted, as every
-            # game lists its codes)
+            # game lists its codes, and the hand as a player holds it: by suit, trumps first)
+            trumps = [old["trump"]] if old.get("trump") else []
             old = {**old, "legal": sorted(old["legal"]),
-                   "moves": sorted(old["moves"], key=lambda m: m["code"])}
+                   "moves": sorted(old["moves"], key=lambda m: m["code"]),
+                   "hand": sorted_hand(old["hand"], RANKS, trumps)}
             assert {k: now[k] for k in old} == old
         # the lobby is back, the cancelled and finished tables stay closed
         assert svc.table_in_channel(103) is not None

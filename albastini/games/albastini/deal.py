@@ -12,8 +12,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
+from ..hands import sorted_hand
 from .actions import Action, Bid, Pass, Play, parse_action
-from .cards import PACK, SUIT_NAMES, Card, beats, shuffled_pack
+from .cards import PACK, RANKS, SUIT_NAMES, Card, beats, shuffled_pack
 from .kernel import HAND, bidders
 
 HAND_SIZE = HAND
@@ -380,6 +381,9 @@ class Deal:
         needs is here, so no other layer recomputes a rule. Besides the state of the deal
         (``phase``, ``to_act``, ``hand``, ``bids``, ``current``, ``last_trick``...), it carries:
 
+        ``hand``
+            the seat's cards as a player holds them: by suit, the trump suit first once the
+            indicator is turned, highest first (:func:`albastini.games.hands.sorted_hand`).
         ``team_of``
             the side of every seat, by seat: ``team_of[seat]`` (``teams`` is how many sides).
         ``bidders``
@@ -426,7 +430,7 @@ class Deal:
             "dealer": self.dealer,
             "phase": self.phase,
             "to_act": self.to_act,
-            "hand": [c.code for c in self._hands[seat]] if seat is not None else [],
+            "hand": self._hand_codes(seat),
             "hand_sizes": [len(h) for h in self._hands],
             "stock": self.stock_size,
             "trump": self.trump,
@@ -456,6 +460,14 @@ class Deal:
             out["face_up_drawn_by"] = self.face_up_drawn_by
         out["card_points"] = {c.code: c.points for c in self._shown(seat, history)}
         return out
+
+    def _hand_codes(self, seat: int | None) -> list[str]:
+        """``seat``'s hand as its view lists it (:func:`.hands.sorted_hand`): by suit, the
+        trump suit first once the indicator is turned (public), highest first."""
+        if seat is None:
+            return []
+        trumps = [self.trump] if self.trump is not None else []
+        return sorted_hand((c.code for c in self._hands[seat]), RANKS, trumps)
 
     @property
     def face_up_never_drawn(self) -> bool:

@@ -10,7 +10,7 @@ sentences, views); :mod:`.match` counts banks; :mod:`.fast` runs it at random fo
 """
 
 from .ai import decide, make_player
-from .deal import MODES, Deal, DealResult, IllegalMove, new_deal
+from .deal import MODES, RANKS, Deal, DealResult, IllegalMove, new_deal
 from .match import Match
 from .table_view import table_view
 
@@ -18,8 +18,6 @@ from .table_view import table_view
 NAME = "ass"
 #: Where the game stands in every list of games: the order the bot added them.
 ORDER = 4
-#: The ranks of the pack, highest first (``T`` is the Ten): how a hand is sorted and named.
-RANKS = "ATKQJ9876"
 #: Computer player levels offered to people.
 LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
 #: The mode a table gets when none is chosen.

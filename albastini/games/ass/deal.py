@@ -13,12 +13,16 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..hands import sorted_hand
 from . import kernel as K
 
 #: label -> {"players": n, "team_size": 1}: everyone plays for themselves.
 MODES: dict[str, dict[str, int]] = {
     str(n): {"players": n, "team_size": 1} for n in (2, 3, 4, 5, 6)
 }
+#: The ranks of the pack, highest first in the plain order (``T`` is the Ten): how a hand is
+#: sorted and named.
+RANKS = K.RANKS[::-1]
 #: Variant 1's own trump suits, by seat.
 DEFAULT_OWN = "SCHD"
 SYMBOLS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
@@ -246,7 +250,8 @@ class Deal:
                 "plays": [[s, K.CODES[c]] for s, c in plays]}
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` may see (None: a spectator): the own hand, every trump, the bets, the
+        """What ``seat`` may see (None: a spectator): the own hand (its own trumps first, by
+        suit, highest first in the plain order), every trump, the bets, the
         trick in progress (its holder and main suit), the finished tricks, hand and stock
         sizes, banks and targets; points won only once the deal is over. Never in it:
         another hand, the stock, the won piles, nor (during the first deal's bets) who holds
@@ -279,7 +284,9 @@ class Deal:
             # the bets are over (that player leads) and in later deals (the dealer's left)
             "first_leader": (None if self.first_deal and st.phase == K.BETTING
                              else st.first_leader),
-            "hand": self.hand(seat) if seat is not None else [],
+            # as the seat holds it: its own trumps first (public), by suit, highest first
+            "hand": (sorted_hand(self.hand(seat), RANKS, self.options.trump_of(seat))
+                     if seat is not None else []),
             "hand_sizes": [len(h) for h in st.hands],
             "stock": st.stock_left,
             "bets": [None if b < 0 else ("go" if b else "no") for b in st.bets],

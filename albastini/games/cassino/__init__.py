@@ -10,7 +10,7 @@ it for people (codes, sentences, views); :mod:`.fast` runs it at random for the 
 """
 
 from .ai import decide, make_player
-from .cards import CARDS, Card, pack, shuffled_pack
+from .cards import CARDS, RANKS, Card, pack, shuffled_pack
 from .deal import MODES, Deal, DealResult, IllegalMove, new_deal
 from .match import Match
 from .table_view import table_view
@@ -19,8 +19,6 @@ from .table_view import table_view
 NAME = "cassino"
 #: Where the game stands in every list of games: the order the bot added them.
 ORDER = 3
-#: The ranks of the pack, highest first (``T`` is the Ten): how a hand is sorted and named.
-RANKS = "KQJT98765432A"
 #: Computer player levels offered to people.
 LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
 #: The points that win a match (the rules' game to 21).

@@ -18,6 +18,8 @@ RANK_NAMES = {
 }
 #: Plural names, for sentences such as "A King captures only loose Kings".
 RANK_PLURALS = {r: n + "s" for r, n in RANK_NAMES.items()}
+#: The ranks of the pack, highest first (``T`` is the Ten): how a hand is sorted and named.
+RANKS = "KQJT98765432A"
 SUIT_SYMBOLS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
 
 

@@ -13,8 +13,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..hands import sorted_hand
 from . import kernel as K
-from .cards import CARDS, RANK_PLURALS, Card, short, shuffled_pack
+from .cards import CARDS, RANK_PLURALS, RANKS, Card, short, shuffled_pack
 
 #: The three modes: label -> {"players": n, "team_size": t}.
 MODES: dict[str, dict[str, int]] = {
@@ -362,13 +363,18 @@ class Deal:
         """What ``seat`` may know (None: the public view): the keys of the rules' view, plus
         ``teams``, ``n_teams``, ``last``, ``history`` (every play as ``[seat, code]``: all
         public), ``first_table`` (the four cards dealt face up), ``last_trick`` (the latest
-        capture, for the platform's announcements) and ``moves``."""
+        capture, for the platform's announcements) and ``moves``. ``hand`` lists the cards as
+        a player holds them, by suit and highest first (every game's views do;
+        :func:`albastini.games.hands.sorted_hand`), not in the canonical order of a table's
+        items and of codes."""
         st = self.state
         if seat is not None and not (isinstance(seat, int) and 0 <= seat < self.players):
             raise ValueError(f"No seat {seat!r} at this table")
         mine = seat is not None and seat == self.to_act
         actions = self._actions() if mine else []
-        hand = [K.CODES[c] for c in st.hands[seat]] if seat is not None else []
+        # as a player holds it (no trump in Cassino): by suit, highest first
+        hand = (sorted_hand((K.CODES[c] for c in st.hands[seat]), RANKS)
+                if seat is not None else [])
         last = None
         if self.actions:
             last = {"seat": self.seats[-1], "action": self.actions[-1]}

@@ -13,8 +13,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..hands import sorted_hand
 from . import kernel as K
-from .cards import CARDS, SUIT_NAMES, SUIT_SINGULAR, SUITS, Card, pack, shuffled_pack
+from .cards import CARDS, RANKS, SUIT_NAMES, SUIT_SINGULAR, SUITS, Card, pack, shuffled_pack
 
 #: The three modes: label -> {"players": n, "team_size": t}.
 MODES: dict[str, dict[str, int]] = {
@@ -406,7 +407,9 @@ class Deal:
     def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may see, as a JSON-serialisable dict (``None``: a spectator). Never in
         it: another hand, the pack's order, the second batch, and for anyone but the bidder
-        the face-down trump card or its suit (see the rules file for the keys)."""
+        the face-down trump card or its suit (see the rules file for the keys). ``hand`` is
+        sorted by suit, highest first, the trump suit first for a seat that may know it (the
+        bidder once it is laid, everyone once exposed): the order never tells the others."""
         st = self.state
         if seat is not None and (
             not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.players
@@ -416,7 +419,12 @@ class Deal:
         actions = sorted(st.legal(), key=code_of) if mine else []
         sees_trump = self.trump_visible_to(seat)
         tricks = [t.to_json() for t in self.tricks]
-        hand = [K.CODES[c] for c in st.hand(seat)] if seat is not None else []
+        trump = SUITS[st.trump] if sees_trump else None
+        # the trump suit leads the hand only for a seat that may know it: another seat's
+        # order must not change with the face-down card
+        hand = (sorted_hand((K.CODES[c] for c in st.hand(seat)), RANKS,
+                            [trump] if trump else [])
+                if seat is not None else [])
         shown: set[str] = set(hand)
         for t in tricks:
             shown.update(code for _, code in t["plays"])
@@ -444,7 +452,7 @@ class Deal:
             ],
             "thani": st.thani,
             "trump_face_down": st.face_down,
-            "trump": SUITS[st.trump] if sees_trump else None,
+            "trump": trump,
             "trump_card": trump_card,
             "exposed": st.exposed_by >= 0,
             "exposed_by": st.exposed_by if st.exposed_by >= 0 else None,

@@ -190,3 +190,71 @@ def test_result_absent_before_the_end_and_public_after() -> None:
 def test_view_of_a_bad_seat() -> None:
     with pytest.raises(ValueError):
         new_deal(4).view(4)
+
+
+def _to_trump(players: int, seed: int) -> Deal:
+    """A deal whose first speaker bid the minimum and everyone else passed: the bidder is
+    to lay the trump card."""
+    deal = new_deal(players, dealer=0, seed=seed)
+    deal.apply(deal.legal_actions()[0])
+    while deal.phase == "bidding":
+        deal.apply("pass")
+    assert deal.phase == "trump"
+    return deal
+
+
+@pytest.mark.parametrize("players", [3, 4, 6])
+def test_a_hand_order_never_tells_the_face_down_trump(players: int) -> None:
+    """Twin deals that differ only by the card laid face down (of another suit): every other
+    seat's view, its hand's order included, is the same in both, though that seat holds both
+    suits; the bidder sees its own trump suit first; once exposed, everyone does."""
+    leaks_possible = 0
+    for seed in range(12):
+        deal = _to_trump(players, seed)
+        bidder = deal.to_act
+        assert bidder is not None
+        held = deal.view(bidder)["hand"]
+        pair = next(((a, b) for a in held for b in held if a[1] < b[1]), None)
+        if pair is None:
+            continue
+        twins = [deal.copy(), deal.copy()]
+        for twin, card in zip(twins, pair, strict=True):
+            twin.apply(f"trump:{card}")
+        rng = random.Random(seed)
+        while twins[0].phase != "finished" and not twins[0].view(None)["exposed"]:
+            for seat in range(players):
+                if seat == bidder:
+                    continue
+                one, other = (twin.view(seat) for twin in twins)
+                assert one == other, f"seat {seat} can tell the face-down card"
+                suits = {code[1] for code in one["hand"]}
+                leaks_possible += {pair[0][1], pair[1][1]} <= suits
+            for twin, card in zip(twins, pair, strict=True):
+                own = twin.view(bidder)
+                if any(code[1] == card[1] for code in own["hand"]):
+                    assert own["hand"][0][1] == card[1]  # the bidder knows its trump
+            seat = twins[0].to_act
+            legal = sorted(set(twins[0].legal_actions()) & set(twins[1].legal_actions()))
+            if seat == bidder or not legal:
+                break  # the bidder's options differ between the twins
+            code = rng.choice(legal)
+            for twin in twins:
+                twin.apply(code)
+    assert leaks_possible > 20
+
+
+def test_once_exposed_every_hand_lists_the_trump_suit_first() -> None:
+    rng = random.Random(8)
+    for seed in range(10):
+        deal = to_play(4, seed=seed)
+        while deal.phase == "playing" and not deal.view(None)["exposed"]:
+            legal = deal.legal_actions()
+            deal.apply("expose" if "expose" in legal else rng.choice(legal))
+        if deal.phase != "playing":
+            continue
+        trump = deal.view(None)["trump"]
+        assert trump is not None
+        for seat in range(4):
+            hand = deal.view(seat)["hand"]
+            if any(code[1] == trump for code in hand):
+                assert hand[0][1] == trump
