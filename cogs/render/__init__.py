@@ -8,7 +8,9 @@ objects, no I/O beyond the package's own data (catalogues, font). Every word com
 * :mod:`cogs.render.cards`: card codes and suits as players read them;
 * :mod:`cogs.render.text`: the text table and the hand header (screen readers, narrow screens);
 * :mod:`cogs.render.fonts`: the picture's font and what it can draw of a name;
-* :mod:`cogs.render.picture`: the table picture (sprites, layout, JPEG encoding).
+* :mod:`cogs.render.sprites`: the picture's cards, plates, discs and labels, drawn once;
+* :mod:`cogs.render.layout`: where each piece of the picture goes, as boxes the tests check;
+* :mod:`cogs.render.picture`: the table picture (its arrangement, the JPEG encoding).
 
 This module re-exports what the rest of the Discord layer uses. The painter and the courier call
 ``render.table_picture`` through it (``bench/bot_load.py`` replaces that attribute).
