@@ -199,17 +199,13 @@ def deal_summary(lang: str, result: View, side_names: Sequence[str], *, deal_no:
 
 
 def result_table(lang: str, result: View, side_names: Sequence[str]) -> ResultTable:
-    """What each player took against their target (and their bet), and the banks it cost or
-    saved them."""
+    """What each player took against their target, and the banks it cost or saved them."""
     points = [int(p) for p in result.get("points") or []]
     targets = list(result.get("targets") or [])
-    bets = list(result.get("bets") or [])
     banks = [int(b) for b in result.get("banks") or result.get("game_points") or []]
     rows = []
     for i, got in enumerate(points):
-        bet = bets[i] if i < len(bets) and bets[i] in ("go", "no") else "no"
-        target = t(lang, _k("picture.target_bet"), target=targets[i] if i < len(targets)
-                   else "?", bet=t(lang, _k(f"bet.{bet}")))
+        target = str(targets[i]) if i < len(targets) else "?"
         change = banks[i] if i < len(banks) else 0
         rows.append((str(got).replace("-", "\u2212"), target,
                      ("+" if change > 0 else "") + str(change).replace("-", "\u2212")))
@@ -377,8 +373,10 @@ def draw_centre(layout: Layout, lang: str, view: View, names: Sequence[str]) -> 
         room = layout.centre
         cx, cy = room.centre
         suits = trumps[0]
-        layout.text("trumps", cx, cy - 34, t(lang, _k("picture.trumps")), anchor="mm",
-                    tone="muted")
+        heading = "picture.trumps_senior" if int(view.get("variant") or 1) == 5 and len(
+            suits) > 1 else "picture.trumps"
+        layout.text("trumps", cx, cy - 34, layout.fit(t(lang, _k(heading)), room.width),
+                    anchor="mm", tone="muted")
         for i, suit in enumerate(suits):
             layout.disc("trumps", suit, cx + 48 * (i - (len(suits) - 1) / 2), cy + 6)
     stock = int(view.get("stock") or 0)

@@ -465,11 +465,13 @@ def draw_centre(layout: Layout, lang: str, view: View, names: Sequence[str]) -> 
     sides = side_labels(lang, view, names)
     lines = [t(lang, _k("picture.captured"))]
     for side, count in enumerate(captured):
-        name = layout.fit(sides[side] if side < len(sides) else "?", 110)
-        text = tn(lang, _k("picture.captured_side"), count, side=name)
+        name = sides[side] if side < len(sides) else "?"
         swept = sweeps[side] if side < len(sweeps) else 0
-        if swept:
-            text += t(lang, "inline.separator") + tn(lang, _k("picture.sweeps"), swept)
+        rest = t(lang, "inline.separator") + tn(lang, _k("picture.sweeps"), swept) if swept else ""
+        # the name gives way first: the counts are the news
+        room = corner.width - layout.width_of(
+            tn(lang, _k("picture.captured_side"), count, side="") + rest)
+        text = tn(lang, _k("picture.captured_side"), count, side=layout.fit(name, room)) + rest
         lines.append(layout.fit(text, corner.width))
     y = corner.y1 - 24 * len(lines) + 2
     for i, line in enumerate(lines):

@@ -25,13 +25,13 @@ cards never read as one pile.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal, NamedTuple
 
 from PIL import Image
 
 from cogs.render import sprites
-from cogs.render.fonts import fit, text_font
+from cogs.render.fonts import fit
+from cogs.render.fonts import width as measure
 
 __all__ = [
     "GAP",
@@ -55,9 +55,9 @@ _TONES: dict[str, sprites.Colour] = {"light": sprites.TEXT, "muted": sprites.MUT
                                      "gold": sprites.GOLD, "dark": (25, 25, 30)}
 
 
-@dataclass(frozen=True, slots=True)
-class Box:
-    """A rectangle of the picture: left, top, right, bottom (right and bottom excluded)."""
+class Box(NamedTuple):
+    """A rectangle of the picture: left, top, right, bottom (right and bottom excluded).
+    (Tuples: a picture places some fifty, and a tuple is the cheapest to make.)"""
 
     x0: float
     y0: float
@@ -90,19 +90,22 @@ class Box:
         return (self.x0 + self.x1) / 2, (self.y0 + self.y1) / 2
 
 
-@dataclass(frozen=True, slots=True)
-class Element:
+class Element(NamedTuple):
     """One piece of the picture. ``kind``: ``text``, ``card`` (face up), ``back`` (face
     down), ``disc`` (a suit), ``chip``, ``plate``, ``panel``, ``swatch``, ``icon``;
     ``size``: a text's font size twice, a card's width and height upright; ``text``: a
-    text's words (a card's code stays out of it)."""
+    text's words, a face-up card's code; ``sprite``: what is pasted; ``frame``: how to make
+    what lies in this box on the picture's cached frame (see
+    :func:`cogs.render.picture.table_image`), and ``framed``: whether that is this piece."""
 
     kind: str
     group: str
     box: Box
     size: tuple[int, int]
     text: str = ""
-    sprite: Image.Image | None = field(default=None, compare=False, repr=False)
+    sprite: Image.Image | None = None
+    frame: tuple[Any, ...] | None = None
+    framed: bool = False
 
 
 class Layout:
@@ -157,24 +160,29 @@ class Layout:
 
     # ------------------------------------------------------------------ placing pieces
     def add(self, kind: str, group: str, sprite: Image.Image, x: float, y: float,
-            size: tuple[int, int], text: str = "") -> Box:
-        """Place a sprite with its top left corner at (x, y), on whole pixels."""
+            size: tuple[int, int], text: str = "", *, frame: tuple[Any, ...] | None = None,
+            framed: bool = False) -> Box:
+        """Place a sprite with its top left corner at (x, y), on whole pixels. ``frame``: how
+        to make a piece that the picture's frame holds in this box (a plate, a backdrop),
+        ``framed`` when that piece is this one (it is not painted again)."""
         x, y = round(x), round(y)
-        box = Box(x, y, x + sprite.width, y + sprite.height)
-        self.elements.append(Element(kind, group, box, size, text, sprite))
+        w, h = sprite.size
+        box = Box(x, y, x + w, y + h)
+        self.elements.append(Element(kind, group, box, size, text, sprite, frame, framed))
         return box
 
     def centred(self, kind: str, group: str, sprite: Image.Image, cx: float, cy: float,
-                size: tuple[int, int]) -> Box:
+                size: tuple[int, int], text: str = "") -> Box:
         """Place a sprite centred on (cx, cy)."""
-        return self.add(kind, group, sprite, cx - sprite.width / 2, cy - sprite.height / 2, size)
+        w, h = sprite.size
+        return self.add(kind, group, sprite, cx - w / 2, cy - h / 2, size, text)
 
     def card(self, group: str, code: str, cx: float, cy: float, w: int, h: int, *,
              highlight: bool = False, turned: bool = False) -> Box:
         """A card face up centred on (cx, cy), ``w``×``h`` upright (``turned``: lying
         across), ringed in gold when ``highlight``."""
         sprite = sprites.card_face(code, w, h, highlight, turned)
-        return self.centred("card", group, sprite, cx, cy, (w, h))
+        return self.centred("card", group, sprite, cx, cy, (w, h), code)
 
     def back(self, group: str, cx: float, cy: float, w: int, h: int) -> Box:
         """A card face down centred on (cx, cy)."""
@@ -220,7 +228,7 @@ class Layout:
     @staticmethod
     def width_of(text: str, size: int = MIN_TEXT) -> float:
         """How wide ``text`` is drawn at font size ``size``."""
-        return float(text_font(size).getlength(text))
+        return measure(text, size)
 
     @staticmethod
     def fit(text: str, width: float, size: int = MIN_TEXT) -> str:
@@ -231,27 +239,41 @@ class Layout:
     def wrap(text: str, width: float, size: int = MIN_TEXT, lines: int = 3) -> list[str]:
         """``text`` broken into at most ``lines`` lines of ``width`` pixels (the last one
         shortened with "..." if the text is longer)."""
-        font = text_font(size)
         out: list[str] = []
         words = text.split()
-        line = ""
-        for i, word in enumerate(words):
-            trial = f"{line} {word}".strip()
-            if not line or font.getlength(trial) <= width:
-                line = trial
-                continue
+        while words and len(out) < lines - 1:
+            line = words.pop(0)
+            while words and measure(f"{line} {words[0]}", size) <= width:
+                line += " " + words.pop(0)
             out.append(line)
-            line = word
-            if len(out) == lines - 1:
-                line = " ".join(words[i:])
-                break
-        if line:
-            out.append(fit(line, size, width))
-        return [fit(x, size, width) for x in out]
+        if words:
+            out.append(" ".join(words))
+        return [fit(line, size, width) for line in out]
 
     # ------------------------------------------------------------------ painting
-    def paint(self, canvas: Image.Image) -> None:
-        """Paste every piece on the RGB canvas, in the order placed, blended by alpha."""
+    def frame(self) -> tuple[tuple[tuple[Any, ...], int, int], ...]:
+        """What the frame under the pieces holds: (how to make it, left, top) of each piece."""
+        return tuple((el.frame, int(el.box.x0), int(el.box.y0)) for el in self.elements
+                     if el.frame is not None)
+
+    def paint(self, canvas: Image.Image, *, framed: bool = False) -> None:
+        """Paste every piece on the RGB canvas, in the order placed, blended by alpha; with
+        ``framed``, not those the canvas (a copy of the frame) already shows."""
+        # Straight to the image cores: ``Image.paste`` checks its arguments each time, which
+        # costs more than pasting a label (see bench/render.py), and these are known good.
+        core = canvas.im
         for el in self.elements:
-            if el.sprite is not None:
-                canvas.paste(el.sprite, (int(el.box.x0), int(el.box.y0)), el.sprite)
+            if el.sprite is None or (framed and el.framed):
+                continue
+            x, y = int(el.box.x0), int(el.box.y0)
+            parts = el.sprite.info.get("parts")
+            if parts is None:
+                sprite = el.sprite.im
+                core.paste(sprite, (x, y, int(el.box.x1), int(el.box.y1)), sprite)
+                continue
+            for (x0, y0, x1, y1), part, blend in parts:
+                box = (x + x0, y + y0, x + x1, y + y1)
+                if blend:
+                    core.paste(part.im, box, part.im)
+                else:
+                    core.paste(part.im, box)

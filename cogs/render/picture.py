@@ -21,7 +21,9 @@ alone.
 from __future__ import annotations
 
 import io
+import threading
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 from PIL import Image
@@ -106,7 +108,7 @@ def _rooms(n: int) -> tuple[Box, Box]:
     centre = Box(301, 191 if top else 130, 499, 319)
     if n == 2:
         return Box(150, 191, 650, 319), Box(24, 170, 776, 388)
-    return centre, Box(212, 170, 588, 422)
+    return centre, Box(214, 170, 586, 422)
 
 
 def _spots(view: Mapping[str, Any]) -> list[tuple[tuple[float, float], tuple[float, float]]]:
@@ -175,8 +177,10 @@ def _lay_seats(layout: Layout, view: Mapping[str, Any], names: Sequence[str], la
         group = f"seat {seat}"
         turn = seat == to_act
         colour = sprites.SIDE_COLOURS[int(team_of[seat]) % len(sprites.SIDE_COLOURS)]
-        layout.centred("plate", group, sprites.plate(PLATE_W, PLATE_H, colour, turn), px, py,
-                       (PLATE_W, PLATE_H))
+        plate = sprites.plate(PLATE_W, PLATE_H, colour, turn)
+        layout.add("plate", group, plate, px - plate.width / 2, py - plate.height / 2,
+                   (PLATE_W, PLATE_H), frame=("plate", PLATE_W, PLATE_H, colour),
+                   framed=not turn)
         x0, y0 = px - PLATE_W / 2, py - PLATE_H / 2
         dealer = seat == view.get("dealer")
         name = drawable_name(names[seat] if seat < len(names) else "", seat)
@@ -244,11 +248,9 @@ def _lay_score_box(layout: Layout, view: Mapping[str, Any], names: Sequence[str]
         said = shows.target_text(lang, target)
         for line in layout.wrap(said or "", width, lines=2):
             lines.append((line, MIN_TEXT, "muted", None))
-    widest = max(layout.width_of(text, size) + (24 if swatch is not None else 0)
-                 for text, size, _tone, swatch in lines)
     height = 8 + LINE * len(lines) + 2
-    layout.add("panel", "score", sprites.panel(round(widest) + 20, height), room.x0, room.y0,
-               (0, 0))
+    layout.add("panel", "score", sprites.panel(round(room.width), height), room.x0, room.y0,
+               (0, 0), frame=("panel", round(room.width), height), framed=True)
     y = room.y0 + 6
     for text, size, tone, swatch in lines:
         x = room.x0 + 10
@@ -299,35 +301,43 @@ def _lay_result(layout: Layout, view: Mapping[str, Any], names: Sequence[str], l
         return
     sides = side_labels(lang, view, names)
     table = shows.result_table(lang, result, sides)
-    pad, gap = 12, 16
-    columns = [heading, *table.columns]
-    rows = [list(row) for row in table.rows]
-    widths = [layout.width_of(c) for c in columns]
+    pad, gap = 10, 16
+    rows = [list(row[: len(table.columns)]) for row in table.rows]
+    widths = [0.0, *(layout.width_of(c) for c in table.columns)]
     for i, row in enumerate(rows):
-        for j, cell in enumerate(row[: len(columns) - 1], start=1):
+        for j, cell in enumerate(row, start=1):
             widths[j] = max(widths[j], layout.width_of(cell))
         widths[0] = max(widths[0], 24 + layout.width_of(sides[i] if i < len(sides) else ""))
-    room = region.width - 2 * pad - gap * (len(columns) - 1)
-    widths[0] = max(80.0, min(widths[0], room - sum(widths[1:])))
-    inner = sum(widths) + gap * (len(columns) - 1)
+    room = region.width - 2 * pad - gap * len(table.columns) - sum(widths[1:])
+    # The heading heads the names' column when it fits there, else it has a line of its own.
+    inline = layout.width_of(heading) <= room
+    widths[0] = max(80.0, min(max(widths[0], layout.width_of(heading) if inline else 0), room))
+    inner = sum(widths) + gap * len(table.columns)
     panel_w = min(region.width, max(inner + 2 * pad, 300))
-    note = layout.wrap(table.note, panel_w - 2 * pad) if table.note else []
-    panel_h = pad + LINE * (1 + len(rows)) + (6 + LINE * len(note) if note else 0) + pad - 4
+    lines = (0 if inline else 1) + 1 + len(rows)
+    spare = int((region.height - 2 * pad - 6 - LINE * lines) // LINE)
+    note = layout.wrap(table.note, panel_w - 2 * pad, lines=min(3, spare)) if (
+        table.note and spare > 0) else []
+    panel_h = 2 * pad + LINE * lines + (6 + LINE * len(note) if note else 0) - 4
     x0 = region.centre[0] - panel_w / 2
     y0 = region.centre[1] - panel_h / 2
     layout.add("panel", "result", sprites.panel(round(panel_w), round(panel_h)), x0, y0, (0, 0))
-    xs = [x0 + pad + sum(widths[:j]) + gap * j for j in range(len(columns))]
+    xs = [x0 + pad + sum(widths[:j]) + gap * j for j in range(len(widths))]
     y = y0 + pad - 2
-    for j, heading_text in enumerate(columns):
-        text = layout.fit(heading_text, widths[j])
-        layout.text("result", xs[j], y, text, tone="light" if j == 0 else "muted")
+    if not inline:
+        layout.text("result", xs[0], y, layout.fit(heading, panel_w - 2 * pad))
+        y += LINE
+    elif heading:
+        layout.text("result", xs[0], y, heading)
+    for j, column in enumerate(table.columns, start=1):
+        layout.text("result", xs[j], y, layout.fit(column, widths[j]), tone="muted")
     for i, row in enumerate(rows):
         y += LINE
         colour = sprites.SIDE_COLOURS[i % len(sprites.SIDE_COLOURS)]
         layout.add("swatch", "result", sprites.swatch(colour, 16), xs[0], y + 4, (16, 16))
         name = sides[i] if i < len(sides) else "?"
         layout.text("result", xs[0] + 24, y, layout.fit(name, widths[0] - 24))
-        for j, cell in enumerate(row[: len(columns) - 1], start=1):
+        for j, cell in enumerate(row, start=1):
             layout.text("result", xs[j], y, layout.fit(cell, widths[j]), tone="gold")
     y += 6
     for line in note:
@@ -356,16 +366,41 @@ def table_picture(
     ``draw_centre``), the end of a deal from its ``result_table``. A hand is never drawn face
     up.
     """
-    return _encode_jpeg(table_image(view, names, lang, shows=shows,
-                                    highlight_winning=highlight_winning))
+    layout = lay_out(view, names, lang, shows=shows, highlight_winning=highlight_winning)
+    # Each thread paints on a canvas of its own, kept: filling it from the frame is cheaper
+    # than allocating a copy of the frame for every picture.
+    canvas = getattr(_canvases, "canvas", None)
+    if canvas is None:
+        canvas = _canvases.canvas = Image.new("RGB", (WIDTH, HEIGHT))
+    canvas.paste(_frame(layout.frame()))
+    layout.paint(canvas, framed=True)
+    return _encode_jpeg(canvas)
 
 
 def table_image(view: Mapping[str, Any], names: Sequence[str], lang: str, *,
                 shows: Presenter, highlight_winning: bool = True) -> Image.Image:
-    """The picture of :func:`table_picture` as an RGB image, before its encoding."""
+    """The picture of :func:`table_picture` as an RGB image, before its encoding.
+
+    Painted on a copy of its frame: the empty table with the plates of the seats and the
+    score box's backdrop, which the pictures of a table share from move to move (the plate of
+    the seat to act is painted over its own)."""
     layout = lay_out(view, names, lang, shows=shows, highlight_winning=highlight_winning)
+    canvas = _frame(layout.frame()).copy()
+    layout.paint(canvas, framed=True)
+    return canvas
+
+
+_canvases = threading.local()
+
+
+# A frame is 1.6 MB; tables of the same mode share one, so a few cover the bot's tables.
+@lru_cache(maxsize=16)
+def _frame(pieces: tuple[tuple[tuple[Any, ...], int, int], ...]) -> Image.Image:
+    """The empty table with ``pieces`` on it: (how to make one, left, top) each."""
     canvas = sprites.background(WIDTH, HEIGHT).copy()
-    layout.paint(canvas)
+    for (kind, w, h, *colour), x, y in pieces:
+        sprite = sprites.plate(w, h, colour[0], False) if kind == "plate" else sprites.panel(w, h)
+        canvas.paste(sprite, (x, y), sprite)
     return canvas
 
 
