@@ -1,9 +1,10 @@
 """Render benchmark: milliseconds per table picture (``cogs.render.table_picture``) per game mode.
 
 Prints figures, asserts nothing. Each mode's view is a deal in play, taken from the real engine
-(a few moves in, so cards lie on the table and a last round shows). Caches are warmed by one
-picture first: the bot draws thousands of pictures per process. Last line: ``picture_ms: X`` (median
-over all modes). ``--save DIR`` writes one picture per mode for a look.
+(a few moves in, so cards lie on the table and a last round shows), with what the table adds to
+the public view (deal number, scores, target): one picture per table update. Caches are warmed
+by one picture first: the bot draws thousands of pictures per process. Last line:
+``picture_ms: X`` (median over all modes). ``--save DIR`` writes one picture per mode for a look.
 
     .venv/bin/python bench/render.py
     .venv/bin/python bench/render.py --save /tmp/pictures
@@ -46,7 +47,9 @@ def _view(players: int, team_size: int, moves: int) -> dict[str, Any]:
         if view["phase"] == "playing" and len(view.get("current") or []) == players - 1:
             break
         deal.apply(rng.choice(deal.legal_actions()))
-    return dict(deal.view(None))
+    teams = players // team_size
+    return {**deal.view(None), "game": "albastini", "deal_no": 3, "scores": [2, 1, 0][:teams],
+            "target": 5, "names": NAMES[:players]}
 
 
 def main() -> None:
@@ -58,11 +61,11 @@ def main() -> None:
     for players, team_size in MODES:
         view = _view(players, team_size, moves=players * 2 + 2)
         names = NAMES[:players]
-        picture = table_picture(view, names, shows=ALB)  # warm the caches
+        picture = table_picture(view, names, "en", shows=ALB)  # warm the caches
         times = []
         for _ in range(args.repeat):
             t0 = time.perf_counter()
-            table_picture(view, names, shows=ALB)
+            table_picture(view, names, "en", shows=ALB)
             times.append((time.perf_counter() - t0) * 1000)
         med = statistics.median(times)
         medians.append(med)

@@ -67,7 +67,7 @@ _SPRITES_LOCK = threading.RLock()
 def _memo(fn: Callable[_P, _R]) -> Callable[_P, _R]:
     """Cache a sprite builder's results for the process; a lock makes the fill thread-safe."""
     def wrapper(*args: _P.args, **kwargs: _P.kwargs) -> _R:
-        key = (fn.__name__, args, tuple(sorted(kwargs.items())))
+        key = (fn.__name__, args, tuple(sorted(kwargs.items())) if kwargs else ())
         try:
             return cast(_R, _SPRITES[key])
         except KeyError:
@@ -83,6 +83,31 @@ def _memo(fn: Callable[_P, _R]) -> Callable[_P, _R]:
 
 def _down(img: Image.Image) -> Image.Image:
     return img.convert("RGBa").reduce(SS).convert("RGBA")
+
+
+def _solid(img: Image.Image) -> Image.Image:
+    """``img`` (a rounded rectangle: a card, a plate) with its pasting plan in ``info``: the
+    opaque middle as plain RGB and only the corners blended by their alpha, which pastes in a
+    third of the time of blending it whole (a picture pastes a dozen cards)."""
+    w, h = img.size
+    if w * h < 2000:  # a small one pastes faster whole
+        return img
+    alpha = img.getchannel("A")
+    r = 1
+    while r < min(w, h) // 3 and not (
+            alpha.crop((0, r, w, h - r)).getextrema()[0] == 255
+            and alpha.crop((r, 0, w - r, h)).getextrema()[0] == 255):
+        r += 1
+    if r >= min(w, h) // 3:
+        return img
+    rgb = img.convert("RGB")
+    parts: list[tuple[tuple[int, int, int, int], Image.Image, bool]] = []
+    for box in ((0, r, w, h - r), (r, 0, w - r, r), (r, h - r, w - r, h)):
+        parts.append((box, rgb.crop(box), False))
+    for box in ((0, 0, r, r), (w - r, 0, w, r), (0, h - r, r, h), (w - r, h - r, w, h)):
+        parts.append((box, img.crop(box), True))
+    img.info["parts"] = tuple(parts)
+    return img
 
 
 def _suit_shape(draw: ImageDraw.ImageDraw, suit: str, cx: float, cy: float, size: float,
@@ -151,7 +176,7 @@ def card_face(code: str, w: int, h: int, highlight: bool = False,
     _suit_shape(d, suit, pad + w * k * 0.62, pad + h * k * 0.68, min(h * 0.42, w * 0.62) * k,
                 colour)
     img = _down(img)
-    return img.transpose(Image.Transpose.ROTATE_90) if turned else img
+    return _solid(img.transpose(Image.Transpose.ROTATE_90) if turned else img)
 
 
 def card_rank_size(h: int) -> int:
@@ -182,7 +207,7 @@ def card_back(w: int, h: int) -> Image.Image:
     pd.rounded_rectangle([0, 0, w * k - 1, h * k - 1], radius=max(2, w // 8) * k, fill=_WHITE,
                          outline=(120, 120, 120), width=k)
     plain.paste(img, (0, 0), mask)
-    return _down(plain)
+    return _solid(_down(plain))
 
 
 @lru_cache(maxsize=2048)  # bounded: names come and go with tables; a label is ~10 KB
@@ -253,7 +278,7 @@ def plate(w: int, h: int, colour: Colour, turn: bool) -> Image.Image:
     d.rounded_rectangle(box, radius=10 * k, fill=_PLATE_TURN if turn else _PLATE,
                         outline=colour, width=2 * k)
     d.rounded_rectangle([box[0], box[1], box[0] + 8 * k, box[3]], radius=4 * k, fill=colour)
-    return _down(img)
+    return _solid(_down(img)) if turn else _down(img)
 
 
 @_memo
