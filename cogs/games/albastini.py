@@ -51,6 +51,7 @@ __all__ = [
     "result_table",
     "score_text",
     "shown_score",
+    "spoken_facts",
     "table_facts",
     "table_lines",
     "target_text",
@@ -137,6 +138,9 @@ def table_lines(lang: str, view: View, names: Sequence[str]) -> list[str]:
     return [_bids_line(lang, view, names)]
 
 
+def spoken_facts(lang: str, view: View, names: Sequence[str]) -> list[str]:
+    """The trump (and the face-up card under the stock), the stock, then the bids."""
+    return [*table_facts(lang, view), *table_lines(lang, view, names)]
 
 
 # --------------------------------------------------------------------------- deal results

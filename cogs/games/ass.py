@@ -51,6 +51,7 @@ __all__ = [
     "result_table",
     "score_text",
     "shown_score",
+    "spoken_facts",
     "table_facts",
     "table_lines",
     "target_text",
@@ -173,6 +174,9 @@ def table_lines(lang: str, view: View, names: Sequence[str]) -> list[str]:
     return lines
 
 
+def spoken_facts(lang: str, view: View, names: Sequence[str]) -> list[str]:
+    """Every player's trump, the bets and targets, who leads or holds the trick, the stock."""
+    return [*table_lines(lang, view, names), *table_facts(lang, view)]
 
 
 # --------------------------------------------------------------------------- deal results

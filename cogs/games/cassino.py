@@ -49,6 +49,7 @@ __all__ = [
     "result_table",
     "score_text",
     "shown_score",
+    "spoken_facts",
     "table_facts",
     "table_lines",
     "target_text",
@@ -159,6 +160,9 @@ def table_lines(lang: str, view: View, names: Sequence[str]) -> list[str]:
     return lines
 
 
+def spoken_facts(lang: str, view: View, names: Sequence[str]) -> list[str]:
+    """The table's cards and builds, each side's captures, then the pack and the round."""
+    return [*table_lines(lang, view, names), *table_facts(lang, view)]
 
 
 # --------------------------------------------------------------------------- deal results

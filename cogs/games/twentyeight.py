@@ -63,6 +63,7 @@ __all__ = [
     "result_table",
     "score_text",
     "shown_score",
+    "spoken_facts",
     "table_facts",
     "table_lines",
     "target_text",
@@ -201,6 +202,9 @@ def table_lines(lang: str, view: View, names: Sequence[str]) -> list[str]:
     return [line for line in lines if line]
 
 
+def spoken_facts(lang: str, view: View, names: Sequence[str]) -> list[str]:
+    """The contract and the trump card (hidden, or which), or the auction; then the rest."""
+    return [*table_lines(lang, view, names), *table_facts(lang, view)]
 
 
 # --------------------------------------------------------------------------- deal results

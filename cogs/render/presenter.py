@@ -89,6 +89,11 @@ class Presenter(Protocol):
         """The end of a deal on the picture, from the view's ``result``: what each side took
         and what it scored, in a few short columns, and why (see :class:`ResultTable`)."""
 
+    def spoken_facts(self, lang: str, view: View, names: Sequence[str]) -> list[str]:
+        """The game's own facts of the public ``view`` as sentences for a screen reader (the
+        picture's alt text), most important first (the trump, the contract, the cards on
+        the table, the bets...); card labels ("A♠") are said in words by the renderer."""
+
     def hand_header(self, lang: str, view: View, names: Sequence[str]) -> str:
         """The first lines of a player's private hand, from that seat's own view."""
 

@@ -52,6 +52,8 @@ class TwentyEightLike:
     def result_table(self, lang: str, result: Any, side_names: Sequence[str]) -> ResultTable:
         return ResultTable(("Made",), tuple((str(p),) for p in result["points"]))
 
+    def spoken_facts(self, lang: str, view: Any, names: Sequence[str]) -> list[str]:
+        return [f"Contract: {view.get('contract')}"]
 
     def card_moves(self, card: str, moves: Sequence[View]) -> list[View]:
         return single_use_options(self.card_label, self.move_button)[0](card, moves)
