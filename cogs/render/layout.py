@@ -203,10 +203,14 @@ class Layout:
                             (2 * radius, 2 * radius))
 
     def text(self, group: str, x: float, y: float, text: str, size: int = MIN_TEXT, *,
-             anchor: str = "la", tone: Tone = "light") -> Box:
+             anchor: str = "la", tone: Tone = "light", on: sprites.Colour | None = None) -> Box:
         """A line of text at (x, y), ``anchor`` as Pillow reads it ("la": left and top of
-        the line, "mm": its middle)."""
-        img, left, top = sprites.label(text, size, _TONES[tone], anchor)
+        the line, "mm": its middle); ``on``: the flat colour it lies on (a plate, a panel),
+        which makes it an opaque sprite, quicker to paste."""
+        if on is None:
+            img, left, top = sprites.label(text, size, _TONES[tone], anchor)
+        else:
+            img, left, top = sprites.label_on(text, size, _TONES[tone], anchor, on)
         return self.add("text", group, img, x + left, y + top, (size, size), text)
 
     def badge_spot(self, seat: int) -> tuple[float, float, str] | None:
@@ -266,6 +270,9 @@ class Layout:
             if el.sprite is None or (framed and el.framed):
                 continue
             x, y = int(el.box.x0), int(el.box.y0)
+            if el.sprite.mode == "RGB":  # opaque: nothing to blend
+                core.paste(el.sprite.im, (x, y, int(el.box.x1), int(el.box.y1)))
+                continue
             parts = el.sprite.info.get("parts")
             if parts is None:
                 sprite = el.sprite.im

@@ -28,10 +28,10 @@ from typing import Any
 
 from PIL import Image
 
-from cogs.i18n import game_key, t
+from cogs.i18n import game_key, has, t
 from cogs.render import sprites
 from cogs.render.fonts import drawable_name
-from cogs.render.layout import MIN_CARD, MIN_TEXT, Box, Layout, Tone
+from cogs.render.layout import MIN_CARD, MIN_TEXT, Box, Element, Layout, Tone
 from cogs.render.presenter import Presenter
 from cogs.render.sprites import _SPRITES  # noqa: F401  (the tests clear the sprite cache)
 from cogs.render.text import TEAM_LETTERS
@@ -92,6 +92,7 @@ _SCORE_ROOM = Box(6, 6, 293, 165)
 _LAST_ROOM = Box(507, 6, 796, 130)
 #: The bottom corners, under the lower side plates and beside the bottom one.
 _CORNERS = {"left": Box(8, 392, 292, 494), "right": Box(508, 392, 792, 494)}
+_NOWHERE = Box(0, 0, 0, 0)
 
 
 def side_count(view: Mapping[str, Any]) -> int:
@@ -174,30 +175,39 @@ def _lay_seats(layout: Layout, view: Mapping[str, Any], names: Sequence[str], la
     team_of = list(view.get("team_of") or range(n))
     for seat in range(n):
         (px, py), _card = spots[seat]
-        group = f"seat {seat}"
-        turn = seat == to_act
         colour = sprites.SIDE_COLOURS[int(team_of[seat]) % len(sprites.SIDE_COLOURS)]
-        plate = sprites.plate(PLATE_W, PLATE_H, colour, turn)
-        layout.add("plate", group, plate, px - plate.width / 2, py - plate.height / 2,
-                   (PLATE_W, PLATE_H), frame=("plate", PLATE_W, PLATE_H, colour),
-                   framed=not turn)
-        x0, y0 = px - PLATE_W / 2, py - PLATE_H / 2
-        dealer = seat == view.get("dealer")
         name = drawable_name(names[seat] if seat < len(names) else "", seat)
         shown = f"{seat + 1}. {name}" if name else t(lang, "picture.seat", seat=seat + 1)
-        room = PLATE_W - 24 - (32 if dealer else 0)
-        layout.text(group, x0 + 16, y0 + 5, layout.fit(shown, room), MIN_TEXT,
-                    tone="gold" if turn else "light")
-        if dealer:
-            layout.centred("chip", group, sprites.chip(14), x0 + PLATE_W - 21, y0 + 17,
-                           (28, 28))
-            layout.text(group, x0 + PLATE_W - 21, y0 + 17, t(lang, "picture.dealer_chip"),
-                        MIN_TEXT, anchor="mm", tone="dark")
-        if not finished:
-            count = int(hand_sizes[seat]) if seat < len(hand_sizes) else 0
-            layout.centred("icon", group, sprites.card_back(16, 23), x0 + 24, py + 15, (16, 23))
-            layout.text(group, x0 + 37, py + 15, str(count), MIN_TEXT, anchor="lm")
-        layout.set_badge_spot(seat, x0 + 80, py + 15, group)
+        chip = t(lang, "picture.dealer_chip") if seat == view.get("dealer") else ""
+        count = None if finished else int(hand_sizes[seat]) if seat < len(hand_sizes) else 0
+        layout.elements += _plate_pieces(seat, px, py, colour, seat == to_act, shown, chip,
+                                         count)
+        layout.set_badge_spot(seat, px - PLATE_W / 2 + 80, py + 15, f"seat {seat}")
+
+
+@lru_cache(maxsize=1024)  # a plate changes with its seat's turn and cards: few per move
+def _plate_pieces(seat: int, px: float, py: float, colour: sprites.Colour, turn: bool,
+                  shown: str, chip: str, count: int | None) -> tuple[Element, ...]:
+    """The pieces of a seat's plate: the plate, the name, the dealer's chip (``chip``: its
+    letter, "" for none), the cards in hand (None once the deal is over)."""
+    layout = Layout(WIDTH, HEIGHT, centre=_NOWHERE, open_room=_NOWHERE, corners={})
+    group = f"seat {seat}"
+    plate = sprites.plate(PLATE_W, PLATE_H, colour, turn)
+    layout.add("plate", group, plate, px - plate.width / 2, py - plate.height / 2,
+               (PLATE_W, PLATE_H), frame=("plate", PLATE_W, PLATE_H, colour), framed=not turn)
+    x0, y0 = px - PLATE_W / 2, py - PLATE_H / 2
+    room = PLATE_W - 24 - (32 if chip else 0)
+    fill = sprites.PLATE_TURN_FILL if turn else sprites.PLATE_FILL
+    layout.text(group, x0 + 16, y0 + 5, layout.fit(shown, room), MIN_TEXT,
+                tone="gold" if turn else "light", on=fill)
+    if chip:
+        layout.centred("chip", group, sprites.chip(14), x0 + PLATE_W - 21, y0 + 17, (28, 28))
+        layout.text(group, x0 + PLATE_W - 21, y0 + 17, chip, MIN_TEXT, anchor="mm",
+                    tone="dark", on=sprites.WHITE)
+    if count is not None:
+        layout.centred("icon", group, sprites.card_back(16, 23), x0 + 24, py + 15, (16, 23))
+        layout.text(group, x0 + 37, py + 15, str(count), MIN_TEXT, anchor="lm", on=fill)
+    return tuple(layout.elements)
 
 
 def _lay_seat_scores(layout: Layout, view: Mapping[str, Any], lang: str, shows: Presenter,
@@ -207,6 +217,7 @@ def _lay_seat_scores(layout: Layout, view: Mapping[str, Any], lang: str, shows: 
     if not isinstance(scores, list):
         return
     team_of = list(view.get("team_of") or range(int(view["players"])))
+    to_act = None if view["phase"] == "finished" else view.get("to_act")
     for seat, ((px, py), _card) in enumerate(spots):
         side = int(team_of[seat])
         if side >= len(scores):
@@ -214,8 +225,9 @@ def _lay_seat_scores(layout: Layout, view: Mapping[str, Any], lang: str, shows: 
         text = shows.score_text(lang, shows.shown_score(int(scores[side])))
         right = px + PLATE_W / 2 - 10
         left = px - PLATE_W / 2 + (96 if layout.badge_used(seat) else 64)
+        fill = sprites.PLATE_TURN_FILL if seat == to_act else sprites.PLATE_FILL
         layout.text(f"seat {seat}", right, py + 15, layout.fit(text, right - left), MIN_TEXT,
-                    anchor="rm", tone="gold")
+                    anchor="rm", tone="gold", on=fill)
 
 
 def _lay_score_box(layout: Layout, view: Mapping[str, Any], names: Sequence[str], lang: str,
@@ -232,10 +244,16 @@ def _lay_score_box(layout: Layout, view: Mapping[str, Any], names: Sequence[str]
     else:
         title = game
     lines.append((layout.fit(title, width, TITLE), TITLE, "light", None))
-    if view["phase"] == "playing" and view.get("rounds_total"):
-        lines.append((layout.fit(t(lang, game_key(shows.NAME, "picture.round"),
-                                   round=view.get("round", 1), total=view["rounds_total"]),
-                                 width), MIN_TEXT, "muted", None))
+    # Where the deal stands: the trick, or the phase in words (the line is always there, so
+    # that the box keeps its size, and the cached frame its backdrop, through the deal).
+    phase = str(view["phase"])
+    if phase == "playing" and view.get("rounds_total"):
+        stage = t(lang, game_key(shows.NAME, "picture.round"), round=view.get("round", 1),
+                  total=view["rounds_total"])
+    else:
+        key = game_key(shows.NAME, f"picture.phase.{phase}")
+        stage = t(lang, key) if has(lang, key) else ""
+    lines.append((layout.fit(stage, width), MIN_TEXT, "muted", None))
     scores = view.get("scores")
     if team_play and isinstance(scores, list):
         for side, label in enumerate(side_labels(lang, view, names)):
@@ -248,18 +266,30 @@ def _lay_score_box(layout: Layout, view: Mapping[str, Any], names: Sequence[str]
         said = shows.target_text(lang, target)
         for line in layout.wrap(said or "", width, lines=2):
             lines.append((line, MIN_TEXT, "muted", None))
-    height = 8 + LINE * len(lines) + 2
+    layout.elements += _score_pieces(tuple(lines))
+
+
+@lru_cache(maxsize=1024)  # a table's score box changes with the trick: a few per deal
+def _score_pieces(lines: tuple[tuple[str, int, Tone, int | None], ...]) -> tuple[Element, ...]:
+    """The score box's backdrop and ``lines`` (text, size, tone, the side of its swatch)."""
+    layout = Layout(WIDTH, HEIGHT, centre=_NOWHERE, open_room=_NOWHERE, corners={})
+    room = _SCORE_ROOM
+    height = 6 + LINE * (len(lines) - 1) + lines[-1][1] + 8  # the last line's descenders too
     layout.add("panel", "score", sprites.panel(round(room.width), height), room.x0, room.y0,
                (0, 0), frame=("panel", round(room.width), height), framed=True)
     y = room.y0 + 6
     for text, size, tone, swatch in lines:
         x = room.x0 + 10
+        if not text:
+            y += LINE
+            continue
         if swatch is not None:
             colour = sprites.SIDE_COLOURS[swatch % len(sprites.SIDE_COLOURS)]
             layout.add("swatch", "score", sprites.swatch(colour, 16), x, y + 4, (16, 16))
             x += 24
-        layout.text("score", x, y, text, size, tone=tone)
+        layout.text("score", x, y, text, size, tone=tone, on=sprites.BG)
         y += LINE
+    return tuple(layout.elements)
 
 
 def _lay_last_trick(layout: Layout, view: Mapping[str, Any], names: Sequence[str], lang: str,
@@ -269,11 +299,19 @@ def _lay_last_trick(layout: Layout, view: Mapping[str, Any], names: Sequence[str
     last = view.get("last_trick")
     if not last or not last.get("plays"):
         return
-    plays = [(int(seat), str(code)) for seat, code in last["plays"]]
+    plays = tuple((int(seat), str(code)) for seat, code in last["plays"])
     winner = last.get("winner")
-    room = _LAST_ROOM
     caption = t(lang, game_key(shows.NAME, "picture.last_round"),
                 name=seat_label(lang, names, int(winner)) if isinstance(winner, int) else "?")
+    layout.elements += _last_trick_pieces(plays, winner if isinstance(winner, int) else None,
+                                          caption)
+
+
+@lru_cache(maxsize=1024)  # the last trick stays the same for a whole trick
+def _last_trick_pieces(plays: tuple[tuple[int, str], ...], winner: int | None,
+                       caption: str) -> tuple[Element, ...]:
+    layout = Layout(WIDTH, HEIGHT, centre=_NOWHERE, open_room=_NOWHERE, corners={})
+    room = _LAST_ROOM
     layout.text("last", room.x1, room.y0 + 2, layout.fit(caption, room.width), MIN_TEXT,
                 anchor="ra", tone="muted")
     gap = 2 if len(plays) > 4 else 6
@@ -285,6 +323,7 @@ def _lay_last_trick(layout: Layout, view: Mapping[str, Any], names: Sequence[str
         layout.card("last", code, cx, y, SMALL_W, SMALL_H, highlight=seat == winner)
         layout.text("last", cx, y + SMALL_H / 2 + pad + 2, str(seat + 1), MIN_TEXT,
                     anchor="ma", tone="muted")
+    return tuple(layout.elements)
 
 
 def _lay_result(layout: Layout, view: Mapping[str, Any], names: Sequence[str], lang: str,
@@ -325,24 +364,26 @@ def _lay_result(layout: Layout, view: Mapping[str, Any], names: Sequence[str], l
     xs = [x0 + pad + sum(widths[:j]) + gap * j for j in range(len(widths))]
     y = y0 + pad - 2
     if not inline:
-        layout.text("result", xs[0], y, layout.fit(heading, panel_w - 2 * pad))
+        layout.text("result", xs[0], y, layout.fit(heading, panel_w - 2 * pad), on=sprites.BG)
         y += LINE
     elif heading:
-        layout.text("result", xs[0], y, heading)
+        layout.text("result", xs[0], y, heading, on=sprites.BG)
     for j, column in enumerate(table.columns, start=1):
-        layout.text("result", xs[j], y, layout.fit(column, widths[j]), tone="muted")
+        layout.text("result", xs[j], y, layout.fit(column, widths[j]), tone="muted",
+                    on=sprites.BG)
     for i, row in enumerate(rows):
         y += LINE
         colour = sprites.SIDE_COLOURS[i % len(sprites.SIDE_COLOURS)]
         layout.add("swatch", "result", sprites.swatch(colour, 16), xs[0], y + 4, (16, 16))
         name = sides[i] if i < len(sides) else "?"
-        layout.text("result", xs[0] + 24, y, layout.fit(name, widths[0] - 24))
+        layout.text("result", xs[0] + 24, y, layout.fit(name, widths[0] - 24), on=sprites.BG)
         for j, cell in enumerate(row, start=1):
-            layout.text("result", xs[j], y, layout.fit(cell, widths[j]), tone="gold")
+            layout.text("result", xs[j], y, layout.fit(cell, widths[j]), tone="gold",
+                        on=sprites.BG)
     y += 6
     for line in note:
         y += LINE
-        layout.text("result", x0 + pad, y, line, tone="muted")
+        layout.text("result", x0 + pad, y, line, tone="muted", on=sprites.BG)
 
 
 # --------------------------------------------------------------------------- the picture

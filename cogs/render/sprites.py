@@ -30,6 +30,7 @@ __all__ = [
     "card_face",
     "chip",
     "label",
+    "label_on",
     "panel",
     "plate",
     "suit_disc",
@@ -57,6 +58,8 @@ SIDE_COLOURS: list[Colour] = [(80, 160, 255), (255, 140, 70), (190, 120, 255),
                               (90, 210, 140), (255, 105, 160), (230, 220, 90)]
 #: The gold margin around the plate of the seat to act.
 PLATE_GLOW = 5
+#: The flat colours under the plates' words and the chip's letter (see :func:`label_on`).
+PLATE_FILL, PLATE_TURN_FILL, WHITE = _PLATE, _PLATE_TURN, _WHITE
 
 _P = ParamSpec("_P")
 _R = TypeVar("_R")
@@ -222,6 +225,18 @@ def label(text: str, size: int, colour: Colour, anchor: str) -> tuple[Image.Imag
     return img, left, top
 
 
+@lru_cache(maxsize=2048)
+def label_on(text: str, size: int, colour: Colour, anchor: str,
+             background: Colour) -> tuple[Image.Image, int, int]:
+    """:func:`label` drawn on a flat ``background`` colour: an opaque RGB sprite, for words
+    that lie on a plate or a panel of that colour. It pastes without blending, in a tenth of
+    the time (a picture has some twenty such words)."""
+    img, left, top = label(text, size, colour, anchor)
+    flat = Image.new("RGB", img.size, background)
+    flat.paste(img, (0, 0), img)
+    return flat, left, top
+
+
 @_memo
 def background(width: int, height: int) -> Image.Image:
     """The empty table on the dark background (RGB, final size)."""
@@ -283,11 +298,12 @@ def plate(w: int, h: int, colour: Colour, turn: bool) -> Image.Image:
 
 @_memo
 def panel(w: int, h: int) -> Image.Image:
-    """A dark, slightly see-through rounded backdrop (the result of a deal, the score box)."""
+    """A dark rounded backdrop of the background's colour, ringed in grey (the result of a
+    deal, the score box)."""
     k = SS
     img = Image.new("RGBA", (w * k, h * k), (0, 0, 0, 0))
     ImageDraw.Draw(img).rounded_rectangle([0, 0, w * k - 1, h * k - 1], radius=10 * k,
-                                          fill=(*BG, 225), outline=(90, 95, 105), width=k)
+                                          fill=BG, outline=(90, 95, 105), width=k)
     return _down(img)
 
 

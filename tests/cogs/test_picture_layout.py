@@ -69,6 +69,18 @@ def test_every_text_and_card_reads_on_a_phone(sample: Sample, lang: str) -> None
     assert all(el.box.width >= 24 for el in layout.elements if el.kind in ("disc", "chip"))
 
 
+@pytest.mark.parametrize(("sample", "lang"), cases())
+def test_words_drawn_on_a_flat_colour_lie_inside_it(sample: Sample, lang: str) -> None:
+    """A word drawn as an opaque sprite (on a plate, a panel, the dealer's chip) must lie
+    inside that piece, or its box of flat colour would show over the edge."""
+    layout = lay_out(sample, lang)
+    for el in layout.elements:
+        if el.kind == "text" and el.sprite is not None and el.sprite.mode == "RGB":
+            under = [Box(m.box.x0 + 3, m.box.y0 + 3, m.box.x1 - 3, m.box.y1 - 3)
+                     for m in layout.of_group(el.group) if m.kind in ("plate", "panel", "chip")]
+            assert any(el.box.within(box) for box in under), (el.group, el.text)
+
+
 _NUMBER = re.compile(r"^[\s+\-−\d]+$")
 
 
