@@ -2,10 +2,10 @@
 
 Everything Albastini shows its own way: the card bids while bidding (then returned, or exchanged
 for the indicator), the trump suit and the face-up card under the stock, the stock's count, the
-deal's result in victory points against a threshold, and the picture's middle (the stock with
-its badge, the face-up card across it, the trump in a gold disc). Read from the view only: who
-bids (``bidders``), whether the face-up card is ever drawn (``face_up_never_drawn``), which
-moves are legal and whether their card is a trump (``moves``), what a card is worth
+deal's result in victory points against a threshold, and the picture's middle (the stock and
+its count in words, the face-up card across it, the trump in a gold disc). Read from the view
+only: who bids (``bidders``), whether the face-up card is ever drawn (``face_up_never_drawn``),
+which moves are legal and whether their card is a trump (``moves``), what a card is worth
 (``card_points``, ``result.leftover_points``): the rules stay in ``albastini/games/albastini``.
 """
 

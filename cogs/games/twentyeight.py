@@ -3,8 +3,8 @@
 Everything Twenty-Eight shows its own way: the auction (lelam) with numeric bids and passes, the
 contract and its bidder, raises and Thani, the trump card lying face down by the bidder until
 someone asks for it, the deal's result in base cards moved from side to side (scores can go
-negative; the side that runs out wears the kunukku), and the picture's middle (the contract, a
-card back by the bidder while the trump is hidden, the trump card once shown, the base cards).
+negative; the side that runs out wears the kunukku), and the picture's middle (the contract
+and its bidder, the trump card beside it: face down while hidden, face up once shown).
 
 Read from the view only: the bids and raises (``bids``, ``raises``, ``bidder``, ``contract``,
 ``thani``), the trump (``trump``, ``trump_card``: a seat's view holds them only when that seat
