@@ -203,14 +203,17 @@ class Layout:
                             (2 * radius, 2 * radius))
 
     def text(self, group: str, x: float, y: float, text: str, size: int = MIN_TEXT, *,
-             anchor: str = "la", tone: Tone = "light", on: sprites.Colour | None = None) -> Box:
+             anchor: str = "la", tone: Tone = "light", colour: sprites.Colour | None = None,
+             on: sprites.Colour | None = None) -> Box:
         """A line of text at (x, y), ``anchor`` as Pillow reads it ("la": left and top of
-        the line, "mm": its middle); ``on``: the flat colour it lies on (a plate, a panel),
-        which makes it an opaque sprite, quicker to paste."""
+        the line, "mm": its middle), in its ``tone`` or a ``colour`` of its own; ``on``: the
+        flat colour it lies on (a plate, a panel), which makes it an opaque sprite, quicker
+        to paste."""
+        ink = colour or _TONES[tone]
         if on is None:
-            img, left, top = sprites.label(text, size, _TONES[tone], anchor)
+            img, left, top = sprites.label(text, size, ink, anchor)
         else:
-            img, left, top = sprites.label_on(text, size, _TONES[tone], anchor, on)
+            img, left, top = sprites.label_on(text, size, ink, anchor, on)
         return self.add("text", group, img, x + left, y + top, (size, size), text)
 
     def badge_spot(self, seat: int) -> tuple[float, float, str] | None:

@@ -303,13 +303,18 @@ def _lay_last_trick(layout: Layout, view: Mapping[str, Any], names: Sequence[str
     winner = last.get("winner")
     caption = t(lang, game_key(shows.NAME, "picture.last_round"),
                 name=seat_label(lang, names, int(winner)) if isinstance(winner, int) else "?")
+    team_of = list(view.get("team_of") or range(int(view["players"])))
+    colours = tuple(sprites.SIDE_COLOURS[int(team_of[seat]) % len(sprites.SIDE_COLOURS)]
+                    if seat < len(team_of) else sprites.MUTED for seat, _code in plays)
     layout.elements += _last_trick_pieces(plays, winner if isinstance(winner, int) else None,
-                                          caption)
+                                          caption, colours)
 
 
 @lru_cache(maxsize=1024)  # the last trick stays the same for a whole trick
-def _last_trick_pieces(plays: tuple[tuple[int, str], ...], winner: int | None,
-                       caption: str) -> tuple[Element, ...]:
+def _last_trick_pieces(plays: tuple[tuple[int, str], ...], winner: int | None, caption: str,
+                       colours: tuple[sprites.Colour, ...]) -> tuple[Element, ...]:
+    """The last trick's pieces; each seat's number under its card is in the colour of that
+    seat's plate, which bears the same number."""
     layout = Layout(WIDTH, HEIGHT, centre=_NOWHERE, open_room=_NOWHERE, corners={})
     room = _LAST_ROOM
     layout.text("last", room.x1, room.y0 + 2, layout.fit(caption, room.width), MIN_TEXT,
@@ -322,7 +327,7 @@ def _last_trick_pieces(plays: tuple[tuple[int, str], ...], winner: int | None,
         cx = x + i * (SMALL_W + gap)
         layout.card("last", code, cx, y, SMALL_W, SMALL_H, highlight=seat == winner)
         layout.text("last", cx, y + SMALL_H / 2 + pad + 2, str(seat + 1), MIN_TEXT,
-                    anchor="ma", tone="muted")
+                    anchor="ma", colour=colours[i])
     return tuple(layout.elements)
 
 
