@@ -459,7 +459,7 @@ WHAT_IF = {
         "import base64, cogs.render as r\n"
         "_png = base64.b64decode('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4"
         "nGNgYGAAAAAEAAH2FzhVAAAAAElFTkSuQmCC')\n"
-        "r.table_picture = lambda view, names, **kw: _png\n"
+        "r.table_picture = lambda view, names, *args, **kw: _png\n"
         # the picture process would import the real renderer: paint in a thread here instead
         "import concurrent.futures as _cf, cogs.painter as _p\n"
         "_p.new_pool = lambda: _cf.ThreadPoolExecutor(1)\n"

@@ -173,7 +173,7 @@ from typing import Any
 
 from albastini.games.interface import game
 from cogs.render import cards
-from cogs.render.presenter import ButtonStyle, View, score_as_is, single_use_options
+from cogs.render.presenter import ButtonStyle, ResultTable, View, score_as_is, single_use_options
 
 NAME = "toy"
 RULES_PAGES = 1
@@ -186,8 +186,24 @@ def card_label(code: str) -> str:
     return cards.pack_card_label(code, _RULES.ranks, "Toy")
 
 
+def score_text(lang: str, score: int) -> str:
+    return f"{score} points"
+
+
+def target_text(lang: str, target: int) -> str | None:
+    return f"First to {target}"
+
+
 def table_facts(lang: str, view: View) -> list[str]:
     return []
+
+
+def spoken_facts(lang: str, view: View, names: Sequence[str]) -> list[str]:
+    return []
+
+
+def result_table(lang: str, result: View, side_names: Sequence[str]) -> ResultTable:
+    return ResultTable(("Points",), tuple((str(p),) for p in result["points"]))
 
 
 def table_lines(lang: str, view: View, names: Sequence[str]) -> list[str]:
@@ -232,7 +248,7 @@ def front_cards(view: View) -> list[tuple[int, str]]:
     return [(int(s), str(c)) for s, c in view.get("current") or []]
 
 
-def draw_centre(canvas: Any, view: View) -> None:
+def draw_centre(layout: Any, lang: str, view: View, names: Sequence[str]) -> None:
     return None
 '''
 
@@ -281,7 +297,8 @@ async def main() -> None:
         text = render.table_text(public, names, "en", deal_no=table.deal_no,
                                  scores=list(table.scores()), target=table.target, shows=shows)
         assert "Toy" in text or "deal" in text.lower(), text
-        assert render.table_picture(public, names, shows=shows)[:2] == b"\\xff\\xd8"
+        assert render.table_picture(public, names, "en", shows=shows)[:2] == b"\\xff\\xd8"
+        assert len(render.describe_table(public, names, "en", shows=shows)) <= render.ALT_LIMIT
         if view and view.get("legal"):
             specs = views.hand_buttons({**view, "move_no": table.move_no}, table.id, "en",
                                        shows=shows)

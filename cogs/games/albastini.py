@@ -2,10 +2,10 @@
 
 Everything Albastini shows its own way: the card bids while bidding (then returned, or exchanged
 for the indicator), the trump suit and the face-up card under the stock, the stock's count, the
-deal's result in victory points against a threshold, and the picture's middle (the stock with
-its badge, the face-up card across it, the trump in a gold disc). Read from the view only: who
-bids (``bidders``), whether the face-up card is ever drawn (``face_up_never_drawn``), which
-moves are legal and whether their card is a trump (``moves``), what a card is worth
+deal's result in victory points against a threshold, and the picture's middle (the stock and
+its count in words, the face-up card across it, the trump in a gold disc). Read from the view
+only: who bids (``bidders``), whether the face-up card is ever drawn (``face_up_never_drawn``),
+which moves are legal and whether their card is a trump (``moves``), what a card is worth
 (``card_points``, ``result.leftover_points``): the rules stay in ``albastini/games/albastini``.
 """
 
@@ -16,12 +16,19 @@ from typing import TYPE_CHECKING
 
 from albastini.games.interface import game
 from cogs.i18n import join_list, t, tn
-from cogs.render import cards, picture
-from cogs.render.presenter import ButtonStyle, View, score_as_is, single_use_options
+from cogs.render import cards
+from cogs.render.picture import SMALL_H, SMALL_W
+from cogs.render.presenter import (
+    ButtonStyle,
+    ResultTable,
+    View,
+    score_as_is,
+    single_use_options,
+)
 from cogs.render.text import TEAM_LETTERS, seat_name
 
 if TYPE_CHECKING:
-    from PIL import Image
+    from cogs.render.layout import Layout
 
 __all__ = [
     "ACCENT",
@@ -42,9 +49,13 @@ __all__ = [
     "option_group",
     "option_label",
     "refusal",
+    "result_table",
+    "score_text",
     "shown_score",
+    "spoken_facts",
     "table_facts",
     "table_lines",
+    "target_text",
 ]
 
 #: The game's name in ``albastini.games.GAMES`` (and ``Table.game``).
@@ -60,6 +71,17 @@ LEGACY_MOVES: dict[str, tuple[str, bool]] = {"p": ("play", True), "b": ("bid", T
                                               "x": ("pass", False)}
 #: Victory points are the platform's score.
 shown_score = score_as_is
+_K = "albastini."
+
+
+def score_text(lang: str, score: int) -> str:
+    """"2 VP"."""
+    return t(lang, _K + "picture.score", score=score)
+
+
+def target_text(lang: str, target: int) -> str | None:
+    """"First to 5 VP"."""
+    return t(lang, _K + "picture.target", target=target)
 
 
 # --------------------------------------------------------------------------- cards
@@ -117,6 +139,11 @@ def _bids_line(lang: str, view: View, names: Sequence[str]) -> str:
 def table_lines(lang: str, view: View, names: Sequence[str]) -> list[str]:
     """The bids: the cards bid while bidding, then returned or exchanged for the indicator."""
     return [_bids_line(lang, view, names)]
+
+
+def spoken_facts(lang: str, view: View, names: Sequence[str]) -> list[str]:
+    """The trump (and the face-up card under the stock), the stock, then the bids."""
+    return [*table_facts(lang, view), *table_lines(lang, view, names)]
 
 
 # --------------------------------------------------------------------------- deal results
@@ -180,6 +207,20 @@ def deal_summary(lang: str, result: View, side_names: Sequence[str], *, deal_no:
         points = tn(lang, "card.points", int(result.get("leftover_points") or 0))
         line += " " + t(lang, "deal.summary.left_over", card=card_label(leftover), points=points)
     return line
+
+
+def result_table(lang: str, result: View, side_names: Sequence[str]) -> ResultTable:
+    """What each side ate and the victory points the winner scored, and why
+    (:func:`explain_result`)."""
+    points = [int(p) for p in result.get("points") or []]
+    winner = result.get("winner")
+    vp = int(result.get("victory_points") or 0)
+    rows = tuple(
+        (str(p), t(lang, _K + "picture.vp", vp=vp) if i == winner and vp
+         else t(lang, _K + "picture.nothing"))
+        for i, p in enumerate(points))
+    return ResultTable((t(lang, _K + "picture.ate"), t(lang, _K + "picture.scored")), rows,
+                       explain_result(lang, result, side_names))
 
 
 # --------------------------------------------------------------------------- the hand
@@ -295,21 +336,25 @@ def front_cards(view: View) -> list[tuple[int, str]]:
     return []
 
 
-def draw_centre(canvas: Image.Image, view: View) -> None:
-    """The face-up card across and under the stock, the stock with its count, and the trump
-    suit in a gold disc ("?" before the indicator is turned)."""
-    cx, cy = picture.CENTRE
+def draw_centre(layout: Layout, lang: str, view: View, names: Sequence[str]) -> None:
+    """The stock with the face-up card across and under it (sticking out on the left) and
+    its count in words, and beside it the trump suit in a gold disc ("?" before the indicator
+    is turned), labelled."""
+    room = layout.centre
+    cx, cy = room.centre
     stock = int(view.get("stock") or 0)
     face_up = view.get("face_up")
     pile = stock - (1 if face_up else 0)
+    x = cx - 45
     if face_up:
-        # Across and under the stock, sticking out to the left; alone, nearer the centre.
-        card = picture.face(face_up, picture.CARD_W, picture.CARD_H, turned=True)
-        picture.paste_centre(canvas, card, cx - 30 if pile > 0 else cx - 5, cy)
+        # Across and under the stock, sticking out on the left; alone, in its place.
+        layout.card("stock", str(face_up), x - 20 if pile > 0 else x, cy - 14, SMALL_W, SMALL_H,
+                    turned=True)
     if pile > 0:
-        back = picture.back(picture.CARD_W, picture.CARD_H)
-        for layer in range(min(3, pile) - 1, -1, -1):
-            picture.paste_centre(canvas, back, cx + 10 + layer * 2, cy - layer * 2)
-    if stock > 0:
-        picture.paste_centre(canvas, picture.count_badge(stock), cx + 40, cy + 36)
-    picture.paste_centre(canvas, picture.suit_disc(view.get("trump") or None), cx + 90, cy - 10)
+        layout.pile("stock", pile, x + 8, cy - 14, SMALL_W, SMALL_H)
+    if stock > 0 or face_up:
+        layout.text("stock", x, cy + 24, t(lang, _K + "picture.stock", count=stock),
+                    anchor="ma")
+    layout.text("trump", cx + 58, cy - 44, t(lang, _K + "picture.trump"), anchor="ma",
+                tone="muted")
+    layout.disc("trump", view.get("trump") or None, cx + 58, cy)

@@ -23,12 +23,13 @@ from typing import TYPE_CHECKING, Any
 
 from albastini.games.interface import game
 from cogs.i18n import join_list, t, tn
-from cogs.render import cards, picture
-from cogs.render.presenter import ButtonStyle, View, single_use_options
+from cogs.render import cards
+from cogs.render.picture import SMALL_H, SMALL_W
+from cogs.render.presenter import ButtonStyle, ResultTable, View, single_use_options
 from cogs.render.text import seat_name
 
 if TYPE_CHECKING:
-    from PIL import Image
+    from cogs.render.layout import Layout
 
 __all__ = [
     "ACCENT",
@@ -48,9 +49,13 @@ __all__ = [
     "option_group",
     "option_label",
     "refusal",
+    "result_table",
+    "score_text",
     "shown_score",
+    "spoken_facts",
     "table_facts",
     "table_lines",
+    "target_text",
     "trumps_line",
 ]
 
@@ -81,6 +86,16 @@ def card_label(code: str) -> str:
 def shown_score(score: int) -> int:
     """A match score as players read it: the banks (the match counts them negated)."""
     return -int(score)
+
+
+def score_text(lang: str, score: int) -> str:
+    """"3 banks"."""
+    return tn(lang, _k("picture.score"), score)
+
+
+def target_text(lang: str, target: int) -> str | None:
+    """None: no points target ends a match of Ass, its banks do."""
+    return None
 
 
 # --------------------------------------------------------------------------- the text table
@@ -162,6 +177,11 @@ def table_lines(lang: str, view: View, names: Sequence[str]) -> list[str]:
     return lines
 
 
+def spoken_facts(lang: str, view: View, names: Sequence[str]) -> list[str]:
+    """Every player's trump, the bets and targets, who leads or holds the trick, the stock."""
+    return [*table_lines(lang, view, names), *table_facts(lang, view)]
+
+
 # --------------------------------------------------------------------------- deal results
 def deal_summary(lang: str, result: View, side_names: Sequence[str], *, deal_no: int,
                  team_size: int | None) -> str:
@@ -183,6 +203,22 @@ def deal_summary(lang: str, result: View, side_names: Sequence[str], *, deal_no:
                        outcome=t(lang, _k(f"summary.{outcome}"))))
     return t(lang, _k("summary.line"), deal=deal_no,
              players=t(lang, "inline.separator").join(parts))
+
+
+def result_table(lang: str, result: View, side_names: Sequence[str]) -> ResultTable:
+    """What each player took against their target, and the banks it cost or saved them."""
+    points = [int(p) for p in result.get("points") or []]
+    targets = list(result.get("targets") or [])
+    banks = [int(b) for b in result.get("banks") or result.get("game_points") or []]
+    rows = []
+    for i, got in enumerate(points):
+        target = str(targets[i]) if i < len(targets) else "?"
+        change = banks[i] if i < len(banks) else 0
+        rows.append((str(got).replace("-", "\u2212"), target,
+                     ("+" if change > 0 else "") + str(change).replace("-", "\u2212")))
+    columns = (t(lang, _k("picture.took")), t(lang, _k("picture.target")),
+               t(lang, _k("picture.banks")))
+    return ResultTable(columns, tuple(rows), t(lang, _k("picture.note")))
 
 
 # --------------------------------------------------------------------------- the hand
@@ -322,29 +358,38 @@ def front_cards(view: View) -> list[tuple[int, str]]:
     return []
 
 
-def draw_centre(canvas: Image.Image, view: View) -> None:
-    """Each player's own trump in a gold-ringed disc between them and the middle (variant 1),
-    or the table's trumps on the right of the middle; the stock face down with its count on
-    the left; every player's banks at the bottom left ("#1 3"). The trick's cards lie in front
-    of their players, the holding one ringed, so the main suit is the lead's or the last
-    eight's."""
-    cx, cy = picture.CENTRE
+def draw_centre(layout: Layout, lang: str, view: View, names: Sequence[str]) -> None:
+    """Each player's own trump in a small gold-ringed disc on their plate (variant 1, with a
+    word for it bottom left), or the table's trumps, labelled, in the middle; the stock face
+    down with its count in words, bottom right. The trick's cards lie in front of their
+    players, the holding one ringed, so the main suit is the lead's or the last eight's."""
     trumps = [list(s) for s in view.get("trumps") or []]
     if int(view.get("variant") or 1) == 1:
         for seat, suits in enumerate(trumps):
-            if suits:
-                x, y = picture.seat_spot(view, seat, 0.5)
-                picture.paste_centre(canvas, picture.suit_disc(suits[0]), x, y)
+            spot = layout.badge_spot(seat) if suits else None
+            if spot is not None:
+                x, y, group = spot
+                layout.disc(group, suits[0], x, y, 12)
+        if any(trumps):
+            corner = layout.corners["left"]
+            lines = layout.wrap(t(lang, _k("picture.own_trump")), corner.width, lines=2)
+            for i, line in enumerate(lines):
+                layout.text("own trump", corner.x0, corner.y1 - 24 * (len(lines) - i), line,
+                            tone="muted")
     elif trumps and trumps[0]:
-        for i, suit in enumerate(trumps[0]):
-            picture.paste_centre(canvas, picture.suit_disc(suit), cx + 120 + 46 * i, cy)
+        room = layout.centre
+        cx, cy = room.centre
+        suits = trumps[0]
+        heading = "picture.trumps_senior" if int(view.get("variant") or 1) == 5 and len(
+            suits) > 1 else "picture.trumps"
+        layout.text("trumps", cx, cy - 34, layout.fit(t(lang, _k(heading)), room.width),
+                    anchor="mm", tone="muted")
+        for i, suit in enumerate(suits):
+            layout.disc("trumps", suit, cx + 48 * (i - (len(suits) - 1) / 2), cy + 6)
     stock = int(view.get("stock") or 0)
     if stock:
-        px, py = 70, cy
-        picture.paste_centre(canvas, picture.back(36, 52), px, py)
-        picture.paste_centre(canvas, picture.count_badge(stock), px + 18, py + 24)
-    banks = view.get("match_banks") or view.get("banks")
-    if banks:
-        items = [f"#{i + 1} {int(b)}" for i, b in enumerate(banks)]
-        picture.label(canvas, 12, picture.HEIGHT - 12, "   ".join(items), 16, anchor="ld",
-                      muted=True)
+        corner = layout.corners["right"]
+        x, y = corner.x1 - SMALL_W / 2 - 4, corner.centre[1] + 4
+        layout.pile("stock", stock, x, y, SMALL_W, SMALL_H)
+        layout.text("stock", x - SMALL_W / 2 - 12, y, t(lang, _k("picture.stock"), count=stock),
+                    anchor="rm")

@@ -20,12 +20,14 @@ from typing import TYPE_CHECKING, Any
 
 from albastini.games.interface import game
 from cogs.i18n import t, tn
-from cogs.render import cards, picture
-from cogs.render.presenter import ButtonStyle, View, score_as_is
+from cogs.render import cards
+from cogs.render.layout import MIN_TEXT, Box
+from cogs.render.picture import SMALL_H, SMALL_W, seat_label, side_labels
+from cogs.render.presenter import ButtonStyle, ResultTable, View, score_as_is
 from cogs.render.text import TEAM_LETTERS, seat_name
 
 if TYPE_CHECKING:
-    from PIL import Image
+    from cogs.render.layout import Layout
 
 __all__ = [
     "ACCENT",
@@ -45,9 +47,13 @@ __all__ = [
     "option_group",
     "option_label",
     "refusal",
+    "result_table",
+    "score_text",
     "shown_score",
+    "spoken_facts",
     "table_facts",
     "table_lines",
+    "target_text",
 ]
 
 #: The game's name in ``albastini.games.GAMES`` (and ``Table.game``).
@@ -66,6 +72,16 @@ SCORING = ("cards", "spades", "big_cassino", "little_cassino", "aces", "sweeps")
 
 def _k(key: str) -> str:
     return _K + key
+
+
+def score_text(lang: str, score: int) -> str:
+    """"11 pts"."""
+    return tn(lang, _k("picture.score"), score)
+
+
+def target_text(lang: str, target: int) -> str | None:
+    """"First to 21 points"."""
+    return tn(lang, _k("picture.target"), target)
 
 
 # --------------------------------------------------------------------------- cards and items
@@ -147,6 +163,11 @@ def table_lines(lang: str, view: View, names: Sequence[str]) -> list[str]:
     return lines
 
 
+def spoken_facts(lang: str, view: View, names: Sequence[str]) -> list[str]:
+    """The table's cards and builds, each side's captures, then the pack and the round."""
+    return [*table_lines(lang, view, names), *table_facts(lang, view)]
+
+
 # --------------------------------------------------------------------------- deal results
 def deal_summary(lang: str, result: View, side_names: Sequence[str], *, deal_no: int,
                  team_size: int | None) -> str:
@@ -171,6 +192,33 @@ def deal_summary(lang: str, result: View, side_names: Sequence[str], *, deal_no:
         parts.append(t(lang, _k("summary.side"), side=side, points=points[i], items=what))
     return t(lang, _k("summary.line"), deal=deal_no,
              sides=t(lang, "inline.separator").join(parts))
+
+
+def result_table(lang: str, result: View, side_names: Sequence[str]) -> ResultTable:
+    """Each side's cards, spades and points; the note names who won the items that are not
+    counts (Big and Little Cassino, aces, sweeps)."""
+    points = [int(p) for p in result.get("points") or []]
+    items: list[dict[str, int]] = list(result.get("items") or [])
+    sides = [side_names[i] if i < len(side_names) else TEAM_LETTERS[i]
+             for i in range(len(points))]
+
+    def item(i: int, key: str) -> int:
+        return int(items[i].get(key, 0)) if i < len(items) else 0
+
+    rows = tuple((str(item(i, "n_cards")), str(item(i, "n_spades")), str(p))
+                 for i, p in enumerate(points))
+    notes = []
+    for key in ("big_cassino", "little_cassino"):
+        won = [sides[i] for i in range(len(points)) if item(i, key)]
+        if won:
+            notes.append(t(lang, _k(f"picture.{key}"), side=won[0]))
+    for key, what in (("aces", "aces"), ("sweeps", "sweeps_won")):
+        got = [f"{sides[i]} {item(i, key)}" for i in range(len(points)) if item(i, key)]
+        if got:
+            notes.append(t(lang, _k(f"picture.{what}"), items=", ".join(got)))
+    columns = (t(lang, _k("picture.cards")), t(lang, _k("picture.spades")),
+               t(lang, _k("picture.points")))
+    return ResultTable(columns, rows, t(lang, "inline.separator").join(notes))
 
 
 # --------------------------------------------------------------------------- the hand
@@ -318,46 +366,121 @@ def front_cards(view: View) -> list[tuple[int, str]]:
     return []
 
 
-def draw_centre(canvas: Image.Image, view: View) -> None:
-    """The table as players lay it: loose cards in a row, each build as a fanned pile with its
-    value and its controller's seat number under it; the pack face down with its count on the
-    left; each side's captured pile (count, sweeps) at the bottom left."""
-    cx, cy = picture.CENTRE
-    items = list(view.get("table") or [])
-    w, h = 42, 60
-    per_row = 7
-    rows = [items[i:i + per_row] for i in range(0, len(items), per_row)] or [[]]
-    gap = 64
-    top = cy - (len(rows) - 1) * 44
-    for r, row in enumerate(rows):
-        y = top + r * 88
-        x0 = cx - (len(row) - 1) * gap / 2
-        for i, item in enumerate(row):
-            x = x0 + i * gap
-            item_cards = list(item.get("cards") or [item.get("id")])
-            if item.get("kind") in (None, "card"):
-                picture.paste_centre(canvas, picture.face(str(item_cards[0]), w, h), x, y)
-                continue
-            shown = item_cards[-3:]
-            for j, code in enumerate(shown):
-                dx = (j - (len(shown) - 1) / 2) * 7
-                picture.paste_centre(canvas, picture.face(str(code), w, h), x + dx, y - dx / 2)
-            ctrl = item.get("controller")
-            who = f" #{int(ctrl) + 1}" if isinstance(ctrl, int) else ""
-            picture.label(canvas, x, y + h / 2 + 10, f"{item.get('value')}{who}", 13)
+_ITEM_GAP = 10  # between the table's items, so that two never read as one pile
+
+
+def _item_size(layout: Layout, lang: str, item: View, names: Sequence[str],
+               labelled: int) -> tuple[float, float, list[str]]:
+    """Width, height and label lines of one table item: a loose card alone; a build fanned,
+    with its value and (``labelled`` 2) its controller's name under it."""
+    item_cards = list(item.get("cards") or [item.get("id")])
+    if item.get("kind") in (None, "card"):
+        return SMALL_W, SMALL_H, []
+    fan = min(3, len(item_cards)) - 1
+    lines = [t(lang, _k("picture.build"), value=item.get("value"))]
+    ctrl = item.get("controller")
+    if labelled > 1 and isinstance(ctrl, int):
+        lines.append(layout.fit(seat_label(lang, names, ctrl), 100))
+    width = max([SMALL_W + 7.0 * fan, *(layout.width_of(x) for x in lines)])
+    return width, SMALL_H + 7.0 * fan + 24 * len(lines), lines
+
+
+def _rows(sizes: list[tuple[float, float, list[str]]], room: Box) -> list[list[int]] | None:
+    """The items' indexes row by row within ``room``'s width; None if they are too tall."""
+    rows: list[list[int]] = [[]]
+    width = 0.0
+    for i, (w, _h, _lines) in enumerate(sizes):
+        if rows[-1] and width + _ITEM_GAP + w > room.width:
+            rows.append([])
+            width = 0.0
+        width += (_ITEM_GAP if rows[-1] else 0) + w
+        rows[-1].append(i)
+    height = sum(max(sizes[i][1] for i in row) for row in rows if row) + _ITEM_GAP * (
+        len(rows) - 1)
+    return rows if height <= room.height else None
+
+
+def _lay_table(layout: Layout, lang: str, items: list[View], names: Sequence[str]) -> None:
+    """The table's items in rows across the middle: full labels if they fit, else builds
+    labelled by their value only, else as many items as fit and "+N more" under them."""
+    room = layout.open
+    shown = list(items)
+    sizes: list[tuple[float, float, list[str]]] = []
+    rows = None
+    for labelled in (2, 1):
+        sizes = [_item_size(layout, lang, it, names, labelled) for it in shown]
+        rows = _rows(sizes, room)
+        if rows is not None:
+            break
+    if rows is None:  # keep a line under the rows for the word about the others
+        room = Box(room.x0, room.y0, room.x1, room.y1 - 26)
+    while rows is None and shown:
+        shown.pop()
+        sizes.pop()
+        rows = _rows(sizes, room)
+    if not shown or rows is None:
+        return
+    heights = [max(sizes[i][1] for i in row) for row in rows]
+    y = room.centre[1] - (sum(heights) + _ITEM_GAP * (len(rows) - 1)) / 2
+    for row, height in zip(rows, heights, strict=True):
+        width = sum(sizes[i][0] for i in row) + _ITEM_GAP * (len(row) - 1)
+        x = room.centre[0] - width / 2
+        for i in row:
+            w, _h, lines = sizes[i]
+            _lay_item(layout, f"table {i}", shown[i], x + w / 2, y, lines)
+            x += w + _ITEM_GAP
+        y += height + _ITEM_GAP
+    if len(shown) < len(items):
+        more = tn(lang, _k("picture.more"), len(items) - len(shown))
+        layout.text("table more", room.centre[0], room.y1 + 4, more, anchor="ma", tone="muted")
+
+
+def _lay_item(layout: Layout, group: str, item: View, cx: float, top: float,
+              lines: list[str]) -> None:
+    item_cards = [str(c) for c in item.get("cards") or [item.get("id")]]
+    if item.get("kind") in (None, "card"):
+        layout.card(group, item_cards[0], cx, top + SMALL_H / 2, SMALL_W, SMALL_H)
+        return
+    fanned = item_cards[-3:]
+    for j, code in enumerate(fanned):
+        dx = (j - (len(fanned) - 1) / 2) * 7
+        layout.card(group, code, cx + dx, top + SMALL_H / 2 + 7 * (len(fanned) - 1) / 2 - dx,
+                    SMALL_W, SMALL_H)
+    y = top + SMALL_H + 7 * (len(fanned) - 1) + 2
+    for line in lines:
+        layout.text(group, cx, y, line, anchor="ma")
+        y += 24
+
+
+def draw_centre(layout: Layout, lang: str, view: View, names: Sequence[str]) -> None:
+    """The table as players lay it: loose cards and builds (fanned, with their value and
+    who holds them) in rows across the middle; bottom left the pack face down with its
+    count; bottom right each side's captured cards and sweeps, in words."""
+    _lay_table(layout, lang, list(view.get("table") or []), names)
     pack = int(view.get("pack") or 0)
+    corner = layout.corners["left"]
     if pack:
-        px, py = 70, cy
-        picture.paste_centre(canvas, picture.back(36, 52), px, py)
-        picture.paste_centre(canvas, picture.count_badge(pack), px + 18, py + 24)
+        x, y = corner.x0 + 30, corner.centre[1] + 4
+        layout.pile("pack", pack, x, y, SMALL_W, SMALL_H)
+        layout.text("pack", x + SMALL_W / 2 + 12, y, t(lang, _k("picture.pack"), count=pack),
+                    anchor="lm")
     captured = [int(c) for c in view.get("captured") or []]
+    if not captured:
+        return
     sweeps = [int(s) for s in view.get("sweeps") or []]
-    if captured:
-        solo = _solo(view)
-        texts = []
-        for i, c in enumerate(captured):
-            side = str(i + 1) if solo else TEAM_LETTERS[i]
-            sw = sweeps[i] if i < len(sweeps) else 0
-            texts.append(f"{side} {c}" + (f" +{sw}" if sw else ""))
-        picture.label(canvas, 12, picture.HEIGHT - 12, "   ".join(texts), 16, anchor="ld",
-                      muted=True)
+    corner = layout.corners["right"]
+    sides = side_labels(lang, view, names)
+    lines = [t(lang, _k("picture.captured"))]
+    for side, count in enumerate(captured):
+        name = sides[side] if side < len(sides) else "?"
+        swept = sweeps[side] if side < len(sweeps) else 0
+        rest = t(lang, "inline.separator") + tn(lang, _k("picture.sweeps"), swept) if swept else ""
+        # the name gives way first: the counts are the news
+        room = corner.width - layout.width_of(
+            tn(lang, _k("picture.captured_side"), count, side="") + rest)
+        text = tn(lang, _k("picture.captured_side"), count, side=layout.fit(name, room)) + rest
+        lines.append(layout.fit(text, corner.width))
+    y = corner.y1 - 24 * len(lines) + 2
+    for i, line in enumerate(lines):
+        layout.text("captured", corner.x1, y + 24 * i, line, MIN_TEXT, anchor="ra",
+                    tone="muted" if i == 0 else "light")

@@ -3,8 +3,8 @@
 Everything Twenty-Eight shows its own way: the auction (lelam) with numeric bids and passes, the
 contract and its bidder, raises and Thani, the trump card lying face down by the bidder until
 someone asks for it, the deal's result in base cards moved from side to side (scores can go
-negative; the side that runs out wears the kunukku), and the picture's middle (the contract, a
-card back by the bidder while the trump is hidden, the trump card once shown, the base cards).
+negative; the side that runs out wears the kunukku), and the picture's middle (the contract
+and its bidder, the trump card beside it: face down while hidden, face up once shown).
 
 Read from the view only: the bids and raises (``bids``, ``raises``, ``bidder``, ``contract``,
 ``thani``), the trump (``trump``, ``trump_card``: a seat's view holds them only when that seat
@@ -17,6 +17,10 @@ stay in ``albastini/games/twentyeight``.
 and the picture are drawn from the public view (where they are null until exposed), a log line
 names no card for ``trump:XX`` (the table view masks it as ``trump`` for everyone else anyway),
 and a trump card is shown face up only once ``exposed`` is true.
+
+The module runs past 500 lines because Twenty-Eight has the most to show of the games (an
+auction, a contract with raises and Thani, a trump card hidden then shown, base cards moved
+both ways), and all of it is one game's look, which the layout of ``cogs/`` keeps in one place.
 """
 
 from __future__ import annotations
@@ -26,12 +30,19 @@ from typing import TYPE_CHECKING
 
 from albastini.games.interface import game
 from cogs.i18n import join_list, t, tn
-from cogs.render import cards, picture
-from cogs.render.presenter import ButtonStyle, View, score_as_is, single_use_options
+from cogs.render import cards
+from cogs.render.picture import SMALL_H, SMALL_W, seat_label
+from cogs.render.presenter import (
+    ButtonStyle,
+    ResultTable,
+    View,
+    score_as_is,
+    single_use_options,
+)
 from cogs.render.text import TEAM_LETTERS, seat_name
 
 if TYPE_CHECKING:
-    from PIL import Image
+    from cogs.render.layout import Layout
 
 __all__ = [
     "ACCENT",
@@ -50,9 +61,13 @@ __all__ = [
     "option_group",
     "option_label",
     "refusal",
+    "result_table",
+    "score_text",
     "shown_score",
+    "spoken_facts",
     "table_facts",
     "table_lines",
+    "target_text",
 ]
 
 #: The game's name in ``albastini.games.GAMES`` (and ``Table.game``).
@@ -70,6 +85,23 @@ _K = "twentyeight."
 
 def _k(key: str) -> str:
     return _K + key
+
+
+def score_text(lang: str, score: int) -> str:
+    """"7 base" (base cards held; the score box says what they are)."""
+    return t(lang, _k("picture.score"), score=_signed(score, plus=False))
+
+
+def target_text(lang: str, target: int) -> str | None:
+    """"Base cards: 6 each, 0 loses": every side starts with ``target``."""
+    return t(lang, _k("picture.target"), target=target)
+
+
+def _signed(value: int, *, plus: bool = True) -> str:
+    """A number with a real minus sign (and a plus, when ``plus``)."""
+    if value < 0:
+        return "\u2212" + str(-value)
+    return f"+{value}" if plus and value > 0 else str(value)
 
 
 #: A suit's name, or "?" when the view leaves it out.
@@ -173,6 +205,11 @@ def table_lines(lang: str, view: View, names: Sequence[str]) -> list[str]:
     return [line for line in lines if line]
 
 
+def spoken_facts(lang: str, view: View, names: Sequence[str]) -> list[str]:
+    """The contract and the trump card (hidden, or which), or the auction; then the rest."""
+    return [*table_lines(lang, view, names), *table_facts(lang, view)]
+
+
 # --------------------------------------------------------------------------- deal results
 def _base_cards(lang: str, count: int) -> str:
     return tn(lang, _k("base_cards"), count)
@@ -221,6 +258,29 @@ def deal_summary(lang: str, result: View, side_names: Sequence[str], *, deal_no:
     if result.get("cot"):
         line += " " + t(lang, _k("summary.cot"))
     return line
+
+
+def result_table(lang: str, result: View, side_names: Sequence[str]) -> ResultTable:
+    """The card points each side took and the base cards it won or lost; the contract and
+    whether it was made, or that everybody passed."""
+    points = [int(p) for p in result.get("points") or []]
+    gp = [int(g) for g in result.get("game_points") or [0] * len(points)]
+    rows = tuple((str(p), _signed(gp[i] if i < len(gp) else 0)) for i, p in enumerate(points))
+    columns = (t(lang, _k("picture.took")), t(lang, _k("picture.base")))
+    if result.get("redeal") or result.get("contract") is None:
+        return ResultTable(columns, rows, t(lang, _k("picture.redeal")))
+    sides = [side_names[i] if i < len(side_names) else TEAM_LETTERS[i]
+             for i in range(len(points))]
+    made = bool(result.get("made"))
+    payers = [i for i, g in enumerate(gp) if g < 0]
+    payees = [i for i, g in enumerate(gp) if g > 0]
+    bidding = payees if made else payers
+    kind = "thani" if result.get("thani") else "contract"
+    contract = t(lang, _k(f"summary.{kind}"), contract=result["contract"],
+                 side=sides[bidding[0]] if len(bidding) == 1 else "?")
+    outcome = t(lang, _k("summary.made" if made else "summary.failed"),
+                transfer=_transfer(lang, gp, sides))
+    return ResultTable(columns, rows, f"{contract[:1].upper()}{contract[1:]}. {outcome}")
 
 
 # --------------------------------------------------------------------------- the hand
@@ -433,28 +493,48 @@ def front_cards(view: View) -> list[tuple[int, str]]:
     return []
 
 
-def draw_centre(canvas: Image.Image, view: View) -> None:
-    """The contract (or the highest bid) and its bidder's seat number in the middle; a card
-    back by the bidder while the trump card lies face down; once exposed, the trump card face
-    up across the middle and its suit in a gold disc. Bottom left, the base cards of every
-    side (negative ones too). Drawn only from public facts: the card face only once
-    ``exposed``."""
-    cx, cy = picture.CENTRE
+def _high_bid(view: View) -> tuple[int, int] | None:
+    """(bid, seat) of the highest bid of the auction so far."""
+    bids = [(int(b["bid"]), int(b["seat"])) for b in view.get("bids") or []
+            if isinstance(b.get("bid"), int)]
+    return max(bids) if bids else None
+
+
+def draw_centre(layout: Layout, lang: str, view: View, names: Sequence[str]) -> None:
+    """On the left of the middle, the contract (or the highest bid while bidding) in large
+    figures with its bidder's name; on the right, the trump card: face down while hidden
+    (labelled so), face up with its suit in a gold disc once exposed. Both lie in the middle,
+    apart from the cards the players lay in front of them. Drawn only from public facts: the
+    card's face only once ``exposed``."""
+    room = layout.centre
+    cx, cy = room.centre
     bidder, contract = view.get("bidder"), view.get("contract")
-    if view.get("trump_face_down") and bidder is not None:
-        x, y = picture.seat_spot(view, int(bidder), 0.5)
-        picture.paste_centre(canvas, picture.back(30, 43), x, y)
+    if view["phase"] == "bidding":
+        high = _high_bid(view)
+        if high is None:
+            layout.text("contract", cx, cy, t(lang, _k("picture.no_bid")), anchor="mm",
+                        tone="muted")
+            return
+        contract, bidder = high
+        heading = t(lang, _k("picture.high_bid"))
+    else:
+        heading = t(lang, _k("picture.contract"))
+    if bidder is None or contract is None:
+        return
+    x = max(room.x0 + 55, cx - 60)  # the contract's column, 110 wide; the trump's, 80
+    layout.text("contract", x, room.y0 + 4, layout.fit(heading, 110), anchor="ma",
+                tone="muted")
+    layout.text("contract", x, cy - 4, str(contract), 40, anchor="mm")
+    layout.text("contract", x, cy + 26, layout.fit(seat_label(lang, names, int(bidder)), 110),
+                anchor="ma")
+    x = min(room.x1 - 40, cx + 60)
     if view.get("exposed") and view.get("trump_card"):
-        picture.paste_centre(canvas, picture.face(str(view["trump_card"]), picture.CARD_W,
-                                                  picture.CARD_H, turned=True), cx - 75, cy)
-        picture.paste_centre(canvas, picture.suit_disc(view.get("trump") or None), cx + 75, cy)
-    if bidder is not None and contract is not None:
-        picture.label(canvas, cx, cy - 8, str(contract), 30)
-        picture.label(canvas, cx, cy + 20, f"#{int(bidder) + 1}", 14, muted=True)
-    scores = view.get("scores")
-    if scores:
-        solo = _solo(view)
-        items = [f"{i + 1 if solo else TEAM_LETTERS[i]} {int(s)}".replace("-", "\u2212")
-                 for i, s in enumerate(scores)]
-        picture.label(canvas, 12, picture.HEIGHT - 12, "   ".join(items), 16, anchor="ld",
-                      muted=True)
+        layout.text("trump", x, room.y0 + 4, layout.fit(t(lang, _k("picture.trump")), 80),
+                    anchor="ma", tone="muted")
+        layout.card("trump", str(view["trump_card"]), x - 12, cy + 4, SMALL_W, SMALL_H)
+        layout.disc("trump", view.get("trump") or None, x + 22, cy + 30, 14)
+    elif view.get("trump_face_down"):
+        heading = t(lang, _k("picture.trump_hidden"))
+        for line, text in enumerate(layout.wrap(heading, 80, lines=2)):
+            layout.text("trump", x, room.y0 + 4 + line * 22, text, anchor="ma", tone="muted")
+        layout.back("trump", x, cy + 22, SMALL_W, SMALL_H)

@@ -46,8 +46,8 @@ Outcome = Literal["ok", "not_found", "forbidden", "failed", "token_gone", "media
 START_TIMEOUT = 60.0
 #: Seconds the courier is given to finish the edits in flight when the bot stops.
 STOP_TIMEOUT = 5.0
-#: What a table picture is drawn from: the public view, the names by seat, the table's game.
-Picture = tuple[dict[str, Any], list[str], str]
+#: What a table picture is drawn from: the public view, the names by seat, the game, the language.
+Picture = tuple[dict[str, Any], list[str], str, str]
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +78,7 @@ class Paint:
     view: dict[str, Any]
     names: list[str]
     game: str
+    lang: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,9 +138,9 @@ class Courier:
         result: Outcome = await self._call(job)
         return result
 
-    async def paint(self, view: dict[str, Any], names: list[str], game: str) -> bytes:
+    async def paint(self, view: dict[str, Any], names: list[str], game: str, lang: str) -> bytes:
         """The table picture for a public view (see :func:`cogs.render.table_picture`)."""
-        result: bytes = await self._call(Paint(view, names, game))
+        result: bytes = await self._call(Paint(view, names, game, lang))
         return result
 
     async def _call(self, job: Edit | Paint | HandEdit) -> Any:
@@ -321,7 +322,7 @@ async def _serve(conn: multiprocessing.connection.Connection, token: str, api_ba
     async def run(job_id: int, job: Edit | Paint | HandEdit) -> None:
         try:
             if isinstance(job, Paint):
-                answer(job_id, True, await _draw_aside(job.view, job.names, job.game))
+                answer(job_id, True, await _draw_aside(job.view, job.names, job.game, job.lang))
             elif isinstance(job, HandEdit):
                 answer(job_id, True, await edit_hand(http._HTTPClient__session, http, job))
             else:
@@ -366,18 +367,18 @@ async def _serve(conn: multiprocessing.connection.Connection, token: str, api_ba
 _drawer: concurrent.futures.ThreadPoolExecutor | None = None
 
 
-async def _draw_aside(view: dict[str, Any], names: list[str], game: str) -> bytes:
+async def _draw_aside(view: dict[str, Any], names: list[str], game: str, lang: str) -> bytes:
     """:func:`_draw` in the drawing thread (on the loop when there is none)."""
     if _drawer is None:
-        return _draw(view, names, game)
-    return await asyncio.get_running_loop().run_in_executor(_drawer, _draw, view, names, game)
+        return _draw(view, names, game, lang)
+    return await asyncio.get_running_loop().run_in_executor(_drawer, _draw, view, names, game, lang)
 
 
-def _draw(view: dict[str, Any], names: list[str], game: str) -> bytes:
+def _draw(view: dict[str, Any], names: list[str], game: str, lang: str) -> bytes:
     from cogs import render
     from cogs.games import presenter
 
-    return render.table_picture(view, names, shows=presenter(game))
+    return render.table_picture(view, names, lang, shows=presenter(game))
 
 
 async def _edit(http: Any, job: Edit) -> tuple[Outcome, bool]:

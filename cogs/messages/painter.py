@@ -27,13 +27,13 @@ def warm() -> bool:
     return True
 
 
-def paint(view: dict[str, Any], names: list[str], game: str) -> bytes:
-    """The picture of a table of ``game`` for a public view (see
+def paint(view: dict[str, Any], names: list[str], game: str, lang: str) -> bytes:
+    """The picture of a table of ``game`` for a public view, in ``lang`` (see
     :func:`cogs.render.table_picture`)."""
     from cogs import render
     from cogs.games import presenter
 
-    return render.table_picture(view, names, shows=presenter(game))
+    return render.table_picture(view, names, lang, shows=presenter(game))
 
 
 async def stop_pool(pool: concurrent.futures.Executor) -> None:

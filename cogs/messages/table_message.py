@@ -333,7 +333,7 @@ class TableMessages:
         if kept and self._shown.get(table.id) == picture_key:
             return payload, None  # the one there shows this already
         self._drawn[table.id] = picture_key  # forgotten again if the drawing fails
-        return payload, (view, names_now, table.game)
+        return payload, (view, names_now, table.game, lang)
 
     @staticmethod
     def _legacy_cleared() -> dict[str, Any]:
@@ -362,15 +362,16 @@ class TableMessages:
         finally:
             self._painting -= 1
 
-    async def _paint(self, view: dict[str, Any], names: list[str], game: str) -> bytes:
+    async def _paint(self, view: dict[str, Any], names: list[str], game: str,
+                     lang: str) -> bytes:
         """The picture's bytes, drawn by the painter process (its pool starts a new one if it
         died: :class:`albastini.workers.HealingPool`)."""
         if self.courier is not None:
-            return await self.courier.paint(view, names, game)
+            return await self.courier.paint(view, names, game, lang)
         if self._painter is None:
             raise RuntimeError("the picture process is stopped")
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._painter, painter.paint, view, names, game)
+        return await loop.run_in_executor(self._painter, painter.paint, view, names, game, lang)
 
     async def _edit_once(self, table_id: int, via: str | None = None) -> Outcome | None:
         """Bring the table message up to date; the edit's outcome, None if none was sent.

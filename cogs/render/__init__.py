@@ -8,7 +8,10 @@ objects, no I/O beyond the package's own data (catalogues, font). Every word com
 * :mod:`cogs.render.cards`: card codes and suits as players read them;
 * :mod:`cogs.render.text`: the text table and the hand header (screen readers, narrow screens);
 * :mod:`cogs.render.fonts`: the picture's font and what it can draw of a name;
-* :mod:`cogs.render.picture`: the table picture (sprites, layout, JPEG encoding).
+* :mod:`cogs.render.sprites`: the picture's cards, plates, discs and labels, drawn once;
+* :mod:`cogs.render.layout`: where each piece of the picture goes, as boxes the tests check;
+* :mod:`cogs.render.picture`: the table picture (its arrangement, the JPEG encoding);
+* :mod:`cogs.render.describe`: the picture in words, its alt text for screen readers.
 
 This module re-exports what the rest of the Discord layer uses. The painter and the courier call
 ``render.table_picture`` through it (``bench/bot_load.py`` replaces that attribute).
@@ -24,6 +27,7 @@ from cogs.render.cards import (
     suit_name,
     suit_symbol,
 )
+from cogs.render.describe import ALT_LIMIT, describe_table
 from cogs.render.picture import PICTURE_FILE, table_picture
 from cogs.render.text import (
     TEXT_LIMIT,
@@ -36,6 +40,7 @@ from cogs.render.text import (
 )
 
 __all__ = [
+    "ALT_LIMIT",
     "PICTURE_FILE",
     "SUIT_SYMBOLS",
     "TEXT_LIMIT",
@@ -43,6 +48,7 @@ __all__ = [
     "card_label",
     "deal_summary_text",
     "default_side_names",
+    "describe_table",
     "hand_text",
     "scores_text",
     "seat_name",

@@ -23,7 +23,8 @@ from importlib import resources
 
 from PIL import ImageFont, features
 
-__all__ = ["FONT_FILE", "SS", "drawable_name", "fit", "notdef_mask", "sprite_font", "text_font"]
+__all__ = ["FONT_FILE", "SS", "drawable_name", "fit", "notdef_mask", "sprite_font", "text_font",
+           "width"]
 
 #: Sprites are drawn at SS times their final size, then reduced: smooth edges without an
 #: anti-aliasing library (their text too, so its font is loaded at that size).
@@ -93,6 +94,7 @@ def _has_glyph(char: str) -> bool:
 _MENTION = re.compile(r"^<@!?\d+>$")
 
 
+@lru_cache(maxsize=4096)  # the same names come back on every picture of a table
 def drawable_name(name: str, seat: int) -> str:
     """Keep what the font can draw of a name; fold the rest to ASCII (accents dropped) or "?".
 
@@ -112,6 +114,12 @@ def drawable_name(name: str, seat: int) -> str:
         out.append(folded if folded and all(_has_glyph(c) for c in folded) else "?")
     text = re.sub(r"\?{2,}", "??", "".join(out)).strip()
     return "" if not text.strip("? ") else text
+
+
+@lru_cache(maxsize=4096)  # a table's labels come back on every picture; measuring one lays it out
+def width(text: str, size: int) -> float:
+    """How wide ``text`` is drawn at font size ``size``, in pixels."""
+    return float(text_font(size).getlength(text))
 
 
 @lru_cache(maxsize=4096)  # a table's labels come back on every picture; measuring one lays it out

@@ -1,26 +1,40 @@
-"""The picture of a table, drawn with Pillow: seats around an oval table, the cards in front of
-them, the last trick, and the game's own pieces in the middle (its presenter draws those, from
-the primitives here: :func:`face`, :func:`back`, :func:`count_badge`, :func:`suit_disc`,
-:func:`paste_centre`).
+"""The picture of a table: seats around an oval table, the cards in front of them, the score,
+the last trick, the game's own pieces in the middle, and at the end of a deal its result.
 
-Drawn at the final size from cached sprites (see :func:`_down`), encoded as JPEG; safe to call
-from several threads at once. No discord.py here: the picture process imports this alone.
+:func:`lay_out` places every piece (:class:`cogs.render.layout.Layout`: the boxes the tests
+check); :func:`table_picture` paints them from cached sprites (:mod:`cogs.render.sprites`) and
+encodes a JPEG. Where things go, at 800×500:
+
+* the seats on fixed spots for each number of players (bottom, sides, top), the seat whose
+  view it is at the bottom; a card laid in front of a player lies between its plate and the
+  middle;
+* top left, the score box: the deal and the trick, each side's score with its colour (the
+  legend of the plates' stripes) in team play, and what ends the match; in solo play each
+  player's score is on their own plate;
+* top right, the last trick, its winner named; bottom corners and the middle, the game's own
+  pieces (its presenter's ``draw_centre``); at the end of a deal, the middle shows the result.
+
+Safe to call from several threads at once. No discord.py here: the picture process imports this
+alone.
 """
 
 from __future__ import annotations
 
 import io
-import math
 import threading
-from collections.abc import Callable, Mapping
-from functools import cache, lru_cache
-from typing import Any, ParamSpec, TypeVar, cast
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
-from cogs.render.cards import RED_SUITS, rank_label, split_card
-from cogs.render.fonts import SS, drawable_name, fit, sprite_font, text_font
+from cogs.i18n import game_key, has, t
+from cogs.render import sprites
+from cogs.render.fonts import drawable_name
+from cogs.render.layout import MIN_CARD, MIN_TEXT, Box, Element, Layout, Tone
 from cogs.render.presenter import Presenter
+from cogs.render.sprites import _SPRITES  # noqa: F401  (the tests clear the sprite cache)
+from cogs.render.text import TEAM_LETTERS
 
 __all__ = [
     "CARD_H",
@@ -28,425 +42,412 @@ __all__ = [
     "CENTRE",
     "HEIGHT",
     "PICTURE_FILE",
+    "SMALL_H",
+    "SMALL_W",
     "WIDTH",
-    "back",
-    "count_badge",
-    "face",
-    "label",
-    "paste_centre",
-    "seat_spot",
-    "suit_disc",
+    "lay_out",
+    "seat_label",
+    "side_count",
+    "side_labels",
+    "table_image",
     "table_picture",
 ]
 
 WIDTH, HEIGHT = 800, 500
-#: The middle of the table, where a game's presenter lays its own pieces (stock, trump...).
+#: The middle of the table.
 CENTRE = (WIDTH / 2, HEIGHT / 2 + 5)
 #: The picture's file name on the table message (its extension says the format).
 PICTURE_FILE = "table.jpg"
 PICTURE_QUALITY = 85
-_BG = (30, 33, 38)
-_FELT = (28, 110, 72)
-_FELT_EDGE = (20, 84, 55)
-_RIM = (92, 60, 36)
-_RED = (200, 30, 45)
-_BLACK = (25, 25, 30)
-_WHITE = (250, 250, 247)
-_GOLD = (255, 200, 40)
-_BACK = (40, 70, 150)
-_BACK_LINE = (90, 120, 200)
-_PLATE = (44, 47, 54)
-_PLATE_TURN = (78, 68, 24)
-_TEXT = (235, 235, 235)
-_MUTED = (170, 175, 185)
-_SIDE_COLOURS = [(80, 160, 255), (255, 140, 70), (190, 120, 255),
-                 (90, 210, 140), (255, 105, 160), (230, 220, 90)]
-#: A card's size on the table (in front of its player, in the middle).
-CARD_W, CARD_H = 50, 72
+#: A card laid in front of its player.
+CARD_W, CARD_H = 56, 80
+#: The smallest card (the last trick, Cassino's table, a stock): see ``layout.MIN_CARD``.
+SMALL_W, SMALL_H = MIN_CARD
+#: A seat's name plate; its text lines.
+PLATE_W, PLATE_H = 196, 62
+#: The size of a title line, and the pitch of lines of text.
+TITLE = 22
+LINE = 24
+
+# Spots of the seats: (plate centre, centre of the card in front of the player). Bottom and
+# top in the middle, two spots on each side; the corners stay free for the score box, the last
+# trick and the game's pieces.
+_SPOTS: dict[str, tuple[tuple[float, float], tuple[float, float]]] = {
+    "B": ((400, 463), (400, 368)),
+    "T": ((400, 44), (400, 142)),
+    "L": ((106, 262), (264, 262)),
+    "R": ((694, 262), (536, 262)),
+    "UL": ((106, 206), (264, 214)),
+    "LL": ((106, 346), (264, 338)),
+    "UR": ((694, 206), (536, 214)),
+    "LR": ((694, 346), (536, 338)),
+}
+#: The spots of 2 to 6 players, clockwise from the bottom.
+_ARRANGEMENTS: dict[int, tuple[str, ...]] = {
+    2: ("B", "T"), 3: ("B", "UL", "UR"), 4: ("B", "L", "T", "R"),
+    5: ("B", "LL", "UL", "UR", "LR"), 6: ("B", "LL", "UL", "T", "UR", "LR"),
+}
+#: The score box and the last trick keep to these (clear of the top plate and the side ones).
+_SCORE_ROOM = Box(6, 6, 293, 165)
+_LAST_ROOM = Box(507, 6, 796, 130)
+#: The bottom corners, under the lower side plates and beside the bottom one.
+_CORNERS = {"left": Box(8, 392, 292, 494), "right": Box(508, 392, 792, 494)}
+_NOWHERE = Box(0, 0, 0, 0)
 
 
-_P = ParamSpec("_P")
-_R = TypeVar("_R")
-_SPRITES: dict[tuple[Any, ...], Any] = {}
-_SPRITES_LOCK = threading.RLock()
+def side_count(view: Mapping[str, Any]) -> int:
+    """How many sides play (teams, or players in solo play), read from the view."""
+    teams = view.get("teams")
+    if isinstance(teams, int):
+        return teams
+    return int(view.get("n_teams") or len(set(view.get("team_of") or ())) or view["players"])
 
 
-def _memo(fn: Callable[_P, _R]) -> Callable[_P, _R]:
-    """Cache a sprite builder's results for the process; a lock makes the fill thread-safe.
-
-    The cached images are shared: they are only ever read (pasted), never drawn on.
-    """
-    def wrapper(*args: _P.args, **kwargs: _P.kwargs) -> _R:
-        key = (fn.__name__, args, tuple(sorted(kwargs.items())))
-        try:
-            return cast(_R, _SPRITES[key])
-        except KeyError:
-            pass
-        with _SPRITES_LOCK:
-            if key not in _SPRITES:
-                _SPRITES[key] = fn(*args, **kwargs)
-            return cast(_R, _SPRITES[key])
-    wrapper.__name__ = fn.__name__
-    wrapper.__doc__ = fn.__doc__
-    return wrapper
+def _rooms(n: int) -> tuple[Box, Box]:
+    """The room left in the middle while cards lie in front of players, and when none do."""
+    top = _ARRANGEMENTS[n].count("T")
+    centre = Box(301, 191 if top else 130, 499, 319)
+    if n == 2:
+        return Box(150, 191, 650, 319), Box(24, 170, 776, 388)
+    return centre, Box(214, 170, 586, 422)
 
 
-
-def _suit_shape(draw: ImageDraw.ImageDraw, suit: str, cx: float, cy: float, size: float,
-                fill: tuple[int, int, int]) -> None:
-    """Draw a suit symbol as shapes, centred on (cx, cy), ``size`` high (canvas pixels)."""
-    s = size
-
-    def circle(x: float, y: float, r: float) -> None:
-        draw.ellipse([x - r, y - r, x + r, y + r], fill=fill)
-
-    if suit == "D":
-        draw.polygon([(cx, cy - s / 2), (cx + s * 0.38, cy), (cx, cy + s / 2),
-                      (cx - s * 0.38, cy)], fill=fill)
-    elif suit == "H":
-        r = s * 0.26
-        circle(cx - s * 0.22, cy - s * 0.17, r)
-        circle(cx + s * 0.22, cy - s * 0.17, r)
-        draw.polygon([(cx - s * 0.46, cy - s * 0.08), (cx + s * 0.46, cy - s * 0.08),
-                      (cx, cy + s * 0.46)], fill=fill)
-    elif suit == "S":
-        r = s * 0.25
-        circle(cx - s * 0.21, cy + s * 0.08, r)
-        circle(cx + s * 0.21, cy + s * 0.08, r)
-        draw.polygon([(cx - s * 0.445, cy + s * 0.0), (cx + s * 0.445, cy + s * 0.0),
-                      (cx, cy - s * 0.48)], fill=fill)
-        draw.polygon([(cx, cy + s * 0.1), (cx - s * 0.17, cy + s * 0.5),
-                      (cx + s * 0.17, cy + s * 0.5)], fill=fill)
-    else:  # clubs
-        r = s * 0.2
-        circle(cx, cy - s * 0.24, r)
-        circle(cx - s * 0.23, cy + s * 0.1, r)
-        circle(cx + s * 0.23, cy + s * 0.1, r)
-        circle(cx, cy + s * 0.02, r * 0.6)
-        draw.polygon([(cx, cy + s * 0.02), (cx - s * 0.16, cy + s * 0.5),
-                      (cx + s * 0.16, cy + s * 0.5)], fill=fill)
-
-
-@cache
-def _card_face(code: str, w: int, h: int, *, highlight: bool = False) -> Image.Image:
-    """One face-up card as an RGBA image (canvas pixels), with an optional gold glow."""
-    k = SS
-    pad = (5 if w >= 40 else 3) * k if highlight else 0
-    img = Image.new("RGBA", (w * k + 2 * pad, h * k + 2 * pad), (0, 0, 0, 0))
-    d = ImageDraw.Draw(img)
-    if highlight:
-        d.rounded_rectangle([0, 0, img.width - 1, img.height - 1], radius=10 * k, fill=_GOLD)
-    box = [pad, pad, pad + w * k - 1, pad + h * k - 1]
-    d.rounded_rectangle(box, radius=6 * k, fill=_WHITE, outline=(150, 150, 150), width=k)
-    rank, suit = split_card(code)
-    rank = rank_label(rank)
-    colour = _RED if suit in RED_SUITS else _BLACK
-    if w < 40:  # a miniature: rank above, suit below, nothing else
-        d.text((pad + w * k / 2, pad + h * k * 0.3), rank, font=sprite_font(max(11, h // 3)),
-               fill=colour, anchor="mm")
-        _suit_shape(d, suit, pad + w * k / 2, pad + h * k * 0.7, h * k * 0.36, colour)
-        return img
-    font = sprite_font(max(12, h // 4))
-    x0, y0 = pad + 5 * k, pad + 3 * k
-    d.text((x0, y0), rank, font=font, fill=colour)
-    small = h * k * 0.16
-    _suit_shape(d, suit, x0 + d.textlength(rank, font=font) / 2, y0 + h * k * 0.36, small, colour)
-    _suit_shape(d, suit, pad + w * k * 0.58, pad + h * k * 0.62, h * k * 0.38, colour)
-    # The bottom-right corner, upside down, as on a real card.
-    corner = Image.new("RGBA", (w * k // 2, h * k // 2), (0, 0, 0, 0))
-    cd = ImageDraw.Draw(corner)
-    cd.text((5 * k, 3 * k), rank, font=font, fill=colour)
-    _suit_shape(cd, suit, 5 * k + cd.textlength(rank, font=font) / 2, 3 * k + h * k * 0.36,
-                small, colour)
-    corner = corner.rotate(180)
-    img.alpha_composite(corner, (pad + w * k - corner.width, pad + h * k - corner.height))
-    return img
-
-
-@cache
-def _card_back(w: int, h: int) -> Image.Image:
-    k = SS
-    img = Image.new("RGBA", (w * k, h * k), (0, 0, 0, 0))
-    d = ImageDraw.Draw(img)
-    d.rounded_rectangle([0, 0, w * k - 1, h * k - 1], radius=max(2, w // 8) * k, fill=_WHITE,
-                        outline=(120, 120, 120), width=k)
-    inset = max(2, w // 12) * k
-    d.rounded_rectangle([inset, inset, w * k - 1 - inset, h * k - 1 - inset],
-                        radius=max(1, w // 12) * k, fill=_BACK)
-    step = max(4, w // 5) * k
-    for x in range(-h * k, w * k, step):
-        d.line([(x, h * k), (x + h * k, 0)], fill=_BACK_LINE, width=k)
-        d.line([(x, 0), (x + h * k, h * k)], fill=_BACK_LINE, width=k)
-    mask = Image.new("L", img.size, 0)
-    ImageDraw.Draw(mask).rounded_rectangle([inset, inset, w * k - 1 - inset, h * k - 1 - inset],
-                                           radius=max(1, w // 12) * k, fill=255)
-    plain = Image.new("RGBA", img.size, (0, 0, 0, 0))
-    pd = ImageDraw.Draw(plain)
-    pd.rounded_rectangle([0, 0, w * k - 1, h * k - 1], radius=max(2, w // 8) * k, fill=_WHITE,
-                         outline=(120, 120, 120), width=k)
-    plain.paste(img, (0, 0), mask)
-    return plain
-
-
-@lru_cache(maxsize=2048)  # bounded: names come and go with tables; a label is ~10 KB
-def _label(text: str, size: int, colour: tuple[int, int, int],
-           anchor: str) -> tuple[Image.Image, int, int]:
-    """A line of text at the picture's final size as an RGBA sprite (alpha = the glyphs'
-    coverage), and where its top left lies from the anchor point."""
-    font = text_font(size)
-    left, top, right, bottom = (int(v) for v in font.getbbox(text, anchor=anchor))
-    img = Image.new("RGBA", (max(1, right - left), max(1, bottom - top)), (*colour, 0))
-    ImageDraw.Draw(img).text((-left, -top), text, font=font, fill=colour, anchor=anchor)
-    return img, left, top
-
-
-def _text(canvas: Image.Image, x: float, y: float, text: str, size: int,
-          colour: tuple[int, int, int], anchor: str = "la") -> None:
-    """Draw text on the canvas from a cached sprite: the same labels come back on every
-    picture, and FreeType would render each of their glyphs again each time."""
-    img, left, top = _label(text, size, colour, anchor)
-    canvas.paste(img, (round(x) + left, round(y) + top), img)
-
-
-def label(canvas: Image.Image, x: float, y: float, text: str, size: int, *,
-          anchor: str = "mm", muted: bool = False) -> None:
-    """A short label (a number, a seat) drawn on the canvas at (x, y), ``anchor`` as Pillow
-    reads it ("mm": centred), light or ``muted``."""
-    _text(canvas, x, y, text, size, _MUTED if muted else _TEXT, anchor)
-
-
-def seat_spot(view: Mapping[str, Any], seat: int, reach: float = 1.0) -> tuple[float, float]:
-    """Where ``seat``'s card lies in front of them on the picture of ``view`` (``reach`` 1), or
-    that fraction of the way from the middle towards it."""
+def _spots(view: Mapping[str, Any]) -> list[tuple[tuple[float, float], tuple[float, float]]]:
+    """The (plate, card) spots of every seat, the view's own seat at the bottom."""
     n = int(view["players"])
     own = view.get("seat")
     bottom = own if isinstance(own, int) and 0 <= own < n else 0
-    _px, _py, x, y = _seat_positions(n, bottom)[seat % n]
-    cx, cy = CENTRE
-    return cx + (x - cx) * reach, cy + (y - cy) * reach
+    names = _ARRANGEMENTS[n]
+    return [_SPOTS[names[(seat - bottom) % n]] for seat in range(n)]
 
 
-def paste_centre(canvas: Image.Image, img: Image.Image, cx: float, cy: float) -> None:
-    """Paste a final-size RGBA sprite on the RGB canvas, centred on (cx, cy), blended by alpha."""
-    canvas.paste(img, (round(cx - img.width / 2), round(cy - img.height / 2)), img)
+def seat_label(lang: str, names: Sequence[str], seat: int) -> str:
+    """What the picture can draw of a seat's name ("Seat 3" when nothing of it)."""
+    name = drawable_name(names[seat] if seat < len(names) else "", seat)
+    return name or t(lang, "picture.seat", seat=seat + 1)
 
 
-def _seat_positions(n: int, bottom: int) -> list[tuple[float, float, float, float]]:
-    """(plate x, plate y, card x, card y) per seat, clockwise, ``bottom`` seat at the bottom."""
-    cx, cy = CENTRE
-    out: list[tuple[float, float, float, float]] = [(0.0, 0.0, 0.0, 0.0)] * n
-    for i in range(n):
-        seat = (bottom + i) % n
-        angle = math.radians(90 + 360 * i / n)
-        dx, dy = math.cos(angle), math.sin(angle)
-        px = min(max(cx + 318 * dx, 92), WIDTH - 92)
-        py = min(max(cy + 205 * dy, 34), HEIGHT - 34)
-        out[seat] = (px, py, cx + 175 * dx, cy + 112 * dy)
-    return out
+def side_labels(lang: str, view: Mapping[str, Any], names: Sequence[str]) -> list[str]:
+    """The sides' names as drawn: "Team A"... in team play, the players' names solo."""
+    n = int(view["players"])
+    sides = side_count(view)
+    if sides >= n:
+        return [seat_label(lang, names, seat) for seat in range(n)]
+    return [t(lang, "team.name", letter=TEAM_LETTERS[i]) for i in range(sides)]
 
 
-# Sprites: every shape is drawn once at SS times the size, reduced to the final size (alpha
-# premultiplied, so edges blend like the whole picture drawn large), kept, and pasted with its
-# alpha. Text is drawn straight at the final size: FreeType anti-aliases it by itself.
-def _down(img: Image.Image) -> Image.Image:
-    return img.convert("RGBa").reduce(SS).convert("RGBA")
-
-
-@_memo
-def _background() -> Image.Image:
-    """The empty table on the dark background (RGB, final size)."""
-    k = SS
-    big = Image.new("RGB", (WIDTH * k, HEIGHT * k), _BG)
-    d = ImageDraw.Draw(big)
-    d.ellipse([40 * k, 40 * k, (WIDTH - 40) * k, (HEIGHT - 30) * k], fill=_RIM)
-    d.ellipse([52 * k, 52 * k, (WIDTH - 52) * k, (HEIGHT - 42) * k], fill=_FELT_EDGE)
-    d.ellipse([60 * k, 60 * k, (WIDTH - 60) * k, (HEIGHT - 50) * k], fill=_FELT)
-    return big.reduce(k)
-
-
-@_memo
-def face(code: str, w: int, h: int, highlight: bool = False, turned: bool = False) -> Image.Image:
-    """A card face up, ``w``×``h`` pixels, ringed in gold (``highlight``), or lying across
-    (``turned``: a quarter turn)."""
-    img = _down(_card_face(code, w, h, highlight=highlight))
-    return img.transpose(Image.Transpose.ROTATE_90) if turned else img
-
-
-@_memo
-def back(w: int, h: int) -> Image.Image:
-    """A card face down, ``w``×``h`` pixels."""
-    return _down(_card_back(w, h))
-
-
-@_memo
-def _fan(count: int) -> Image.Image:
-    """Up to 9 small card backs side by side, 7 pixels apart (a seat's hand)."""
-    small = _card_back(16, 23)
-    k = SS
-    n = min(count, 9)
-    img = Image.new("RGBA", (((n - 1) * 7 + 16) * k, 23 * k), (0, 0, 0, 0))
-    for i in range(n):
-        img.alpha_composite(small, (i * 7 * k, 0))
-    return _down(img)
-
-
-def _disc(radius: int, fill: tuple[int, int, int], outline: tuple[int, int, int],
-          width: int) -> tuple[Image.Image, ImageDraw.ImageDraw]:
-    k = SS
-    size = (2 * radius + 2) * k
-    img = Image.new("RGBA", (size, size), (0, 0, 0, 0))
-    d = ImageDraw.Draw(img)
-    d.ellipse([k, k, k + 2 * radius * k, k + 2 * radius * k], fill=fill, outline=outline,
-              width=width * k)
-    return img, d
-
-
-@_memo
-def count_badge(count: int) -> Image.Image:
-    """A small dark disc with a number in it (how many cards a pile holds)."""
-    img, d = _disc(14, _BG, _TEXT, 1)
-    c = img.width / 2
-    d.text((c, c), str(count), font=sprite_font(15), fill=_TEXT, anchor="mm")
-    return _down(img)
-
-
-@_memo
-def suit_disc(suit: str | None) -> Image.Image:
-    """A white disc ringed in gold with a suit in it, or "?" for a suit not known yet."""
-    img, d = _disc(20, _WHITE, _GOLD, 3)
-    c = img.width / 2
-    if suit:
-        _suit_shape(d, suit, c, c, 24 * SS, _RED if suit in RED_SUITS else _BLACK)
+# --------------------------------------------------------------------------- the layout
+def lay_out(view: Mapping[str, Any], names: Sequence[str], lang: str, *, shows: Presenter,
+            highlight_winning: bool = True) -> Layout:
+    """Every piece of the picture of ``view`` (see the module's description), placed."""
+    n = int(view["players"])
+    centre, open_room = _rooms(n)
+    layout = Layout(WIDTH, HEIGHT, centre=centre, open_room=open_room, corners=dict(_CORNERS))
+    spots = _spots(view)
+    team_play = side_count(view) < n
+    _lay_seats(layout, view, names, lang, spots)
+    winning = view.get("winning") if highlight_winning and view["phase"] == "playing" else None
+    for seat, code in shows.front_cards(view):
+        if 0 <= seat < n:
+            cx, cy = spots[seat][1]
+            layout.card(f"front {seat}", code, cx, cy, CARD_W, CARD_H,
+                        highlight=seat == winning)
+    _lay_score_box(layout, view, names, lang, shows, team_play)
+    _lay_last_trick(layout, view, names, lang, shows)
+    result = view.get("result")
+    if view["phase"] == "finished":
+        _lay_result(layout, view, names, lang, shows, result)
     else:
-        d.text((c, c), "?", font=sprite_font(22), fill=_BLACK, anchor="mm")
-    return _down(img)
+        shows.draw_centre(layout, lang, view, names)
+    if not team_play:
+        _lay_seat_scores(layout, view, lang, shows, spots)
+    return layout
 
 
-@_memo
-def _dealer_chip() -> Image.Image:
-    img, d = _disc(10, _WHITE, _BLACK, 1)
-    d.text((img.width / 2, img.height / 2), "D", font=sprite_font(13), fill=_BLACK, anchor="mm")
-    return _down(img)
+def _lay_seats(layout: Layout, view: Mapping[str, Any], names: Sequence[str], lang: str,
+               spots: list[tuple[tuple[float, float], tuple[float, float]]]) -> None:
+    """Every seat's plate (its side's colour, gold on its turn), name, cards in hand and the
+    dealer's chip."""
+    n = int(view["players"])
+    finished = view["phase"] == "finished"
+    to_act = None if finished else view.get("to_act")
+    hand_sizes = list(view.get("hand_sizes") or [])
+    team_of = list(view.get("team_of") or range(n))
+    for seat in range(n):
+        (px, py), _card = spots[seat]
+        colour = sprites.SIDE_COLOURS[int(team_of[seat]) % len(sprites.SIDE_COLOURS)]
+        name = drawable_name(names[seat] if seat < len(names) else "", seat)
+        shown = f"{seat + 1}. {name}" if name else t(lang, "picture.seat", seat=seat + 1)
+        chip = t(lang, "picture.dealer_chip") if seat == view.get("dealer") else ""
+        count = None if finished else int(hand_sizes[seat]) if seat < len(hand_sizes) else 0
+        layout.elements += _plate_pieces(seat, px, py, colour, seat == to_act, shown, chip,
+                                         count)
+        layout.set_badge_spot(seat, px - PLATE_W / 2 + 80, py + 15, f"seat {seat}")
 
 
-_PLATE_W, _PLATE_H, _GLOW = 168, 52, 5
+@lru_cache(maxsize=1024)  # a plate changes with its seat's turn and cards: few per move
+def _plate_pieces(seat: int, px: float, py: float, colour: sprites.Colour, turn: bool,
+                  shown: str, chip: str, count: int | None) -> tuple[Element, ...]:
+    """The pieces of a seat's plate: the plate, the name, the dealer's chip (``chip``: its
+    letter, "" for none), the cards in hand (None once the deal is over)."""
+    layout = Layout(WIDTH, HEIGHT, centre=_NOWHERE, open_room=_NOWHERE, corners={})
+    group = f"seat {seat}"
+    plate = sprites.plate(PLATE_W, PLATE_H, colour, turn)
+    layout.add("plate", group, plate, px - plate.width / 2, py - plate.height / 2,
+               (PLATE_W, PLATE_H), frame=("plate", PLATE_W, PLATE_H, colour), framed=not turn)
+    x0, y0 = px - PLATE_W / 2, py - PLATE_H / 2
+    room = PLATE_W - 24 - (32 if chip else 0)
+    fill = sprites.PLATE_TURN_FILL if turn else sprites.PLATE_FILL
+    layout.text(group, x0 + 16, y0 + 5, layout.fit(shown, room), MIN_TEXT,
+                tone="gold" if turn else "light", on=fill)
+    if chip:
+        layout.centred("chip", group, sprites.chip(14), x0 + PLATE_W - 21, y0 + 17, (28, 28))
+        layout.text(group, x0 + PLATE_W - 21, y0 + 17, chip, MIN_TEXT, anchor="mm",
+                    tone="dark", on=sprites.WHITE)
+    if count is not None:
+        layout.centred("icon", group, sprites.card_back(16, 23), x0 + 24, py + 15, (16, 23))
+        layout.text(group, x0 + 37, py + 15, str(count), MIN_TEXT, anchor="lm", on=fill)
+    return tuple(layout.elements)
 
 
-@_memo
-def _plate(colour: tuple[int, int, int], turn: bool) -> Image.Image:
-    """A seat's name plate, with a margin of _GLOW pixels (gold when it is that seat's turn)."""
-    k = SS
-    w, h, g = _PLATE_W, _PLATE_H, _GLOW
-    img = Image.new("RGBA", ((w + 2 * g) * k, (h + 2 * g) * k), (0, 0, 0, 0))
-    d = ImageDraw.Draw(img)
-    if turn:
-        d.rounded_rectangle([0, 0, img.width - 1, img.height - 1], radius=14 * k, fill=_GOLD)
-    box = [g * k, g * k, (g + w) * k, (g + h) * k]
-    d.rounded_rectangle(box, radius=10 * k, fill=_PLATE_TURN if turn else _PLATE,
-                        outline=colour, width=2 * k)
-    d.rounded_rectangle([box[0], box[1], box[0] + 8 * k, box[3]], radius=4 * k, fill=colour)
-    return _down(img)
+def _lay_seat_scores(layout: Layout, view: Mapping[str, Any], lang: str, shows: Presenter,
+                     spots: list[tuple[tuple[float, float], tuple[float, float]]]) -> None:
+    """Solo play: each player's match score on their plate, right of the game's badge."""
+    scores = view.get("scores")
+    if not isinstance(scores, list):
+        return
+    team_of = list(view.get("team_of") or range(int(view["players"])))
+    to_act = None if view["phase"] == "finished" else view.get("to_act")
+    for seat, ((px, py), _card) in enumerate(spots):
+        side = int(team_of[seat])
+        if side >= len(scores):
+            continue
+        text = shows.score_text(lang, shows.shown_score(int(scores[side])))
+        right = px + PLATE_W / 2 - 10
+        left = px - PLATE_W / 2 + (96 if layout.badge_used(seat) else 64)
+        fill = sprites.PLATE_TURN_FILL if seat == to_act else sprites.PLATE_FILL
+        layout.text(f"seat {seat}", right, py + 15, layout.fit(text, right - left), MIN_TEXT,
+                    anchor="rm", tone="gold", on=fill)
 
 
-@_memo
-def _arrow(px: float, py: float) -> tuple[Image.Image, float, float]:
-    """The turn arrow for a plate centred on (px, py): the sprite and where its centre goes."""
-    cx, cy = CENTRE
-    w, h = _PLATE_W, _PLATE_H
-    ang = math.atan2(cy - py, cx - px)
-    reach = min(w / 2 / max(abs(math.cos(ang)), 1e-6), h / 2 / max(abs(math.sin(ang)), 1e-6))
-    ax, ay = px + math.cos(ang) * (reach + 10), py + math.sin(ang) * (reach + 10)
-    tip = (ax + math.cos(ang) * 16, ay + math.sin(ang) * 16)
-    left = (ax + math.cos(ang + 2.4) * 12, ay + math.sin(ang + 2.4) * 12)
-    right = (ax + math.cos(ang - 2.4) * 12, ay + math.sin(ang - 2.4) * 12)
-    # A 40x40 box around (ax, ay) on whole pixels, so the sprite lands exactly where drawn.
-    ox, oy = round(ax) - 20, round(ay) - 20
-    k = SS
-    img = Image.new("RGBA", (40 * k, 40 * k), (0, 0, 0, 0))
-    ImageDraw.Draw(img).polygon([((x - ox) * k, (y - oy) * k) for x, y in (tip, left, right)],
-                                fill=_GOLD)
-    return _down(img), ox + 20.0, oy + 20.0
+def _lay_score_box(layout: Layout, view: Mapping[str, Any], names: Sequence[str], lang: str,
+                   shows: Presenter, team_play: bool) -> None:
+    """Top left: the deal (and the game), the trick of the deal, the sides' scores with their
+    colours in team play, and what ends the match."""
+    room = _SCORE_ROOM
+    width = room.width - 20
+    lines: list[tuple[str, int, Tone, int | None]] = []  # text, size, tone, side's colour
+    deal_no = view.get("deal_no")
+    game = t(lang, f"choice.game.{shows.NAME}")
+    if isinstance(deal_no, int) and deal_no > 0:
+        title = t(lang, "picture.title", deal=deal_no, game=game)
+    else:
+        title = game
+    lines.append((layout.fit(title, width, TITLE), TITLE, "light", None))
+    # Where the deal stands: the trick, or the phase in words (the line is always there, so
+    # that the box keeps its size, and the cached frame its backdrop, through the deal).
+    phase = str(view["phase"])
+    if phase == "playing" and view.get("rounds_total"):
+        stage = t(lang, game_key(shows.NAME, "picture.round"), round=view.get("round", 1),
+                  total=view["rounds_total"])
+    else:
+        key = game_key(shows.NAME, f"picture.phase.{phase}")
+        stage = t(lang, key) if has(lang, key) else ""
+    lines.append((layout.fit(stage, width), MIN_TEXT, "muted", None))
+    scores = view.get("scores")
+    if team_play and isinstance(scores, list):
+        for side, label in enumerate(side_labels(lang, view, names)):
+            if side < len(scores):
+                text = t(lang, "picture.side_score", side=label,
+                         score=shows.score_text(lang, shows.shown_score(int(scores[side]))))
+                lines.append((layout.fit(text, width - 24), MIN_TEXT, "light", side))
+    target = view.get("target")
+    if isinstance(target, int):
+        said = shows.target_text(lang, target)
+        for line in layout.wrap(said or "", width, lines=2):
+            lines.append((line, MIN_TEXT, "muted", None))
+    layout.elements += _score_pieces(tuple(lines))
 
 
+@lru_cache(maxsize=1024)  # a table's score box changes with the trick: a few per deal
+def _score_pieces(lines: tuple[tuple[str, int, Tone, int | None], ...]) -> tuple[Element, ...]:
+    """The score box's backdrop and ``lines`` (text, size, tone, the side of its swatch)."""
+    layout = Layout(WIDTH, HEIGHT, centre=_NOWHERE, open_room=_NOWHERE, corners={})
+    room = _SCORE_ROOM
+    height = 6 + LINE * (len(lines) - 1) + lines[-1][1] + 8  # the last line's descenders too
+    layout.add("panel", "score", sprites.panel(round(room.width), height), room.x0, room.y0,
+               (0, 0), frame=("panel", round(room.width), height), framed=True)
+    y = room.y0 + 6
+    for text, size, tone, swatch in lines:
+        x = room.x0 + 10
+        if not text:
+            y += LINE
+            continue
+        if swatch is not None:
+            colour = sprites.SIDE_COLOURS[swatch % len(sprites.SIDE_COLOURS)]
+            layout.add("swatch", "score", sprites.swatch(colour, 16), x, y + 4, (16, 16))
+            x += 24
+        layout.text("score", x, y, text, size, tone=tone, on=sprites.BG)
+        y += LINE
+    return tuple(layout.elements)
+
+
+def _lay_last_trick(layout: Layout, view: Mapping[str, Any], names: Sequence[str], lang: str,
+                    shows: Presenter) -> None:
+    """Top right: the last trick's cards in play order, each player's seat number under
+    their card, the winning card ringed in gold, and who won it."""
+    last = view.get("last_trick")
+    if not last or not last.get("plays"):
+        return
+    plays = tuple((int(seat), str(code)) for seat, code in last["plays"])
+    winner = last.get("winner")
+    caption = t(lang, game_key(shows.NAME, "picture.last_round"),
+                name=seat_label(lang, names, int(winner)) if isinstance(winner, int) else "?")
+    team_of = list(view.get("team_of") or range(int(view["players"])))
+    colours = tuple(sprites.SIDE_COLOURS[int(team_of[seat]) % len(sprites.SIDE_COLOURS)]
+                    if seat < len(team_of) else sprites.MUTED for seat, _code in plays)
+    layout.elements += _last_trick_pieces(plays, winner if isinstance(winner, int) else None,
+                                          caption, colours)
+
+
+@lru_cache(maxsize=1024)  # the last trick stays the same for a whole trick
+def _last_trick_pieces(plays: tuple[tuple[int, str], ...], winner: int | None, caption: str,
+                       colours: tuple[sprites.Colour, ...]) -> tuple[Element, ...]:
+    """The last trick's pieces; each seat's number under its card is in the colour of that
+    seat's plate, which bears the same number."""
+    layout = Layout(WIDTH, HEIGHT, centre=_NOWHERE, open_room=_NOWHERE, corners={})
+    room = _LAST_ROOM
+    layout.text("last", room.x1, room.y0 + 2, layout.fit(caption, room.width), MIN_TEXT,
+                anchor="ra", tone="muted")
+    gap = 2 if len(plays) > 4 else 6
+    pad = sprites.highlight_pad(SMALL_W)
+    x = room.x1 - pad - len(plays) * SMALL_W - (len(plays) - 1) * gap + SMALL_W / 2
+    y = room.y0 + 30 + pad + SMALL_H / 2
+    for i, (seat, code) in enumerate(plays):
+        cx = x + i * (SMALL_W + gap)
+        layout.card("last", code, cx, y, SMALL_W, SMALL_H, highlight=seat == winner)
+        layout.text("last", cx, y + SMALL_H / 2 + pad + 2, str(seat + 1), MIN_TEXT,
+                    anchor="ma", colour=colours[i])
+    return tuple(layout.elements)
+
+
+def _lay_result(layout: Layout, view: Mapping[str, Any], names: Sequence[str], lang: str,
+                shows: Presenter, result: Any) -> None:
+    """The end of the deal in the middle: a row per side under the game's columns (what it
+    took, what it scored), then why."""
+    region = layout.open
+    deal_no = view.get("deal_no")
+    heading = (t(lang, "picture.result.title", deal=deal_no) if isinstance(deal_no, int)
+               and deal_no > 0 else t(lang, "picture.result.over"))
+    if not isinstance(result, Mapping):
+        layout.text("result", region.centre[0], region.centre[1], t(lang, "table.finished"),
+                    TITLE, anchor="mm")
+        return
+    sides = side_labels(lang, view, names)
+    table = shows.result_table(lang, result, sides)
+    pad, gap = 10, 16
+    rows = [list(row[: len(table.columns)]) for row in table.rows]
+    widths = [0.0, *(layout.width_of(c) for c in table.columns)]
+    for i, row in enumerate(rows):
+        for j, cell in enumerate(row, start=1):
+            widths[j] = max(widths[j], layout.width_of(cell))
+        widths[0] = max(widths[0], 24 + layout.width_of(sides[i] if i < len(sides) else ""))
+    room = region.width - 2 * pad - gap * len(table.columns) - sum(widths[1:])
+    # The heading heads the names' column when it fits there, else it has a line of its own.
+    inline = layout.width_of(heading) <= room
+    widths[0] = max(80.0, min(max(widths[0], layout.width_of(heading) if inline else 0), room))
+    inner = sum(widths) + gap * len(table.columns)
+    panel_w = min(region.width, max(inner + 2 * pad, 300))
+    lines = (0 if inline else 1) + 1 + len(rows)
+    spare = int((region.height - 2 * pad - 6 - LINE * lines) // LINE)
+    note = layout.wrap(table.note, panel_w - 2 * pad, lines=min(3, spare)) if (
+        table.note and spare > 0) else []
+    panel_h = 2 * pad + LINE * lines + (6 + LINE * len(note) if note else 0) - 4
+    x0 = region.centre[0] - panel_w / 2
+    y0 = region.centre[1] - panel_h / 2
+    layout.add("panel", "result", sprites.panel(round(panel_w), round(panel_h)), x0, y0, (0, 0))
+    xs = [x0 + pad + sum(widths[:j]) + gap * j for j in range(len(widths))]
+    y = y0 + pad - 2
+    if not inline:
+        layout.text("result", xs[0], y, layout.fit(heading, panel_w - 2 * pad), on=sprites.BG)
+        y += LINE
+    elif heading:
+        layout.text("result", xs[0], y, heading, on=sprites.BG)
+    for j, column in enumerate(table.columns, start=1):
+        layout.text("result", xs[j], y, layout.fit(column, widths[j]), tone="muted",
+                    on=sprites.BG)
+    for i, row in enumerate(rows):
+        y += LINE
+        colour = sprites.SIDE_COLOURS[i % len(sprites.SIDE_COLOURS)]
+        layout.add("swatch", "result", sprites.swatch(colour, 16), xs[0], y + 4, (16, 16))
+        name = sides[i] if i < len(sides) else "?"
+        layout.text("result", xs[0] + 24, y, layout.fit(name, widths[0] - 24), on=sprites.BG)
+        for j, cell in enumerate(row, start=1):
+            layout.text("result", xs[j], y, layout.fit(cell, widths[j]), tone="gold",
+                        on=sprites.BG)
+    y += 6
+    for line in note:
+        y += LINE
+        layout.text("result", x0 + pad, y, line, tone="muted", on=sprites.BG)
+
+
+# --------------------------------------------------------------------------- the picture
 def table_picture(
     view: dict[str, Any],
     names: list[str],
+    lang: str,
     *,
     shows: Presenter,
     highlight_winning: bool = True,
 ) -> bytes:
     """A picture of the table as JPEG bytes (800×500; see :data:`PICTURE_FILE`), drawn only
-    from what ``view`` shows.
+    from what ``view`` shows, every word in ``lang``.
 
-    Seats sit around an oval table, clockwise, with their names, seat numbers, a dealer chip and
-    their cards in hand as face-down backs with a count; the seat to act has a gold plate and an
-    arrow. The cards the game lays in front of their players (the presenter's ``front_cards``:
-    the trick in progress...) lie there, the winning one ringed in gold. In the middle: what
-    the game's presenter (``shows``) draws there (``draw_centre``). Top left: trick number /
-    tricks; top right, small: the last trick, its winning card ringed. Give it the public view
-    for the channel: a hand is never drawn face up.
+    The view is the public one (``Table.public_view``): the deal's view and the match's
+    ``deal_no``, ``scores`` and ``target``, which the picture shows when they are there. Seats
+    sit around an oval table with their names, seat numbers, cards in hand and the dealer's
+    chip; the seat to act has a gold plate. The cards the game lays in front of their players
+    (the presenter's ``front_cards``: the trick in progress...) lie there, the winning one
+    ringed in gold; the game's own pieces come from its presenter (``shows``,
+    ``draw_centre``), the end of a deal from its ``result_table``. A hand is never drawn face
+    up.
     """
-    n = int(view["players"])
-    own = view.get("seat")
-    bottom = own if isinstance(own, int) and 0 <= own < n else 0
-    canvas = _background().copy()
-    positions = _seat_positions(n, bottom)
-    shows.draw_centre(canvas, view)
-
-    winning = view.get("winning") if highlight_winning and view["phase"] == "playing" else None
-    for seat, code in shows.front_cards(view):
-        if not 0 <= seat < n:
-            continue
-        img = face(code, CARD_W, CARD_H, seat == winning)
-        paste_centre(canvas, img, positions[seat][2], positions[seat][3])
-
-    _draw_seats(canvas, view, names, positions)
-
-    # The last trick, top right, small: its cards in play order with the seat numbers under
-    # them, the card that won it ringed in gold.
-    last = view.get("last_trick")
-    if last and view["phase"] != "finished":
-        plays = [(int(seat), str(code)) for seat, code in last.get("plays") or []]
-        step = 29
-        x = WIDTH - 14 - step * len(plays) + step / 2
-        for i, (seat, code) in enumerate(plays):
-            img = face(code, 26, 38, seat == last.get("winner"))
-            paste_centre(canvas, img, x + i * step, 30)
-            _text(canvas, x + i * step, 60, str(seat + 1), 12, _MUTED, "mm")
-
-    # Trick counter, top left (the view's keys say "round").
-    if view["phase"] == "playing" and "rounds_total" in view:
-        _text(canvas, 12, 10, f"{view['round']}/{view['rounds_total']}", 16, _MUTED)
-
+    layout = lay_out(view, names, lang, shows=shows, highlight_winning=highlight_winning)
+    # Each thread paints on a canvas of its own, kept: filling it from the frame is cheaper
+    # than allocating a copy of the frame for every picture.
+    canvas = getattr(_canvases, "canvas", None)
+    if canvas is None:
+        canvas = _canvases.canvas = Image.new("RGB", (WIDTH, HEIGHT))
+    canvas.paste(_frame(layout.frame()))
+    layout.paint(canvas, framed=True)
     return _encode_jpeg(canvas)
 
 
-def _draw_seats(canvas: Image.Image, view: dict[str, Any], names: list[str],
-                positions: list[tuple[float, float, float, float]]) -> None:
-    """Every seat's plate (its side's colour, gold on its turn), name, hand and dealer chip."""
-    to_act = view.get("to_act") if view["phase"] != "finished" else None
-    n = int(view["players"])
-    hand_sizes = view.get("hand_sizes") or [0] * n
-    w, h = _PLATE_W, _PLATE_H
-    for seat in range(n):
-        px, py, _, _ = positions[seat]
-        turn = seat == to_act
-        colour = _SIDE_COLOURS[view["team_of"][seat] % len(_SIDE_COLOURS)]
-        paste_centre(canvas, _plate(colour, turn), px, py)
-        name = drawable_name(names[seat] if seat < len(names) else "", seat)
-        label = fit(f"{seat + 1}. {name}" if name else f"#{seat + 1}", 15, w - 24)
-        _text(canvas, px - w / 2 + 14, py - h / 2 + 6, label, 15, _GOLD if turn else _TEXT)
-        count = int(hand_sizes[seat]) if seat < len(hand_sizes) else 0
-        left = round(px - w / 2 + 14)
-        if count > 0:
-            fan = _fan(count)
-            canvas.paste(fan, (left, round(py + 1)), fan)
-        _text(canvas, px - w / 2 + 14 + min(count, 9) * 7 + 14, py + 5, str(count), 14, _MUTED)
-        if seat == view.get("dealer"):
-            paste_centre(canvas, _dealer_chip(), px + w / 2 - 18, py + 12)
-        if turn:
-            arrow, ax, ay = _arrow(px, py)
-            paste_centre(canvas, arrow, ax, ay)
+def table_image(view: Mapping[str, Any], names: Sequence[str], lang: str, *,
+                shows: Presenter, highlight_winning: bool = True) -> Image.Image:
+    """The picture of :func:`table_picture` as an RGB image, before its encoding.
+
+    Painted on a copy of its frame: the empty table with the plates of the seats and the
+    score box's backdrop, which the pictures of a table share from move to move (the plate of
+    the seat to act is painted over its own)."""
+    layout = lay_out(view, names, lang, shows=shows, highlight_winning=highlight_winning)
+    canvas = _frame(layout.frame()).copy()
+    layout.paint(canvas, framed=True)
+    return canvas
+
+
+_canvases = threading.local()
+
+
+# A frame is 1.6 MB; tables of the same mode share one, so a few cover the bot's tables.
+@lru_cache(maxsize=16)
+def _frame(pieces: tuple[tuple[tuple[Any, ...], int, int], ...]) -> Image.Image:
+    """The empty table with ``pieces`` on it: (how to make one, left, top) each."""
+    canvas = sprites.background(WIDTH, HEIGHT).copy()
+    for (kind, w, h, *colour), x, y in pieces:
+        sprite = sprites.plate(w, h, colour[0], False) if kind == "plate" else sprites.panel(w, h)
+        canvas.paste(sprite, (x, y), sprite)
+    return canvas
 
 
 def _encode_jpeg(img: Image.Image) -> bytes:
@@ -459,3 +460,4 @@ def _encode_jpeg(img: Image.Image) -> bytes:
     out = io.BytesIO()
     img.save(out, "JPEG", quality=PICTURE_QUALITY)
     return out.getvalue()
+

@@ -21,16 +21,29 @@ card scores that can go negative (``deal_summary``).
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 if TYPE_CHECKING:
-    from PIL import Image
+    from cogs.render.layout import Layout
 
-__all__ = ["ButtonStyle", "Presenter", "View", "score_as_is", "single_use_options"]
+__all__ = ["ButtonStyle", "Presenter", "ResultTable", "View", "score_as_is",
+           "single_use_options"]
 
 ButtonStyle = Literal["primary", "secondary", "success", "danger"]
 #: A deal's view (``Deal.view``), or one legal move of its ``moves``: JSON-like data.
 View = Mapping[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class ResultTable:
+    """A finished deal's result as the picture shows it: under ``columns`` (headings), one
+    row per side (its cells, in the columns' order: what it took, what it scored...), then
+    ``note``, one short sentence saying why it scored so ("" for none)."""
+
+    columns: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+    note: str = ""
 
 
 class Presenter(Protocol):
@@ -53,6 +66,14 @@ class Presenter(Protocol):
         """A match score (higher is better on the platform) as the game's players read it
         (Ass counts banks, which its match's scores negate; most games, the score itself)."""
 
+    def score_text(self, lang: str, score: int) -> str:
+        """A side's match score as shown (:meth:`shown_score`) with its unit, short enough
+        for a name plate (10 characters or so): "2 VP", "3 banks"."""
+
+    def target_text(self, lang: str, target: int) -> str | None:
+        """What ends the match, for the picture's score box ("First to 5 VP"); None for a
+        game whose match has no target (Ass: banks end it)."""
+
     def table_facts(self, lang: str, view: View) -> list[str]:
         """Short facts of the deal for the table's information line, after the dealer (trump,
         cards left to draw...)."""
@@ -65,6 +86,15 @@ class Presenter(Protocol):
                      deal_no: int, team_size: int | None) -> str:
         """The end-of-deal line from the view's ``result``: what each side made and why it
         scores what it scores. ``team_size``: players on a side, for the wording."""
+
+    def result_table(self, lang: str, result: View, side_names: Sequence[str]) -> ResultTable:
+        """The end of a deal on the picture, from the view's ``result``: what each side took
+        and what it scored, in a few short columns, and why (see :class:`ResultTable`)."""
+
+    def spoken_facts(self, lang: str, view: View, names: Sequence[str]) -> list[str]:
+        """The game's own facts of the public ``view`` as sentences for a screen reader (the
+        picture's alt text), most important first (the trump, the contract, the cards on
+        the table, the bets...); card labels ("A♠") are said in words by the renderer."""
 
     def hand_header(self, lang: str, view: View, names: Sequence[str]) -> str:
         """The first lines of a player's private hand, from that seat's own view."""
@@ -105,9 +135,11 @@ class Presenter(Protocol):
         """(seat, card) of every card the picture lays face up in front of its player (the
         trick in progress, cards shown while bidding)."""
 
-    def draw_centre(self, canvas: Image.Image, view: View) -> None:
-        """Draw the game's pieces in the middle of the table picture (stock, trump...) with
-        the primitives of :mod:`cogs.render.picture`."""
+    def draw_centre(self, layout: Layout, lang: str, view: View, names: Sequence[str]) -> None:
+        """Place the game's pieces on the table picture (stock, trump, contract, the table's
+        cards...), each labelled in words, with the methods of ``layout``
+        (:class:`cogs.render.layout.Layout`) and inside the room it leaves (its ``centre``,
+        ``open`` and ``corners``): never over a plate or a card of the players."""
 
 
 # --------------------------------------------------------------------------- shared answers

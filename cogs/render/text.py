@@ -26,9 +26,11 @@ __all__ = [
     "deal_summary_text",
     "default_side_names",
     "hand_text",
+    "last_trick_line",
     "scores_text",
     "seat_name",
     "table_text",
+    "turn_line",
 ]
 
 TEXT_LIMIT = 1500
@@ -114,8 +116,8 @@ def _trick_line(lang: str, view: dict[str, Any], names: Sequence[str],
              total=view["rounds_total"], plays=sep.join(plays))
 
 
-def _last_trick_line(lang: str, view: dict[str, Any], names: Sequence[str],
-                     game: str) -> str | None:
+def last_trick_line(lang: str, view: dict[str, Any], names: Sequence[str],
+                    game: str) -> str | None:
     """The last trick won: who won it, with which card, what it was worth, its plays."""
     last = view.get("last_trick")
     if not last:
@@ -130,8 +132,10 @@ def _last_trick_line(lang: str, view: dict[str, Any], names: Sequence[str],
              card=card_label(win_card) if win_card else "?", points=last["points"], plays=plays)
 
 
-def _turn_line(lang: str, view: dict[str, Any], names: Sequence[str],
-               game: str) -> str | None:
+def turn_line(lang: str, view: dict[str, Any], names: Sequence[str],
+              game: str) -> str | None:
+    """Whose turn it is, and to do what ("▶ **@Juma** to play"); None once the deal is
+    over."""
     to_act = view.get("to_act")
     if view["phase"] == "finished":
         return None
@@ -183,7 +187,7 @@ def table_text(
               scores=scores_text(lang, sides, scores, shows=shows), target=target)
     info = sep.join([t(lang, "table.dealer", name=seat_name(names, view["dealer"], lang)),
                      *shows.table_facts(lang, view)])
-    status = _turn_line(lang, view, names, game)
+    status = turn_line(lang, view, names, game)
     if view["phase"] == "finished":
         # The end of the deal takes the place of the turn line: it is the news.
         result = view.get("result")
@@ -192,7 +196,7 @@ def table_text(
                          if result else t(lang, "table.finished"))
     essential: list[str | None] = [
         title, status, info, *shows.table_lines(lang, view, names),
-        _trick_line(lang, view, names, game), _last_trick_line(lang, view, names, game),
+        _trick_line(lang, view, names, game), last_trick_line(lang, view, names, game),
     ]
     optional: list[str] = []
     if view["phase"] != "finished":

@@ -188,7 +188,7 @@ def _public_outputs(deal: Any) -> tuple[str, bytes, str]:
     public = table_view(deal, None)
     shown = text.table_text(public, NAMES[:deal.players], "en", deal_no=1,
                             scores=[-3] * deal.players, target=5, shows=ASS)
-    return shown, picture.table_picture(public, NAMES[:deal.players], shows=ASS), json.dumps(
+    return shown, picture.table_picture(public, NAMES[:deal.players], "en", shows=ASS), json.dumps(
         public, sort_keys=True)
 
 

@@ -95,7 +95,8 @@ def test_no_hidden_card_in_the_public_table_or_picture(players: int, seed: int) 
         from cogs.render.cards import card_label
         for code in hidden - visible:
             assert card_label(code) not in shown, code
-        assert picture.table_picture(public, NAMES[:players], shows=CASSINO)[:2] == b"\xff\xd8"
+        jpeg = picture.table_picture(public, NAMES[:players], "en", shows=CASSINO)
+        assert jpeg[:2] == b"\xff\xd8"
         deal.apply(deal.legal_actions()[0])
 
 

@@ -13,7 +13,6 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
-from PIL import Image
 
 from albastini import new_deal
 from albastini.table import SeatInfo, Table
@@ -21,7 +20,8 @@ from cogs import games, render
 from cogs.games import albastini as albastini_presenter
 from cogs.games import presenter
 from cogs.render import picture
-from cogs.render.presenter import ButtonStyle, Presenter, View, single_use_options
+from cogs.render.layout import Layout
+from cogs.render.presenter import ButtonStyle, Presenter, ResultTable, View, single_use_options
 from cogs.ui import buttons as ids
 from cogs.ui import texts, views
 
@@ -43,6 +43,18 @@ class TwentyEightLike:
 
     def shown_score(self, score: int) -> int:
         return score
+
+    def score_text(self, lang: str, score: int) -> str:
+        return f"{score} pts"
+
+    def target_text(self, lang: str, target: int) -> str | None:
+        return f"to {target}"
+
+    def result_table(self, lang: str, result: Any, side_names: Sequence[str]) -> ResultTable:
+        return ResultTable(("Made",), tuple((str(p),) for p in result["points"]))
+
+    def spoken_facts(self, lang: str, view: Any, names: Sequence[str]) -> list[str]:
+        return [f"Contract: {view.get('contract')}"]
 
     def card_moves(self, card: str, moves: Sequence[View]) -> list[View]:
         return single_use_options(self.card_label, self.move_button)[0](card, moves)
@@ -85,9 +97,9 @@ class TwentyEightLike:
     def front_cards(self, view: Any) -> list[tuple[int, str]]:
         return []
 
-    def draw_centre(self, canvas: Image.Image, view: Any) -> None:
-        cx, cy = picture.CENTRE
-        picture.paste_centre(canvas, picture.back(picture.CARD_W, picture.CARD_H), cx, cy)
+    def draw_centre(self, layout: Layout, lang: str, view: Any, names: Sequence[str]) -> None:
+        cx, cy = layout.centre.centre
+        layout.back("contract", cx, cy, picture.CARD_W, picture.CARD_H)
 
 
 @pytest.fixture
@@ -148,8 +160,8 @@ def test_numeric_bids_are_buttons_with_the_games_codes(second_game: Presenter) -
 
 def test_the_pictures_middle_is_the_games(second_game: Presenter) -> None:
     view = _view(phase="playing", current=[], last_trick=None, round=1, rounds_total=8)
-    ours = render.table_picture(view, NAMES, shows=second_game)
-    albastini = render.table_picture({**view, "stock": 0, "trump": None}, NAMES, shows=ALB)
+    ours = render.table_picture(view, NAMES, "en", shows=second_game)
+    albastini = render.table_picture({**view, "stock": 0, "trump": None}, NAMES, "en", shows=ALB)
     assert ours != albastini  # no trump disc: the toy game draws one card back in the middle
 
 

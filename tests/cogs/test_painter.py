@@ -23,8 +23,8 @@ def test_the_painter_draws_at_a_lower_priority_than_the_bot() -> None:
             19, os.nice(0) + painter.WORKER_NICE
         )
         view = new_deal(2, 1, 0, seed=5).view(None)
-        drawn = pool.submit(painter.paint, view, ["Neema", "Juma"], "albastini")
+        drawn = pool.submit(painter.paint, view, ["Neema", "Juma"], "albastini", "en")
         picture = drawn.result(timeout=60)
-        assert picture == table_picture(view, ["Neema", "Juma"], shows=ALB)
+        assert picture == table_picture(view, ["Neema", "Juma"], "en", shows=ALB)
     finally:
         pool.shutdown(wait=True, cancel_futures=True)

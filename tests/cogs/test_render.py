@@ -276,7 +276,7 @@ def test_picture_every_mode(players: int, team_size: int) -> None:
                                                   zip(range(players - 1),
                                                       ["AS", "7S", "KS", "JS", "QS"],
                                                       strict=False)])
-    picture = table_picture(view, NAMES[:players], shows=ALB)
+    picture = table_picture(view, NAMES[:players], "en", shows=ALB)
     img = _decode(picture)
     assert img.format == "JPEG" and img.size == (800, 500)
     assert len(picture) < 150_000
@@ -286,9 +286,10 @@ def test_picture_changes_when_a_card_is_played() -> None:
     before = make_view(4, 2, current=[[1, "AS"]], to_act=2)
     after = make_view(4, 2, current=[[1, "AS"], [2, "7S"]], to_act=3,
                       hand_sizes=[5, 4, 4, 5])
-    assert table_picture(before, NAMES[:4], shows=ALB) != table_picture(after, NAMES[:4], shows=ALB)
-    plain = table_picture(before, NAMES[:4], highlight_winning=False, shows=ALB)
-    assert plain != table_picture(before, NAMES[:4], shows=ALB)
+    assert table_picture(before, NAMES[:4], "en", shows=ALB) != table_picture(
+        after, NAMES[:4], "en", shows=ALB)
+    plain = table_picture(before, NAMES[:4], "en", highlight_winning=False, shows=ALB)
+    assert plain != table_picture(before, NAMES[:4], "en", shows=ALB)
 
 
 def test_picture_bidding_and_finished() -> None:
@@ -297,14 +298,14 @@ def test_picture_bidding_and_finished() -> None:
     finished = make_view(4, 2, phase="finished", to_act=None, current=[], stock=0,
                          face_up=None, hand_sizes=[0] * 4)
     for view in (bidding, finished):
-        assert _decode(table_picture(view, NAMES[:4], shows=ALB)).size == (800, 500)
+        assert _decode(table_picture(view, NAMES[:4], "en", shows=ALB)).size == (800, 500)
 
 
 @pytest.mark.parametrize("name", ["Zoë", "中文名字", "🎲🎲", "", "<@123456789012345678>",
                                   "x" * 200, "\u202eevil", "a\nb"])
 def test_picture_any_name_never_crashes(name: str) -> None:
     view = make_view(4, 2)
-    assert _decode(table_picture(view, [name, "Baraka", name, "Amina"],
+    assert _decode(table_picture(view, [name, "Baraka", name, "Amina"], "en",
                                  shows=ALB)).size == (800, 500)
 
 
@@ -313,7 +314,7 @@ def test_picture_saved_for_a_look() -> None:
                      exchange={"seat": 3, "gave": "5H", "took": "3H"},
                      current=[[1, "AS"], [2, "7S"]], to_act=3, winning=1,
                      hand_sizes=[5, 4, 4, 5])
-    picture = table_picture(view, ["Neema", "Baraka", "Juma", "Amina"], shows=ALB)
+    picture = table_picture(view, ["Neema", "Baraka", "Juma", "Amina"], "en", shows=ALB)
     with open(f"/tmp/{PICTURE_FILE}", "wb") as fh:
         fh.write(picture)
 
@@ -357,9 +358,9 @@ def test_public_text_and_picture_show_no_hidden_card(players: int, team_size: in
             if step % 15 == 0:
                 # The picture is drawn from public fields only: seat 0's own view (with its
                 # hand) and a public view stuffed with every hidden card draw the same picture.
-                jpeg = table_picture(public, names, shows=ALB)
-                assert table_picture(deal.view(0), names, shows=ALB) == jpeg
-                assert table_picture(stuffed, names, shows=ALB) == jpeg
+                jpeg = table_picture(public, names, "en", shows=ALB)
+                assert table_picture(deal.view(0), names, "en", shows=ALB) == jpeg
+                assert table_picture(stuffed, names, "en", shows=ALB) == jpeg
             if deal.phase == "finished":
                 break
             deal.apply(rng.choice(deal.legal_actions()))
@@ -383,7 +384,8 @@ def test_hand_made_view_with_a_hand_leaks_nothing() -> None:
         assert card_label(code) not in text
     assert text == table_text(public, NAMES[:4], "en", deal_no=1, scores=[0, 0], target=5,
                               shows=ALB)
-    assert table_picture(leaky, NAMES[:4], shows=ALB) == table_picture(public, NAMES[:4], shows=ALB)
+    assert table_picture(leaky, NAMES[:4], "en", shows=ALB) == table_picture(
+        public, NAMES[:4], "en", shows=ALB)
 
 
 def test_picture_from_several_threads_at_once_is_the_same_picture() -> None:
@@ -393,10 +395,10 @@ def test_picture_from_several_threads_at_once_is_the_same_picture() -> None:
     from cogs.render import picture
 
     views = [make_view(p, ts, to_act=p - 1) for p, ts in [(2, 1), (3, 1), (4, 2), (5, 1), (6, 3)]]
-    serial = [table_picture(v, NAMES[: v["players"]], shows=ALB) for v in views]
+    serial = [table_picture(v, NAMES[: v["players"]], "en", shows=ALB) for v in views]
     picture._SPRITES.clear()
     with ThreadPoolExecutor(max_workers=4) as pool:
-        parallel = list(pool.map(lambda v: table_picture(v, NAMES[: v["players"]], shows=ALB),
+        parallel = list(pool.map(lambda v: table_picture(v, NAMES[: v["players"]], "en", shows=ALB),
                                                          views * 4))
     assert parallel == serial * 4
 
@@ -419,11 +421,11 @@ def test_names_in_other_alphabets_are_drawn_with_their_own_letters() -> None:
 def test_picture_draws_cyrillic_and_greek_names_and_falls_back_for_chinese() -> None:
     view = make_view(4, 2)
     names = ["Zoë", "Дмитрий", "Αλέξης", "王小明"]
-    picture = table_picture(view, names, shows=ALB)
+    picture = table_picture(view, names, "en", shows=ALB)
     for seat in range(3):  # without the name, the plate would show "#2" alone: another picture
         assert picture != table_picture(view, [n if i != seat else "" for i, n in
-                                               enumerate(names)], shows=ALB), names[seat]
-    assert picture == table_picture(view, [*names[:3], ""],
+                                               enumerate(names)], "en", shows=ALB), names[seat]
+    assert picture == table_picture(view, [*names[:3], ""], "en",
                                     shows=ALB)  # no glyphs: the seat number alone
 
 

@@ -162,8 +162,8 @@ def test_nothing_public_or_of_another_seat_depends_on_the_hidden_card(players: i
                 if a.to_act != bidder:
                     assert refusals(a, lang) == refusals(b, lang)
             if steps % 4 == 0:
-                assert render.table_picture(public(a), NAMES, shows=TWENTY_EIGHT) == (
-                    render.table_picture(public(b), NAMES, shows=TWENTY_EIGHT))
+                assert render.table_picture(public(a), NAMES, "en", shows=TWENTY_EIGHT) == (
+                    render.table_picture(public(b), NAMES, "en", shows=TWENTY_EIGHT))
             checked += 1
             if a.phase == "finished" or a.to_act != b.to_act:
                 break
@@ -230,7 +230,7 @@ def test_once_exposed_the_trump_is_told_to_everyone() -> None:
             assert f"Trump (thuruppu) is {suit} ({card} shown by {NAMES[caller]})" in shown
         else:
             assert f"Trump (thuruppu) is {suit} ({card} shown on {NAMES[caller]}'s call)" in shown
-        assert render.table_picture(view, NAMES, shows=TWENTY_EIGHT)
+        assert render.table_picture(view, NAMES, "en", shows=TWENTY_EIGHT)
         other = (caller + 1) % 4
         assert f"Trump (thuruppu): {suit}." in hand_text(deal, other)
         return
@@ -457,12 +457,12 @@ def test_the_picture_shows_the_face_down_card_then_the_trump() -> None:
     pair = twins(4, 2)
     assert pair is not None
     deal, _ = pair
-    hidden = render.table_picture(public(deal, scores=[6, 6]), NAMES, shows=TWENTY_EIGHT)
+    hidden = render.table_picture(public(deal, scores=[6, 6]), NAMES, "en", shows=TWENTY_EIGHT)
     assert hidden[:2] == b"\xff\xd8"
     while deal.phase != "finished" and not deal.state.exposed_by >= 0:
         legal = deal.legal_actions()
         deal.apply("expose" if "expose" in legal else legal[0])
-    shown = render.table_picture(public(deal, scores=[8, -2]), NAMES, shows=TWENTY_EIGHT)
+    shown = render.table_picture(public(deal, scores=[8, -2]), NAMES, "en", shows=TWENTY_EIGHT)
     assert shown != hidden
 
 
