@@ -18,6 +18,10 @@ It also sends the edits of private hands that follow the game (:mod:`cogs.hands`
 rendered (text and button specs), through the interaction webhook, which needs no bot token.
 A hand's text crosses the pipe to be sent and nothing else: the courier never logs what it
 sends, only the status of a refused request.
+
+Over 500 lines because both ends of the pipe (the bot's :class:`Courier`, the process's
+:func:`serve`) and the edits they send (a table's card, a hand, through the channel or a token)
+are one protocol: apart, every change to a job would touch both files at once.
 """
 
 from __future__ import annotations

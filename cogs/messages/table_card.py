@@ -2,7 +2,7 @@
 (:mod:`cogs.ui.cards`) in the game's accent colour.
 
 The table card: a header (game, deal, score and target), the picture of the table right under it
-(with its alt text), the text table (whose turn, the game's facts and lines, the trick and the
+(with its alt text, :func:`cogs.render.describe_table`), the text table (whose turn, the game's facts and lines, the trick and the
 last one), the sides, and the table's buttons. The lobby card: the lobby's title and seats, and
 its buttons. Only public views are read here (``table.public_view()``): no hand, ever.
 """
@@ -54,6 +54,7 @@ def table_card(table: Table, clock: str, note: str | None = None) -> Card:
     body += "\n\n" + texts.teams_text(table, lang, view["team_of"])
     if table.status == "cancelled":
         body += "\n" + t(lang, "lobby.closed")
-    alt = "\n".join(line.replace("**", "") for line in text.split("\n"))
+    # the picture's alt text: what it shows, in words, for a screen reader
+    alt = render.describe_table(view, texts.picture_names(table, lang), lang, shows=shows)
     head = f"{note}\n### {header}" if note else f"### {header}"
     return Card(shows.ACCENT, (head, body), tuple(views.table_buttons(table, lang)), alt=alt)
