@@ -2,9 +2,10 @@
 (:mod:`cogs.ui.cards`) in the game's accent colour.
 
 The table card: a header (game, deal, score and target), the picture of the table right under it
-(with its alt text, :func:`cogs.render.describe_table`), the text table (whose turn, the game's facts and lines, the trick and the
-last one), the sides, and the table's buttons. The lobby card: the lobby's title and seats, and
-its buttons. Only public views are read here (``table.public_view()``): no hand, ever.
+(with its alt text, :func:`cogs.render.describe_table`), the text table (whose turn, the game's
+facts and lines, the trick and the last one), the sides, and the table's buttons. The lobby
+card: the lobby's title and seats, and its buttons. Only public views are read here
+(``table.public_view()``): no hand, ever.
 """
 
 from __future__ import annotations
