@@ -88,6 +88,9 @@ class Table:
     #: the game's own choices for the match (its package's ``OPTIONS``; Ass: ``trumps``, the
     #: trump variant); {} for the game's defaults
     options: dict[str, int] = field(default_factory=dict)
+    #: the thread the table is played in (its turn notices and deal summaries), started from
+    #: its message in ``channel_id``; None: the channel itself
+    thread_id: int | None = None
     status: TableStatus = "lobby"
     seats: list[SeatInfo | None] = field(default_factory=list)
     match: MatchLike | None = None

@@ -33,6 +33,7 @@ class SettingsCog(FeatureCog):
         language=key_str("cmd.settings.opt.language.description"),
         target=key_str("cmd.settings.opt.target.description"),
         turn_time=key_str("cmd.settings.opt.turn_time.description"),
+        threads=key_str("cmd.settings.opt.threads.description"),
     )
     @app_commands.choices(language=LANGUAGE_CHOICES)
     async def settings(
@@ -41,6 +42,7 @@ class SettingsCog(FeatureCog):
         language: str | None = None,
         target: app_commands.Range[int, 1, 21] | None = None,
         turn_time: app_commands.Range[int, 15, 600] | None = None,
+        threads: bool | None = None,
     ) -> None:
         """Server settings (Manage Server)."""
         reply = Reply(interaction, ephemeral=True)
@@ -49,13 +51,13 @@ class SettingsCog(FeatureCog):
         assert interaction.guild_id is not None
         lang = await self._lang(interaction)
         gid = interaction.guild_id
-        changes = [v is not None for v in (language, target, turn_time)]
+        changes = [v is not None for v in (language, target, turn_time, threads)]
         if any(changes):
             if not interaction.permissions.manage_guild:
                 await self.private(reply, t(lang, "settings.not_allowed"))
                 return
             await self.store.set_guild_settings(
-                gid, turn_time=turn_time, target_vp=target, language=language
+                gid, turn_time=turn_time, target_vp=target, language=language, threads=threads
             )
             self.bot.languages.forget_guild(gid)
             if language is not None:
@@ -67,6 +69,7 @@ class SettingsCog(FeatureCog):
             t(lang, "settings.language", language=t(lang, f"language.{public}")),
             texts.target_text(lang, gs.target_vp),
             t(lang, "settings.turn_time", seconds=gs.turn_time),
+            t(lang, "settings.threads.on" if gs.threads else "settings.threads.off"),
         ]
         embed = discord.Embed(title=t(lang, "settings.title"), description="\n".join(lines))
         content = t(lang, "settings.saved") if any(changes) else None

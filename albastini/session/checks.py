@@ -107,6 +107,8 @@ def stored_settings(
     }
     if table.options:
         out["options"] = dict(table.options)
+    if table.thread_id is not None:
+        out["thread_id"] = table.thread_id
     if seating is not None:
         out["seating"] = seating
     if team_of is not None:

@@ -71,6 +71,7 @@ class ServiceCore:
         self._clock: Clock = clock if clock is not None else LoopClock()
         self._tables: dict[int, Table] = {}
         self._active: dict[int, int] = {}  # channel id -> table id (lobby or running)
+        self._threads: dict[int, int] = {}  # thread id -> table id (lobby or running)
         self._last_closed: dict[int, int] = {}  # channel id -> last closed table id
         self._listeners: list[Listener] = []
         self._timers: dict[int, asyncio.Task[None]] = {}  # table id -> its timer/computer task
@@ -102,8 +103,9 @@ class ServiceCore:
         self._listeners.remove(listener)
 
     def table_in_channel(self, channel_id: int) -> Table | None:
-        """The channel's table in the lobby or running, if any."""
-        table_id = self._active.get(channel_id)
+        """The channel's table in the lobby or running, if any (a thread's: the table played
+        in it)."""
+        table_id = self._active.get(channel_id, self._threads.get(channel_id))
         return self._tables.get(table_id) if table_id is not None else None
 
     def get(self, table_id: int) -> Table | None:
@@ -140,6 +142,8 @@ class ServiceCore:
                 continue
             self._tables[table.id] = table
             self._active[table.channel_id] = table.id
+            if table.thread_id is not None:
+                self._threads[table.thread_id] = table.id
             try:
                 await self._locked(table, functools.partial(self._resume, table), [])
             except Exception:  # logged; its timers retry after retry_delay
@@ -326,6 +330,8 @@ class ServiceCore:
             timer.cancel()
         if self._active.get(table.channel_id) == table.id:
             del self._active[table.channel_id]
+        if table.thread_id is not None and self._threads.get(table.thread_id) == table.id:
+            del self._threads[table.thread_id]
         previous = self._last_closed.get(table.channel_id)
         if previous is not None and previous != table.id:
             self._tables.pop(previous, None)

@@ -297,6 +297,23 @@ class LobbyService(TurnService):
 
         await self._run(table, op)
 
+    async def set_thread(self, table_id: int, thread_id: int) -> None:
+        """The table is played in a thread of its own from now on (its notices and summaries
+        go there, and commands typed in it find the table); kept in the store. Started from
+        the lobby's message, it may come once the match has begun (Start was quicker)."""
+        table = self._table(table_id)
+        if not is_id(thread_id):
+            raise Refusal("bad_value", "That is not a valid thread id.", field="thread_id")
+
+        async def op(events: list[Event]) -> None:
+            if table.status not in ("lobby", "running"):
+                raise Refusal("not_running", "This table is already closed.")
+            await self._store.set_thread_id(table.id, thread_id)
+            table.thread_id = thread_id
+            self._threads[thread_id] = table.id
+
+        await self._run(table, op)
+
     async def rematch(self, table_id: int, user_id: int, guild_id: int | None = None) -> Table:
         """After a finished match, a person who played opens a new lobby in the same channel with
         the same people and computer players (the caller hosts it).

@@ -45,6 +45,7 @@ def seated(snap: TableSnapshot) -> Table:
         options={str(k): int(v) for k, v in dict(settings.get("options") or {}).items()},
         status=rec.status,
         message_id=rec.message_id,
+        thread_id=int(settings["thread_id"]) if settings.get("thread_id") else None,
     )
     by_slot: dict[int, SeatInfo] = {}
     for s in snap.seats:

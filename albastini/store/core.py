@@ -99,7 +99,7 @@ _STATS_COLS = (
     "coalesce(sum(deals_played), 0), coalesce(sum(deals_won), 0), "
     "coalesce(sum(deals_won_big), 0), coalesce(sum(card_points), 0)"
 )
-_SETTINGS_COLS = "turn_time, target_vp, language"
+_SETTINGS_COLS = "turn_time, target_vp, language, threads"
 
 
 class StoreCore(Standings):
@@ -254,6 +254,25 @@ class StoreCore(Standings):
             await tx.execute(
                 "UPDATE game_tables SET message_id = ?, updated_at = ? WHERE id = ?",
                 (message_id, self.dialect.now(), table_id),
+            )
+
+        await self._write(write)
+
+    async def set_thread_id(self, table_id: int, thread_id: int) -> None:
+        """Remember the thread a table is played in (with its settings, as ``thread_id``),
+        whether it is still in the lobby or already running: the thread is started from the
+        lobby's message, which people may use meanwhile."""
+        check_id("table_id", table_id)
+        check_id("thread_id", thread_id)
+
+        async def write(tx: Tx) -> None:
+            await self._require_status(tx, table_id, ("lobby", "running"), "set its thread")
+            (row,) = await tx.fetch("SELECT settings FROM game_tables WHERE id = ?",
+                                    (table_id,))
+            settings = {**json.loads(row[0]), "thread_id": thread_id}
+            await tx.execute(
+                "UPDATE game_tables SET settings = ?, updated_at = ? WHERE id = ?",
+                (settings_json(settings), self.dialect.now(), table_id),
             )
 
         await self._write(write)
@@ -619,14 +638,15 @@ class StoreCore(Standings):
     # ---------------------------------------------------------------- settings
 
     async def guild_settings(self, guild_id: int) -> GuildSettings:
-        """The guild's settings, or the defaults (60 s, 5 VP, English) if never set."""
+        """The guild's settings, or the defaults (60 s, 5 VP, English, no threads) if never
+        set."""
         rows = await self._fetch(
             f"SELECT {_SETTINGS_COLS} FROM guild_settings WHERE guild_id = ?",
             (check_id("guild_id", guild_id),),
         )
         if not rows:
             return GuildSettings(guild_id)
-        return GuildSettings(guild_id, rows[0][0], rows[0][1], rows[0][2])
+        return GuildSettings(guild_id, rows[0][0], rows[0][1], rows[0][2], bool(rows[0][3]))
 
     async def set_guild_settings(
         self,
@@ -635,11 +655,12 @@ class StoreCore(Standings):
         turn_time: int | None = None,
         target_vp: int | None = None,
         language: str | None = None,
+        threads: bool | None = None,
     ) -> GuildSettings:
         """Change some of a guild's settings (None = keep); returns the settings now in force.
 
-        Turn time 15-600 s, target 1-21 VP, language 'en' or 'sw'; others raise
-        :class:`InvalidValue` and change nothing.
+        Turn time 15-600 s, target 1-21 VP, language 'en' or 'sw', threads True or False;
+        others raise :class:`InvalidValue` and change nothing.
         """
         check_id("guild_id", guild_id)
         if turn_time is not None:
@@ -648,6 +669,8 @@ class StoreCore(Standings):
             check_int("target VP", target_vp, *TARGET_VP_RANGE)
         if language is not None:
             check_language(language)
+        if threads is not None and not isinstance(threads, bool):
+            raise InvalidValue(f"threads must be True or False, not {threads!r}")
         dialect = self.dialect
 
         async def write(tx: Tx) -> GuildSettings:
@@ -671,14 +694,17 @@ class StoreCore(Standings):
                 row[0] if turn_time is None else turn_time,
                 row[1] if target_vp is None else target_vp,
                 row[2] if language is None else check_language(language),
+                bool(row[3]) if threads is None else threads,
             )
             await tx.execute(
                 "UPDATE guild_settings SET turn_time = ?, target_vp = ?, language = ?, "
-                "language_chosen = language_chosen OR ?, updated_at = ? WHERE guild_id = ?",
+                "threads = ?, language_chosen = language_chosen OR ?, updated_at = ? "
+                "WHERE guild_id = ?",
                 (
                     new.turn_time,
                     new.target_vp,
                     new.language,
+                    new.threads,
                     language is not None,
                     dialect.now(),
                     guild_id,

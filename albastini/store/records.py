@@ -249,6 +249,8 @@ class GuildSettings:
     turn_time: int = 60
     target_vp: int = 5
     language: Language = "en"
+    #: its tables are played in threads of their own
+    threads: bool = False
 
 
 DEFAULT_GUILD_SETTINGS = GuildSettings(guild_id=0)

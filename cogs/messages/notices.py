@@ -45,6 +45,12 @@ RETRY_MAX = 60.0
 Job = tuple[Callable[[], Awaitable[None]], bool]
 
 
+def posts_channel(table: Table) -> int:
+    """Where a table's notices and summaries go: its thread if it is played in one, else its
+    channel (where its message is)."""
+    return table.thread_id or table.channel_id
+
+
 def deadline_text(table: Table, clock: Clock) -> str:
     """When the current person's time runs out, as a Discord timestamp ("in 45 seconds"),
     which every client shows in its own language; "" when no person's clock is running."""
@@ -203,7 +209,7 @@ class Notices:
         clock = deadline_text(table, self.service.clock)
         if clock:
             content += " " + clock
-        channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+        channel = self.bot.get_partial_messageable(posts_channel(table), guild_id=table.guild_id)
         await self._delete_notice(table_id)
         msg = await channel.send(
             content=content,
@@ -217,7 +223,7 @@ class Notices:
         table = self.service.get(table_id)
         if old is None or table is None:
             return
-        channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+        channel = self.bot.get_partial_messageable(posts_channel(table), guild_id=table.guild_id)
         with contextlib.suppress(discord.HTTPException):
             await channel.get_partial_message(old[0]).delete()
 
@@ -234,7 +240,7 @@ class Notices:
             return
         hand_id = buttons.table_button("hand", table_id)
         current = self._notice.get(table_id)
-        channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+        channel = self.bot.get_partial_messageable(posts_channel(table), guild_id=table.guild_id)
         try:
             async for msg in channel.history(limit=limit):
                 # a turn notice is a plain message (no embed, no card) with the hand's button

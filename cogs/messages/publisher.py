@@ -22,7 +22,14 @@ from typing import TYPE_CHECKING, Any
 from cogs.games import presenter
 from cogs.messages import budget as budgets
 from cogs.messages.courier import Courier
-from cogs.messages.notices import NOTICE_DELAY, RETRY_DELAY, RETRY_MAX, Notices, deadline_text
+from cogs.messages.notices import (
+    NOTICE_DELAY,
+    RETRY_DELAY,
+    RETRY_MAX,
+    Notices,
+    deadline_text,
+    posts_channel,
+)
 from cogs.messages.table_message import EDIT_INTERVAL, TableMessages
 from cogs.ui import views
 from cogs.ui.cards import Card, CardView
@@ -178,11 +185,13 @@ class Publisher:
         self.notices.clear_notice(table_id)
 
     def post(
-        self, table_id: int, build: Callable[[Table], tuple[str, list[views.ButtonSpec]]]
+        self, table_id: int, build: Callable[[Table], tuple[str, list[views.ButtonSpec]]],
+        *, beside_the_table: bool = False,
     ) -> None:
         """Post a public message built from the table (its text and buttons, shown as a card in
         the game's colour) when its turn in the queue comes (an important one: a deal summary,
-        the match's end; tried until it goes out, in order),
+        the match's end; tried until it goes out, in order), in the table's thread if it has
+        one (``beside_the_table``: in the channel of the table message, a match's end),
         under a table message that shows what it follows: the table's pending edit goes out
         first (waited for at most ``POST_WAIT`` seconds), so a deal summary never comes before
         the last round on the table."""
@@ -190,7 +199,8 @@ class Publisher:
         async def send(table: Table) -> None:
             text, specs = build(table)
             card = Card(presenter(table.game).ACCENT, (text,), tuple(specs))
-            channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+            where = table.channel_id if beside_the_table else posts_channel(table)
+            channel = self.bot.get_partial_messageable(where, guild_id=table.guild_id)
             await channel.send(view=CardView(card))
 
         async def job() -> None:
@@ -202,6 +212,19 @@ class Publisher:
             table_id, lambda: self.message.edit_out(table_id, edit, POST_WAIT), lane=False
         )
         self.notices.enqueue(table_id, job, lane=False)  # deliver takes a lane per attempt
+
+    def archive_thread(self, table_id: int) -> None:
+        """A closed table's thread is archived once its last notices and summaries are out (a
+        later message would open it again)."""
+
+        async def archive(table: Table) -> None:
+            if table.thread_id is not None:
+                await self.bot.http.edit_channel(table.thread_id, archived=True)
+
+        async def job() -> None:
+            await self.notices.deliver(table_id, "the thread's archiving", archive)
+
+        self.notices.enqueue(table_id, job, lane=False)
 
     def forget(self, table_id: int) -> None:
         """A closed table: once its last notices and edit are out, drop what was kept for it."""

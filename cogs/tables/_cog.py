@@ -153,10 +153,13 @@ class TablesCog(FeatureCog):
                     )
                     return text, views.rematch_buttons(tb.id, tb.language)
 
-                pub.post(table.id, build_match)
+                # under the table message, in the channel (its thread is archived now)
+                pub.post(table.id, build_match, beside_the_table=True)
             elif isinstance(ev, TableClosed):
                 pub.closed_reasons[table.id] = ev.reason
                 pub.clear_notice(table.id)
+                if table.thread_id is not None:
+                    pub.archive_thread(table.id)
                 closed = True
         pub.refresh(table.id)
         self.hands.follower.changed(table)
@@ -174,6 +177,7 @@ class TablesCog(FeatureCog):
         turn_time=key_str("cmd.start.opt.turn_time.description"),
         game_name=key_str("cmd.start.opt.game.description"),
         trumps=key_str("cmd.start.opt.trumps.description"),
+        thread=key_str("cmd.start.opt.thread.description"),
     )
     @app_commands.rename(game_name="game")
     @app_commands.choices(teams=MODE_CHOICES, level=LEVEL_CHOICES, game_name=GAME_CHOICES)
@@ -189,10 +193,12 @@ class TablesCog(FeatureCog):
         turn_time: app_commands.Range[int, 15, 600] | None = None,
         game_name: str | None = None,
         trumps: int | None = None,
+        thread: bool | None = None,
     ) -> None:
         """Open a table of ``game`` (the bot's first game if none) in this channel, in one of
         its modes, with its own options (Ass: ``trumps``, the variant) and a target where the
-        game has one."""
+        game has one; played in a thread of its own if ``thread`` (the server's setting if
+        None), started from the lobby."""
         game = game_name or first_game()
         reply = Reply(interaction, ephemeral=False)
         if not await self.guild_only(interaction, reply):
@@ -214,6 +220,9 @@ class TablesCog(FeatureCog):
             return
         options = {} if trumps is None else {"trumps": trumps}
         wrong = self._impossible_table(lang, game, players, teams, options, target)
+        in_thread = await self._in_thread(interaction, thread)
+        if wrong is None and in_thread and not self._may_start_threads(interaction):
+            wrong = t(lang, "refuse.thread_permission")
         if wrong is not None:
             await self.private(reply, wrong)
             return
@@ -238,7 +247,7 @@ class TablesCog(FeatureCog):
         except Refusal as exc:
             await self.private(reply, self.refusal(lang, exc, None))
             return
-        await self._post_lobby(interaction, reply, table)
+        await self._post_lobby(interaction, reply, table, thread=in_thread)
 
     @staticmethod
     def _impossible_table(lang: str, game: str, players: int, teams: str | None,
@@ -273,8 +282,11 @@ class TablesCog(FeatureCog):
         reply: Reply,
         table: Table,
         content: str | None = None,
+        *,
+        thread: bool = False,
     ) -> None:
-        """Show the lobby as the public answer to the interaction and remember its message.
+        """Show the lobby as the public answer to the interaction and remember its message;
+        ``thread``: start the thread the table is played in from it.
 
         If the answer never reaches Discord (a 5xx, an interaction that expired before the bot
         saw it), nobody can see or join the lobby: the publisher posts it in the channel."""
@@ -295,11 +307,50 @@ class TablesCog(FeatureCog):
             return
         await self.service.set_message(table.id, msg.id)
         self.bot.publisher.found(table.id)
+        if thread:
+            await self._start_thread(interaction, reply, table, msg)
         if not reply.followed_up:  # the lobby is the command's response: its token edits it
             self.bot.publisher.table_token(
                 table.id, msg.id, interaction.application_id, interaction.token
             )
         self.bot.publisher.refresh(table.id)
+
+    async def _in_thread(
+        self, interaction: discord.Interaction[Any], asked: bool | None
+    ) -> bool:
+        """Whether a table opened by ``interaction`` is played in a thread of its own: as asked
+        (``asked``), else as the server's setting says; never when the command was typed in a
+        thread already (the table is played there)."""
+        if isinstance(interaction.channel, discord.Thread):
+            return False
+        if asked is not None:
+            return asked
+        assert interaction.guild_id is not None
+        return (await self.store.guild_settings(interaction.guild_id)).threads
+
+    @staticmethod
+    def _may_start_threads(interaction: discord.Interaction[Any]) -> bool:
+        """Whether the bot may start a public thread in the channel and post in it."""
+        perms = interaction.app_permissions
+        return bool(perms.create_public_threads and perms.send_messages_in_threads)
+
+    async def _start_thread(
+        self, interaction: discord.Interaction[Any], reply: Reply, table: Table, msg: Any
+    ) -> None:
+        """The table's thread, started from its lobby message; if Discord refuses it, the table
+        is played in the channel and its host is told so."""
+        lang = table.language
+        name = t(lang, "thread.name", game=t(lang, f"choice.game.{table.game}"),
+                 host=interaction.user.display_name)[:100]
+        try:
+            started = await msg.create_thread(name=name, auto_archive_duration=1440)
+            await self.service.set_thread(table.id, started.id)
+        except (discord.HTTPException, Refusal) as exc:
+            log.warning("table %s: no thread started (%s)", table.id,
+                        getattr(exc, "status", None) or getattr(exc, "reason", ""))
+            with contextlib.suppress(discord.HTTPException):
+                await reply.send(content=t(await self._lang(interaction), "thread.failed"),
+                                 ephemeral=True)
 
     async def _lost_lobby(
         self, interaction: discord.Interaction[Any], reply: Reply, table: Table
@@ -445,4 +496,8 @@ class TablesCog(FeatureCog):
         except Refusal as exc:
             await self.private(reply, self.refusal(lang, exc, table, user_id))
             return
-        await self._post_lobby(interaction, reply, new)
+        # in a thread again if the last match was, or if the server's tables are
+        in_thread = (table is not None and table.thread_id is not None) or await self._in_thread(
+            interaction, None)
+        await self._post_lobby(interaction, reply, new,
+                               thread=in_thread and self._may_start_threads(interaction))

@@ -33,6 +33,9 @@ USE_APPLICATION_COMMANDS = 1 << 31
 MENTION_EVERYONE = 1 << 17
 USE_EXTERNAL_EMOJIS = 1 << 18
 MANAGE_MESSAGES = 1 << 13
+CREATE_PUBLIC_THREADS = 1 << 35
+SEND_MESSAGES_IN_THREADS = 1 << 38
+MANAGE_THREADS = 1 << 34
 MANAGE_GUILD = 1 << 5
 ADMINISTRATOR = 1 << 3
 ALL_PERMISSIONS = (1 << 53) - 1
@@ -87,6 +90,7 @@ class FakeUser:
 GUILD_TEXT = 0
 DM = 1
 GROUP_DM = 3
+PUBLIC_THREAD = 11
 #: What an app may do in a DM or group DM (``app_permissions`` of an interaction from one):
 #: Discord gives ATTACH_FILES, EMBED_LINKS and MENTION_EVERYONE there, and USE_EXTERNAL_EMOJIS
 #: too in a DM with the app's bot user.
@@ -104,7 +108,9 @@ class FakeChannel:
     position: int = 0
     type: int = GUILD_TEXT
     recipients: list[FakeUser] = field(default_factory=list)
-    owner_id: int | None = None  # a group DM's creator
+    owner_id: int | None = None  # a group DM's creator (a thread's: the bot that started it)
+    parent_id: int | None = None  # a thread's channel
+    archived: bool = False  # a thread closed to new messages until it is opened again
 
     @property
     def private(self) -> bool:
@@ -123,6 +129,18 @@ class FakeChannel:
                 "owner_id": str(self.owner_id), "last_message_id": None, "flags": 0,
                 "recipients": [u.payload() for u in self.recipients],
             }
+        if self.type == PUBLIC_THREAD:  # as Discord sends a thread
+            data_t: dict[str, Any] = {
+                "id": str(self.id), "type": PUBLIC_THREAD, "name": self.name,
+                "parent_id": str(self.parent_id), "owner_id": str(self.owner_id),
+                "last_message_id": None, "rate_limit_per_user": 0, "flags": 0,
+                "message_count": 0, "member_count": 1,
+                "thread_metadata": {"archived": self.archived, "auto_archive_duration": 1440,
+                                    "archive_timestamp": iso_now(), "locked": False},
+            }
+            if with_guild and self.guild_id is not None:
+                data_t["guild_id"] = str(self.guild_id)
+            return data_t
         data: dict[str, Any] = {
             "id": str(self.id),
             "type": 0,

@@ -24,11 +24,14 @@ from .models import (
     ALL_PERMISSIONS,
     BOT_DM_PERMISSIONS,
     COMPONENTS_V2,
+    CREATE_PUBLIC_THREADS,
     DM,
     EPHEMERAL,
     GROUP_DM,
     LOADING,
     PRIVATE_PERMISSIONS,
+    PUBLIC_THREAD,
+    SEND_MESSAGES_IN_THREADS,
     FakeAttachment,
     FakeButton,
     FakeChannel,
@@ -240,6 +243,10 @@ class FakeDiscord:
         #: Discord's open bug of Components V2 (discord-api-docs#7529): an edit through an
         #: interaction token cannot upload a file that a media gallery shows (400).
         self.cv2_media_patch_bug = cv2_media_patch_bug
+        #: Permissions taken from the bot, by channel (``deny``).
+        self.denied: dict[int, int] = {}
+        #: Archived threads that a message of the bot opened again, in order.
+        self.reopened_threads: list[int] = []
         self.edit_rate = edit_rate
         self.shards = shards
         self.max_messages = max_messages
@@ -833,7 +840,7 @@ class FakeDiscord:
                 "guild": {"id": str(guild.id), "locale": "en-US", "features": []},
                 "guild_locale": "en-US",
                 "member": guild.member_payload(user, with_permissions=True),
-                "app_permissions": str(ALL_PERMISSIONS),
+                "app_permissions": str(self.app_permissions(channel.id)),
                 "authorizing_integration_owners": {"0": str(guild.id)},
                 "context": 0,
             })
@@ -1078,6 +1085,8 @@ class FakeDiscord:
         r.add_get(api + "/channels/{cid}/messages", self._history)
         r.add_post(api + "/channels/{cid}/messages", self._channel_create)
         cm = api + "/channels/{cid}/messages/{mid}"
+        r.add_post(cm + "/threads", self._start_thread)
+        r.add_patch(api + "/channels/{cid}", self._modify_channel)
         r.add_get(cm, self._channel_get)
         r.add_patch(cm, self._channel_edit)
         r.add_delete(cm, self._channel_delete)
@@ -1564,6 +1573,75 @@ class FakeDiscord:
         headers["X-RateLimit-Remaining"] = str(int(limit - window[1]))
         return headers
 
+    def app_permissions(self, channel_id: int) -> int:
+        """What the bot may do in a server channel (or a thread: its channel's): every
+        permission unless a test took some away (``deny``)."""
+        ch = self.channels.get(channel_id)
+        where = ch.parent_id if ch is not None and ch.parent_id is not None else channel_id
+        return ALL_PERMISSIONS & ~self.denied.get(where, 0)
+
+    def deny(self, channel_id: int, permissions: int) -> None:
+        """Take ``permissions`` away from the bot in a channel (and its threads)."""
+        self.denied[channel_id] = self.denied.get(channel_id, 0) | permissions
+
+    def threads(self, channel_id: int | None = None) -> list[FakeChannel]:
+        """The threads started in a channel (the default channel), oldest first."""
+        cid = channel_id or self.channel_id
+        return [c for c in self.channels.values()
+                if c.type == PUBLIC_THREAD and c.parent_id == cid]
+
+    async def _start_thread(self, request: web.Request) -> web.Response:
+        """Start a public thread from a message, as Discord does: the thread's id is the
+        message's; one thread per message; Create Public Threads needed; a name of 1 to 100
+        characters."""
+        ch = self._channel(request)
+        if isinstance(ch, web.Response):
+            return ch
+        msg = self._channel_msg(request, ch)
+        if isinstance(msg, web.Response):
+            return msg
+        if not self.app_permissions(ch.id) & CREATE_PUBLIC_THREADS:
+            return self._reject(request, 403, 50013, "Missing Permissions")
+        if msg.id in self.channels:
+            return self._reject(request, 400, 160004,
+                                "A thread has already been created for this message")
+        body, _files = await self._read_body(request)
+        name = str(body.get("name") or "")
+        if not 1 <= len(name) <= 100:
+            return self._reject_form(request, [(("name",), "BASE_TYPE_BAD_LENGTH",
+                                                "Must be between 1 and 100 in length.")])
+        thread = FakeChannel(id=msg.id, guild_id=ch.guild_id, name=name, type=PUBLIC_THREAD,
+                             parent_id=ch.id, owner_id=self.bot_user.id)
+        self.channels[thread.id] = thread
+        self._channel_messages[thread.id] = {}
+        if ch.guild_id is not None:
+            self.guilds[ch.guild_id].channels[thread.id] = thread
+        for s in self._sessions:
+            if s.identified and self._shard_of(ch.guild_id, s):
+                asyncio.get_running_loop().create_task(
+                    s.send(0, {**thread.payload(), "newly_created": True}, "THREAD_CREATE"))
+        self._notify()
+        return _json(thread.payload(), status=201)
+
+    async def _modify_channel(self, request: web.Request) -> web.Response:
+        """Change a thread: archive it (or open it again) and rename it."""
+        ch = self._channel(request)
+        if isinstance(ch, web.Response):
+            return ch
+        if ch.type != PUBLIC_THREAD:
+            return self._reject(request, 403, 50013, "Missing Permissions")
+        body, _files = await self._read_body(request)
+        if "archived" in body:
+            ch.archived = bool(body["archived"])
+        if "name" in body:
+            ch.name = str(body["name"])[:100]
+        for s in self._sessions:
+            if s.identified and self._shard_of(ch.guild_id, s):
+                asyncio.get_running_loop().create_task(
+                    s.send(0, ch.payload(), "THREAD_UPDATE"))
+        self._notify()
+        return _json(ch.payload())
+
     async def _get_channel(self, request: web.Request) -> web.Response:
         ch = self._channel(request)
         if isinstance(ch, web.Response):
@@ -1592,9 +1670,14 @@ class FakeDiscord:
         errors = self._check(None, body, files, require_content=True)
         if errors:
             return self._reject_form(request, errors)
+        if ch.type == PUBLIC_THREAD and not self.app_permissions(ch.id) & SEND_MESSAGES_IN_THREADS:
+            return self._reject(request, 403, 50013, "Missing Permissions")
         headers = self._rate_check(request, ch)
         if isinstance(headers, web.Response):
             return headers
+        if ch.archived:  # as on Discord: a message in an archived thread opens it again
+            ch.archived = False
+            self.reopened_threads.append(ch.id)
         msg = self._new_message(ch)
         self._apply(msg, body, files, edit=False)
         self._store(msg)

@@ -384,6 +384,25 @@ async def test_bad_table_input_is_refused(store: Store) -> None:
 # ---------------------------------------------------------------- settings
 
 
+async def test_threads_a_servers_setting_and_a_tables_thread(store: Store) -> None:
+    """A server's tables may be played in threads (off until it says so); a table remembers
+    its thread while in the lobby or running (its lobby may start before the thread is made),
+    and a closed table refuses one."""
+    assert (await store.guild_settings(GUILD)).threads is False
+    s = await store.set_guild_settings(GUILD, threads=True, turn_time=90)
+    assert s.threads and await store.guild_settings(GUILD) == s
+    assert (await store.set_guild_settings(GUILD, language="sw")).threads  # kept
+    with pytest.raises(InvalidValue):
+        await store.set_guild_settings(GUILD, threads=1)  # type: ignore[arg-type]
+    table_id = await running_table(store)
+    await store.set_thread_id(table_id, 12345)
+    snap = await store.load_table(table_id)
+    assert snap.table.settings["thread_id"] == 12345 and snap.table.settings["players"] == 4
+    await store.cancel_table(table_id)
+    with pytest.raises(WrongStatus):
+        await store.set_thread_id(table_id, 67890)
+
+
 async def test_guild_settings_defaults_updates_and_validation(store: Store) -> None:
     defaults = await store.guild_settings(GUILD)
     assert (defaults.turn_time, defaults.target_vp, defaults.language) == (60, 5, "en")
