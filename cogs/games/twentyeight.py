@@ -21,6 +21,10 @@ and a trump card is shown face up only once ``exposed`` is true.
 The module runs past 500 lines because Twenty-Eight has the most to show of the games (an
 auction, a contract with raises and Thani, a trump card hidden then shown, base cards moved
 both ways), and all of it is one game's look, which the layout of ``cogs/`` keeps in one place.
+
+Over 500 lines because Twenty-Eight shows more of its own than any other game (an auction and
+its contract, raises and Thani, a trump hidden face down then exposed, base cards that move
+between the sides), and a presenter is one game's look in one module.
 """
 
 from __future__ import annotations

@@ -22,8 +22,8 @@ from discord import app_commands
 from albastini.events import Acted, DealOver, Event, MatchOver, TableClosed, TurnStarted
 from albastini.table import Refusal
 from cogs.games import first_game, first_rules_page, rules_page
-from cogs.games import rules as rules_of
-from cogs.i18n import game_key, join_list, t
+from cogs.i18n import game_key, t
+from cogs.tables._checks import impossible_table, may_start_threads, missing_permission
 from cogs.tables._clicks import TableClicks
 from cogs.tables._hands import PrivateHands
 from cogs.ui import texts, views
@@ -43,24 +43,6 @@ def message_link(guild_id: int, channel_id: int, message_id: int | None) -> str:
     if message_id is None:
         return f"<#{channel_id}>"
     return f"https://discord.com/channels/{guild_id}/{channel_id}/{message_id}"
-
-
-#: What the bot needs in a channel to run a table there (catalogue keys name them).
-NEEDED_PERMISSIONS: tuple[tuple[str, str], ...] = (
-    ("view_channel", "permission.view_channel"),
-    ("send_messages", "permission.send_messages"),
-    ("embed_links", "permission.embed_links"),
-    ("attach_files", "permission.attach_files"),
-)
-
-
-def missing_permission(interaction: discord.Interaction[Any]) -> str | None:
-    """The catalogue key of the first permission the bot lacks in this channel, if any."""
-    perms = interaction.app_permissions
-    for attr, key in NEEDED_PERMISSIONS:
-        if not getattr(perms, attr, False):
-            return key
-    return None
 
 
 class TablesCog(FeatureCog):
@@ -219,9 +201,9 @@ class TablesCog(FeatureCog):
             )
             return
         options = {} if trumps is None else {"trumps": trumps}
-        wrong = self._impossible_table(lang, game, players, teams, options, target)
+        wrong = impossible_table(lang, game, players, teams, options, target)
         in_thread = await self._in_thread(interaction, thread)
-        if wrong is None and in_thread and not self._may_start_threads(interaction):
+        if wrong is None and in_thread and not may_start_threads(interaction):
             wrong = t(lang, "refuse.thread_permission")
         if wrong is not None:
             await self.private(reply, wrong)
@@ -248,33 +230,6 @@ class TablesCog(FeatureCog):
             await self.private(reply, self.refusal(lang, exc, None))
             return
         await self._post_lobby(interaction, reply, table, thread=in_thread)
-
-    @staticmethod
-    def _impossible_table(lang: str, game: str, players: int, teams: str | None,
-                          options: Mapping[str, int], target: int | None) -> str | None:
-        """Why ``game`` cannot be played by ``players`` (in ``teams``), from the game's modes
-        (Twenty-Eight: 3, 4 or 6 players, each with its own sides), naming what is possible,
-        or with these ``options`` (only a game's own) or a ``target`` (not where banks end the
-        match, Ass's); None when it can."""
-        try:
-            shape = rules_of(game)
-        except KeyError:
-            return t(lang, "refuse.bad_value")
-        named = t(lang, f"choice.game.{game}")
-        if any(name not in shape.options for name in options):
-            return t(lang, "refuse.no_trumps", game=named)
-        if target is not None and not shape.has_target:
-            return t(lang, "refuse.no_target", game=named)
-        counts = sorted({p for p, _ in shape.modes})
-        if players not in counts:
-            return t(lang, "refuse.bad_players_game", game=named,
-                     players=players, choices=", ".join(str(n) for n in counts))
-        sizes = [size for p, size in shape.modes if p == players]
-        if teams is None or TEAM_SIZES.get(teams) in sizes:
-            return None
-        choices = [t(lang, f"choice.mode.{m}") for m, size in TEAM_SIZES.items() if size in sizes]
-        return t(lang, "refuse.bad_mode", players=players, mode=t(lang, f"choice.mode.{teams}"),
-                 choices=join_list(lang, choices))
 
     async def _post_lobby(
         self,
@@ -327,12 +282,6 @@ class TablesCog(FeatureCog):
             return asked
         assert interaction.guild_id is not None
         return (await self.store.guild_settings(interaction.guild_id)).threads
-
-    @staticmethod
-    def _may_start_threads(interaction: discord.Interaction[Any]) -> bool:
-        """Whether the bot may start a public thread in the channel and post in it."""
-        perms = interaction.app_permissions
-        return bool(perms.create_public_threads and perms.send_messages_in_threads)
 
     async def _start_thread(
         self, interaction: discord.Interaction[Any], reply: Reply, table: Table, msg: Any
@@ -500,4 +449,4 @@ class TablesCog(FeatureCog):
         in_thread = (table is not None and table.thread_id is not None) or await self._in_thread(
             interaction, None)
         await self._post_lobby(interaction, reply, new,
-                               thread=in_thread and self._may_start_threads(interaction))
+                               thread=in_thread and may_start_threads(interaction))

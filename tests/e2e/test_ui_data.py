@@ -350,7 +350,7 @@ async def test_no_turn_notice_for_someone_who_played_in_time() -> None:
 def test_missing_permission_is_named() -> None:
     import discord
 
-    from cogs.tables._cog import missing_permission
+    from cogs.tables._checks import missing_permission
 
     perms = discord.Permissions(view_channel=True, send_messages=True, embed_links=True)
     assert missing_permission(SimpleNamespace(app_permissions=perms)) == "permission.attach_files"  # type: ignore[arg-type]
@@ -473,7 +473,7 @@ def _keys_used_by_cogs() -> set[str]:
     import ast
     from pathlib import Path
 
-    from cogs.tables._cog import NEEDED_PERMISSIONS
+    from cogs.tables._checks import NEEDED_PERMISSIONS
 
     keys = {key for _attr, key in NEEDED_PERMISSIONS}
     root = Path(__file__).resolve().parents[2] / "cogs"
