@@ -188,7 +188,10 @@ async def test_the_write_ahead_log_is_checkpointed_while_playing(
 
     unchecked = await play(every=10**9)
     checked = await play(every=20)
-    assert checked * 4 < unchecked  # without checkpoints the WAL holds every commit
+    # without checkpoints the WAL holds every commit; with them, its high-water mark is a few
+    # dozen commits (more on a busy machine, where a checkpoint may start a little late: a 2x
+    # margin, not 4x, so the test does not depend on the machine's speed)
+    assert checked * 2 < unchecked
 
 
 async def test_closing_while_checkpoints_are_due_keeps_every_move(
