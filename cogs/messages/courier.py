@@ -42,10 +42,8 @@ from typing import Any, Literal
 log = logging.getLogger(__name__)
 
 #: What became of an edit: done, the message is gone, no permission, it failed otherwise, or
-#: (an edit through an interaction's token) the token no longer edits it, or Discord refused
-#: the new picture it uploaded (a card's media cannot be uploaded through a token today:
-#: discord-api-docs#7529).
-Outcome = Literal["ok", "not_found", "forbidden", "failed", "token_gone", "media_refused"]
+#: (an edit through an interaction's token) the token no longer edits it.
+Outcome = Literal["ok", "not_found", "forbidden", "failed", "token_gone"]
 #: Seconds the courier is given to start (import discord.py and Pillow, log in).
 START_TIMEOUT = 60.0
 #: Seconds the courier is given to finish the edits in flight when the bot stops.
@@ -392,12 +390,10 @@ async def _edit(http: Any, job: Edit) -> tuple[Outcome, bool]:
     import discord.http
 
     from cogs import render
-    from cogs.ui.cards import ALT_MAX, CardView
+    from cogs.ui.cards import ALT_MAX, laid_out
 
     card = job.card
-    # a card has no content and no embeds: a classic message becomes a card at its next edit
-    kwargs: dict[str, Any] = {"content": None, "embed": None,
-                              "view": CardView(card, with_picture=job.keep_picture)}
+    kwargs: dict[str, Any] = laid_out(card, with_picture=job.keep_picture)
     painted = False
     if job.picture is not None:
         try:
@@ -405,12 +401,12 @@ async def _edit(http: Any, job: Edit) -> tuple[Outcome, bool]:
         except Exception:
             log.exception("could not draw a table picture")
             failed = dataclasses.replace(card, texts=(*card.texts, job.picture_failed))
-            kwargs["view"] = CardView(failed)
+            kwargs.update(laid_out(failed))
             kwargs["attachments"] = []
         else:
             file = discord.File(io.BytesIO(jpeg), filename=render.PICTURE_FILE,
                                 description=(card.alt or "")[:ALT_MAX])
-            kwargs["view"] = CardView(card, with_picture=True)
+            kwargs.update(laid_out(card, with_picture=True))
             kwargs["attachments"] = [file]
             painted = True
     elif job.clear_attachments:
@@ -478,8 +474,7 @@ async def edit_original(
     was clicked) through that interaction's token: outside Discord's global rate limit, for 15
     minutes after the click. ``kwargs``: the message's content, embed, view, attachments.
     "not_found" when the message was deleted; "token_gone" when the token no longer edits it
-    (expired): the caller edits through the channel instead; "media_refused" when Discord
-    refused the new picture of a card (the caller sends it through the channel)."""
+    (expired): the caller edits through the channel instead."""
     import discord
     import discord.http
     from discord.webhook.async_ import async_context
@@ -502,10 +497,6 @@ async def edit_original(
     except discord.HTTPException as exc:
         if exc.status == 404 and exc.code == 10008:
             return "not_found"  # Unknown Message: the message was deleted
-        if exc.status == 400 and kwargs.get("attachments"):
-            log.info("a table message's new picture was refused through a token (%s %s)",
-                     exc.status, exc.code)
-            return "media_refused"
         if exc.status in (401, 403, 404):
             log.info("a table message's interaction token no longer edits it (%s %s)",
                      exc.status, exc.code)

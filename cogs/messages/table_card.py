@@ -1,7 +1,9 @@
-"""What a table's one public message shows: its lobby, then the table, as a Components V2 card
-(:mod:`cogs.ui.cards`) in the game's accent colour.
+"""What a table's one public message shows: its lobby, then the table, as a card
+(:mod:`cogs.ui.cards`) in the game's accent colour; a classic one, an embed, because Discord
+refuses a Components V2 message's new picture through an interaction's token
+(discord-api-docs#7529), which edits this message outside the global rate limit.
 
-The table card: a header (game, deal, score and target), the picture of the table right under it
+The table card: a header (game, deal, score and target), the picture of the table at its foot
 (with its alt text, :func:`cogs.render.describe_table`), the text table (whose turn, the game's
 facts and lines, the trick and the last one), the sides, and the table's buttons. The lobby
 card: the lobby's title and seats, and its buttons. Only public views are read here
@@ -33,7 +35,8 @@ def lobby_card(table: Table, closed_reason: str | None) -> Card:
         key = "lobby.expired" if closed_reason == "idle" else "lobby.closed"
         description += "\n" + t(lang, key)
     buttons = views.lobby_buttons(table, lang) if table.status == "lobby" else []
-    return Card(presenter(table.game).ACCENT, (f"### {title}", description), tuple(buttons))
+    return Card(presenter(table.game).ACCENT, (f"### {title}", description), tuple(buttons),
+                classic=True)
 
 
 def table_card(table: Table, clock: str, note: str | None = None) -> Card:
@@ -58,4 +61,5 @@ def table_card(table: Table, clock: str, note: str | None = None) -> Card:
     # the picture's alt text: what it shows, in words, for a screen reader
     alt = render.describe_table(view, texts.picture_names(table, lang), lang, shows=shows)
     head = f"{note}\n### {header}" if note else f"### {header}"
-    return Card(shows.ACCENT, (head, body), tuple(views.table_buttons(table, lang)), alt=alt)
+    return Card(shows.ACCENT, (head, body), tuple(views.table_buttons(table, lang)), alt=alt,
+                classic=True)

@@ -57,18 +57,13 @@ from cogs.messages import courier, painter, table_card
 from cogs.messages.courier import Courier, Outcome
 from cogs.messages.notices import Notices, deadline_text
 from cogs.ui import buttons, texts
-from cogs.ui.cards import ALT_MAX, Card, CardView
+from cogs.ui.cards import ALT_MAX, Card, laid_out
 
 if TYPE_CHECKING:
     from albastini.table import Table
 
 log = logging.getLogger(__name__)
 
-#: Seconds during which edits through an interaction token carry no new picture: from the start
-#: (a Components V2 message's media cannot be uploaded by such an edit today, Discord answers
-#: 400: discord-api-docs#7529), and again after each refusal; then one token edit tries, so
-#: that the bot uses tokens for pictures again once Discord fixes it.
-TOKEN_PICTURE_RETRY = 600.0
 #: Pictures waiting to be drawn beyond which a table's new text goes out without waiting.
 PAINT_BACKLOG = 2
 #: Seconds before a table whose text went out without its picture tries the picture again.
@@ -90,8 +85,9 @@ TABLE_TOKEN_LIFE = 14 * 60.0
 def _signature(payload: dict[str, Any]) -> str:
     """What a payload shows (its card, the picture's place in it included), to skip an edit
     that would change nothing."""
-    view = payload.get("view")
-    return json.dumps(view.to_components() if view is not None else [], sort_keys=True)
+    view, embed = payload.get("view"), payload.get("embed")
+    return json.dumps([view.to_components() if view is not None else [],
+                       embed.to_dict() if embed is not None else None], sort_keys=True)
 
 
 class TableMessages:
@@ -155,10 +151,6 @@ class TableMessages:
         # reply to /albastini start failed; the bot stopped in between): found or posted again.
         self._lost: set[int] = set()
         self._reposting: set[int] = set()  # tables whose message is being posted again
-        # Tables whose picture is stale and goes through the channel (tokens carry none now),
-        # and from when a token edit may carry a picture again.
-        self._picture_due: set[int] = set()
-        self._token_pictures_from: float | None = None
 
     def refresh(self, table_id: int) -> None:
         """Bring the table message up to date soon (coalesced with other pending changes)."""
@@ -217,8 +209,7 @@ class TableMessages:
             # lane, then room in the budget's window: waiting for a lane never holds a place
             # in the window, which the lanes' other holders (notices) may be waiting for.
             paid = entered = False
-            channel = self._token(table_id) is None or (
-                table_id in self._picture_due and not self.tokens_carry_pictures())
+            channel = self._token(table_id) is None
             if self.budget is not None and channel:
                 await self.budget.reserve(self._key(table_id))
                 paid = True
@@ -284,17 +275,17 @@ class TableMessages:
                     await asyncio.wait_for(self._edit_finished.wait(), left)
 
     async def message_payload(self, table: Table, note: str | None = None) -> dict[str, Any]:
-        """The card (``view``) and ``attachments`` of the table message for the table's current
-        state, to post it; ``note``: a line above it (why it is posted again)."""
+        """The card (``embed`` and ``view``) and ``attachments`` of the table message for the
+        table's current state, to post it; ``note``: a line above it (why it is posted again)."""
         payload, _painted = await self._build(table, picture=True)
         card: Card = payload.pop("card")
         if note:
-            view: CardView = payload["view"]
-            payload["view"] = CardView(replace(card, texts=(note, *card.texts)),
-                                       with_picture=view.with_picture)
+            noted = replace(card, texts=(note, *card.texts))
+            payload.update(laid_out(noted, with_picture=payload["view"].with_picture))
         payload.setdefault("attachments", [])
-        for key in ("content", "embed"):  # a new message has neither
-            payload.pop(key, None)
+        for key in ("content", "embed"):  # a new message has no content, a V2 card no embed
+            if payload.get(key) is None:
+                payload.pop(key, None)
         return payload
 
     async def _build(self, table: Table, *, picture: bool) -> tuple[dict[str, Any], bool]:
@@ -311,19 +302,17 @@ class TableMessages:
     def _compose(
         self, table: Table, *, picture: bool
     ) -> tuple[dict[str, Any], courier.Picture | None]:
-        """The payload without a new picture (``card``: what it shows; ``view``: the card laid
-        out, with the picture the message has if it has one), and what to draw one from
-        (public view, names and game) when the message needs a new one; ``attachments=[]``
-        for a lobby (none)."""
+        """The payload without a new picture (``card``: what it shows; ``embed`` and ``view``:
+        the card laid out, with the picture the message has if it has one), and what to draw
+        one from (public view, names and game) when the message needs a new one;
+        ``attachments=[]`` for a lobby (none)."""
         lang = table.language
         if table.status == "lobby" or table.match is None:
             card = table_card.lobby_card(table, self.closed_reasons.get(table.id))
-            return {**self._legacy_cleared(), "card": card, "view": CardView(card),
-                    "attachments": []}, None
+            return {"card": card, **laid_out(card), "attachments": []}, None
         card = table_card.table_card(table, deadline_text(table, self.service.clock))
-        payload: dict[str, Any] = {**self._legacy_cleared(), "card": card}
         kept = table.id in self._pictured  # the message's picture, shown until a new one
-        payload["view"] = CardView(card, with_picture=kept)
+        payload: dict[str, Any] = {"card": card, **laid_out(card, with_picture=kept)}
         if not picture:
             return payload, None
         view = table.public_view()
@@ -334,12 +323,6 @@ class TableMessages:
             return payload, None  # the one there shows this already
         self._drawn[table.id] = picture_key  # forgotten again if the drawing fails
         return payload, (view, names_now, table.game, lang)
-
-    @staticmethod
-    def _legacy_cleared() -> dict[str, Any]:
-        """A card has no content and no embeds: an edit clears them (a classic table message
-        posted before cards becomes a card at its next edit)."""
-        return {"content": None, "embed": None}
 
     async def _attach(
         self, table: Table, payload: dict[str, Any], draw: courier.Picture
@@ -353,10 +336,10 @@ class TableMessages:
             log.exception("could not draw table %s", table.id)
             self._drawn.pop(table.id, None)
             failed = replace(card, texts=(*card.texts, t(table.language, "error.image_failed")))
-            payload["view"] = CardView(failed)
+            payload.update(laid_out(failed))
             payload["attachments"] = []
         else:
-            payload["view"] = CardView(card, with_picture=True)
+            payload.update(laid_out(card, with_picture=True))
             payload["attachments"] = [discord.File(io.BytesIO(jpeg), filename=render.PICTURE_FILE,
                                                    description=(card.alt or "")[:ALT_MAX])]
         finally:
@@ -384,22 +367,13 @@ class TableMessages:
             table.status == "cancelled" and table.match is not None
         )
         # Pictures are the costly part: when others are already waiting to be drawn, a table
-        # that has a picture gets its text now and a fresh picture a little later; so does an
-        # edit through a token while tokens cannot carry pictures (the picture then goes
-        # through the channel: _edit_loop).
+        # that has a picture gets its text now and a fresh picture a little later.
         paint = not has_picture or table.id not in self._pictured or (
             self._painting < PAINT_BACKLOG)
         payload, draw = self._compose(table, picture=paint)
-        if draw is not None and via == "token" and not self.tokens_carry_pictures():
-            self._drawn.pop(table_id, None)  # not drawn now: the text alone goes through
-            draw, paint = None, False
         signature = _signature(payload)
-        due = table_id in self._picture_due  # an edit for the picture alone
-        if (not paint or (due and draw is None)) and signature == self._sent.get(table_id):
-            if paint:
-                self._picture_due.discard(table_id)  # the picture there is the state's
-            else:
-                self._picture_later(table_id, via)  # nothing new to say; the picture waits
+        if not paint and signature == self._sent.get(table_id):
+            self._refresh_later(table_id)  # nothing new to say; the picture waits
             return None
         through = self._token(table_id) if via == "token" else None
         if via == "token" and through is None and self.budget is not None:
@@ -407,16 +381,6 @@ class TableMessages:
             self._drawn.pop(table_id, None)
             return "token_gone"
         outcome = await self._send_edit(table, payload, draw, through)
-        if outcome == "media_refused":
-            # Discord refuses a new picture in a card edited through a token: the text goes
-            # through the token at once, the picture through the channel.
-            log.info("edits through interaction tokens carry no new table picture for %.0f s "
-                     "(Discord refused one)", TOKEN_PICTURE_RETRY)
-            self._token_pictures_from = self.token_clock() + TOKEN_PICTURE_RETRY
-            self._drawn.pop(table_id, None)
-            self._picture_due.add(table_id)
-            self._dirty.add(table_id)
-            return outcome
         if outcome == "token_gone":
             self._tokens.pop(table_id, None)
             self._drawn.pop(table_id, None)
@@ -433,8 +397,6 @@ class TableMessages:
             self._refresh_later(table_id)  # try again in a moment (or with the next change)
             return outcome
         self._sent[table_id] = signature
-        if paint:
-            self._picture_due.discard(table_id)
         if has_picture and paint and payload.get("attachments"):
             self._pictured.add(table_id)
             self._remember_picture(table_id)
@@ -442,27 +404,8 @@ class TableMessages:
             self._pictured.discard(table_id)  # no picture any more (lobby, failed drawing)
             self._shown.pop(table_id, None)
         elif has_picture and not paint:
-            self._picture_later(table_id, via)
+            self._refresh_later(table_id)  # a fresh picture once the others are drawn
         return outcome
-
-    def _picture_later(self, table_id: int, via: str | None) -> None:
-        """The picture was left out of this edit: it follows through the channel (paid) in the
-        table's next edit when it was left out because tokens carry no picture now, else in a
-        moment, when the pictures queued for other tables are drawn."""
-        if via == "token" and not self.tokens_carry_pictures():
-            self._picture_due.add(table_id)
-            self._dirty.add(table_id)  # the edit loop goes on: its next turn pays for it
-            return
-        self._refresh_later(table_id)
-
-    def tokens_carry_pictures(self) -> bool:
-        """Whether an edit through an interaction token may upload a new picture now: not in
-        the first :data:`TOKEN_PICTURE_RETRY` seconds of the run, nor in those after a refusal
-        (then one tries, and a success lets the next ones through)."""
-        now = self.token_clock()
-        if self._token_pictures_from is None:
-            self._token_pictures_from = now + TOKEN_PICTURE_RETRY
-        return now >= self._token_pictures_from
 
     async def _send_edit(
         self,
@@ -608,7 +551,7 @@ class TableMessages:
         # what it shows but the note, which stays until the next change
         card = payload["view"].card
         bare = replace(card, texts=card.texts[1:]) if note else card
-        shown = _signature({"view": CardView(bare, with_picture=payload["view"].with_picture)})
+        shown = _signature(laid_out(bare, with_picture=payload["view"].with_picture))
         channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         files = payload.pop("attachments", [])
         msg = await channel.send(files=files, **payload)
@@ -653,7 +596,6 @@ class TableMessages:
         self._last_edit.pop(table_id, None)
         self.closed_reasons.pop(table_id, None)
         self._lost.discard(table_id)
-        self._picture_due.discard(table_id)
         if table_id not in self._retry:
             self._pictured.discard(table_id)
             self._sent.pop(table_id, None)

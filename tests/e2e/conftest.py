@@ -161,16 +161,30 @@ def assert_no_hidden_card_public(
 
 def assert_cards(fake: FakeDiscord, game: str) -> int:
     """Every public message of the bot in the channel but the turn notices (plain mentions,
-    which must ping) is a Components V2 card in ``game``'s accent colour: its table (lobby,
-    then the table with its picture and alt text), and its deal summaries and match's end.
-    Returns how many cards were checked."""
+    which must ping) is a card in ``game``'s accent colour: its table message (lobby, then the
+    table with its picture and alt text) a classic one, an embed (why: tests/e2e/test_cards.py),
+    its deal summaries and its match's end Components V2 cards. Returns how many cards were
+    checked."""
     from cogs.games import presenter
     from tests.fakediscord.models import walk_all
 
     accent = presenter(game).ACCENT
     checked = 0
     for m in fake.messages():
-        if not m.author.bot or m.ephemeral or m.embeds:  # (embeds: boards, another feature's)
+        if not m.author.bot or m.ephemeral:
+            continue
+        if m.embeds:
+            pictures = [a for a in m.attachments if a.filename == "table.jpg"]
+            if not pictures and not m.buttons:
+                continue  # boards: another feature's
+            (embed,) = m.embeds
+            assert not m.v2 and not m.content and embed["color"] == accent, m
+            assert embed.get("title") and embed.get("description"), embed
+            if pictures:  # the table's picture at the foot, with its alt text
+                (picture,) = pictures
+                assert embed["image"]["url"] == "attachment://table.jpg", embed
+                assert picture.description, picture
+            checked += 1
             continue
         if not m.v2:  # a turn notice: a mention and the hand's button, nothing else
             assert m.content.startswith("<@") or "<@" in m.content, m.content
@@ -181,12 +195,6 @@ def assert_cards(fake: FakeDiscord, game: str) -> int:
         assert container["type"] == 17 and container["accent_color"] == accent, container
         parts = list(walk_all(m.components))
         assert len(parts) <= 40 and parts[1]["type"] == 10, parts
-        gallery = [c for c in parts if c["type"] == 12]
-        if gallery:  # the table's picture, with its alt text (attachment and item alike)
-            (item,) = gallery[0]["items"]
-            (picture,) = [a for a in m.attachments if a.filename == "table.jpg"]
-            assert item["media"]["url"] == "attachment://table.jpg"
-            assert item["description"] and picture.description == item["description"]
         checked += 1
     return checked
 

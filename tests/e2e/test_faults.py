@@ -222,8 +222,8 @@ async def test_lobby_sent_before_a_restart_but_not_saved_keeps_working(
             await press_start(fake, neema, lobby)
             await fake.wait_until(lambda: fake.find_button(lobby, label="Show my hand"))
             await settle(bot2, fake)
-            tables = [m for m in fake.messages()  # the table cards (turn notices are plain)
-                      if m.v2 and fake.find_button(m, label="Show my hand")]
+            tables = [m for m in fake.messages()  # the table messages (turn notices are plain)
+                      if m.embeds and fake.find_button(m, label="Show my hand")]
             assert lobbies(fake) == [] and tables == [lobby]
         assert_clean(fake)
 
