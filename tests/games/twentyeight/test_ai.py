@@ -154,25 +154,27 @@ def test_trump_inference_from_the_bidders_leads_is_almost_always_right() -> None
 
 
 def test_hard_bids_from_sampled_deals() -> None:
-    """Strong four cards make a contract more often than weak ones, and a higher contract
-    less often; the hard player bids on the strong hand and passes the weak one."""
+    """Over deals sampled around its cards and bid to the end, a strong hand (the Jack, Nine
+    and Ace of hearts and a Jack) wins more by bidding than a weak one, and more by bidding
+    than by passing; the hard player bids on the strong hand and passes the weak one."""
     from albastini.games.twentyeight.ai.search import SearchPlayer
+    from albastini.games.twentyeight.kernel import BID, PASS
 
     from .helpers import deck_for
 
     strong = deck_for(4, 3, {1: ["JH", "9H", "AH", "JS"]})
     weak = deck_for(4, 3, {1: ["7C", "8D", "QH", "KS"]})
-    chances = {}
+    values = {}
     for name, deck in (("strong", strong), ("weak", weak)):
         deal = new_deal(4, 2, 3, deck=deck)
         deal.apply("bid:14")
         k = read_view(deal.view(1))
-        bot = SearchPlayer(seed=1)
-        chances[name] = (bot.make_chance(k, 15), bot.make_chance(k, 22))
+        bot = SearchPlayer(seed=1, iterations=1)
+        values[name] = bot.speech_values(k, [PASS, BID + 15], 0.0)
         code = bot.choose(deal.view(1))
         assert code == ("bid:15" if name == "strong" else "pass")
-    assert chances["strong"][0] > chances["weak"][0] + 0.3
-    assert chances["strong"][0] > chances["strong"][1]
+    assert values["strong"][1] > values["weak"][1] + 0.3
+    assert values["strong"][1] > values["strong"][0]
 
 
 @pytest.mark.parametrize("level", ["easy", "normal", "hard"])
