@@ -193,7 +193,11 @@ def play_pair_28(
         else:
             a_won = result.winner == a_side
         stake = max(result.game_points)
-        out["games"].append({"a_won": a_won, "vp": stake, "a_points": result.points[a_side]})
+        a_bid = None if result.redeal else (result.bidder % teams == a_side if teams == 2
+                                            else result.bidder == a_side)
+        out["games"].append({"a_won": a_won, "vp": stake, "a_points": result.points[a_side],
+                             "a_bid": a_bid, "made": result.made,
+                             "contract": result.contract})
         for seat in range(players):
             out["lat"][levels[seat]].extend(lat[seat])
     return out
@@ -456,6 +460,14 @@ def main(argv: list[str] | None = None) -> None:
               f"A {sum(g['a_made'] for g in games) / n:.3f}, "
               f"B {sum(g['b_made'] for g in games) / n:.3f}; A said go "
               f"{sum(g['a_go'] for g in games) / n:.3f}")
+    if twenty_eight:
+        games = [g for r in results for g in r["games"] if g["a_bid"] is not None]
+        for who, mine in (("A", True), ("B", False)):
+            bid = [g for g in games if g["a_bid"] == mine]
+            made = sum(g["made"] for g in bid)
+            mean = sum(g["contract"] for g in bid) / len(bid) if bid else float("nan")
+            print(f"{who} bid {len(bid)} deals (mean contract {mean:.1f}), made "
+                  f"{made / len(bid) if bid else float('nan'):.3f}")
     decided = wins + losses
     rate = wins / decided if decided else float("nan")
     lo, hi = wilson(wins, decided)

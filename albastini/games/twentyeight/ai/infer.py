@@ -107,17 +107,25 @@ def first_cards(cards: Sequence[int], k: Knowledge, rng: random.Random, keep: in
     return [keep, *picked] if keep >= 0 else picked
 
 
-def world_weight(k: Knowledge, st: K.State, said: dict[int, list[tuple[int, int]]],
-                 rng: random.Random) -> float:
-    """How likely the hidden hands of ``st`` (a world sampled for ``k``) make the auction
-    heard, and, for a seat that does not know the trump, the bidder's choice of it."""
-    w = 1.0
+def played_by_seat(k: Knowledge) -> dict[int, list[int]]:
+    """The cards each seat has played so far (public)."""
     played: dict[int, list[int]] = {}
-    for _, plays, _, _ in st.tricks:
+    for _, plays, _, _ in k.tricks:
         for s, c in plays:
             played.setdefault(s, []).append(c)
-    for s, c in st.trick:
+    for s, c in k.trick:
         played.setdefault(s, []).append(c)
+    return played
+
+
+def world_weight(k: Knowledge, st: K.State, said: dict[int, list[tuple[int, int]]],
+                 rng: random.Random, played: dict[int, list[int]] | None = None) -> float:
+    """How likely the hidden hands of ``st`` (a world sampled for ``k``) make the auction
+    heard, and, for a seat that does not know the trump, the bidder's choice of it
+    (``played``: :func:`played_by_seat`, computed once per decision)."""
+    if played is None:
+        played = played_by_seat(k)
+    w = 1.0
     hidden_trump = k.trump < 0 and st.trump_card >= 0
     for seat in range(k.players):
         if seat == k.seat:
@@ -125,13 +133,14 @@ def world_weight(k: Knowledge, st: K.State, said: dict[int, list[tuple[int, int]
         bidder = seat == k.bidder and hidden_trump
         if seat not in said and not bidder:
             continue
-        cards = st.hand(seat) + played.get(seat, [])
+        h = st.hands[seat]
+        cards = h[0] + h[1] + h[2] + h[3] + played.get(seat, [])
         if seat == st.bidder and st.face_down:
             cards.append(st.trump_card)
         first = first_cards(cards, k, rng, st.trump_card if seat == st.bidder else -1)
-        w *= seat_weight(first, said.get(seat, ()), k.players)
-        if bidder:
-            _, suit = hand_value(first, k.players)
-            if suit != K.SUIT[st.trump_card]:
-                w *= OTHER_SUIT
+        value, suit = hand_value(first, k.players)
+        for bid, floor in said.get(seat, ()):
+            w *= speech_weight(value, bid, floor)
+        if bidder and suit != K.SUIT[st.trump_card]:
+            w *= OTHER_SUIT
     return w

@@ -29,7 +29,7 @@ from typing import Any
 
 from .. import kernel as K
 from .core import CODE_INT, Knowledge, card_key, read_view, sample_world
-from .infer import MARGIN, hand_value, seat_weight, speeches, world_weight
+from .infer import MARGIN, hand_value, played_by_seat, seat_weight, speeches, world_weight
 from .players import NormalPlayer
 
 #: Sampled deals behind an auction speech or a trump card when the number of samples is
@@ -501,30 +501,38 @@ class SearchPlayer(NormalPlayer):
         return best
 
     def evaluate(self, k: Knowledge, actions: list[int], deadline: float) -> list[float]:
-        """Mean utility of each action over the sampled worlds. An action whose mean falls
-        clearly behind the best (by :data:`PRUNE` standard errors of a won-or-lost share) is
-        no longer played out, so the time goes to telling the close ones apart."""
+        """Mean utility of each action over the sampled worlds, each world weighted by the
+        chance that its hands made the auction heard (:func:`.infer.world_weight`). An
+        action whose mean falls clearly behind the best (by :data:`PRUNE` standard errors of
+        a won-or-lost share) is no longer played out, so the time goes to telling the close
+        ones apart."""
         totals = [0.0] * len(actions)
-        counts = [0] * len(actions)
+        weights = [0.0] * len(actions)
         active = list(range(len(actions)))
         said = speeches(k)
+        weigh = bool(said) or (k.face_down and k.seat != k.bidder)
+        played = played_by_seat(k)
         more = self.samples(deadline, self.iterations or 0, 10**9)
         done = 0
         while more(done):
-            world = self.world(k, said)
+            world = sample_world(k, self.rng)
+            w = world_weight(k, world, said, self.rng, played) if weigh else 1.0
+            done += 1
+            if w <= 0.0:
+                continue
             for i in active:
                 st = world.copy()
                 st.apply(actions[i])
                 rollout(st)
-                totals[i] += UTILITY[0](st, k.seat)
-                counts[i] += 1
-            done += 1
+                totals[i] += w * UTILITY[0](st, k.seat)
+                weights[i] += w
             if self.PRUNE and len(active) > 1 and done >= 24 and done % 8 == 0:
-                top = max(totals[i] / counts[i] for i in active)
+                means = {i: totals[i] / weights[i] for i in active if weights[i]}
                 gap = self.PRUNE * 0.7 / math.sqrt(done)
-                active = [i for i in active if totals[i] / counts[i] >= top - gap]
+                top = max(means.values(), default=0.0)
+                active = [i for i in active if i not in means or means[i] >= top - gap]
         self.last_samples = done
-        return [t / c if c else -1.0 for t, c in zip(totals, counts, strict=True)]
+        return [t / w if w else -1.0 for t, w in zip(totals, weights, strict=True)]
 
 
 __all__ = ["SearchPlayer", "model_auction", "policy", "rollout", "utility"]
