@@ -193,8 +193,9 @@ def play_pair_28(
         else:
             a_won = result.winner == a_side
         stake = max(result.game_points)
-        a_bid = None if result.redeal else (result.bidder % teams == a_side if teams == 2
-                                            else result.bidder == a_side)
+        bidder = result.bidder
+        a_bid = None if bidder is None else (bidder % teams == a_side if teams == 2
+                                             else bidder == a_side)
         out["games"].append({"a_won": a_won, "vp": stake, "a_points": result.points[a_side],
                              "a_bid": a_bid, "made": result.made,
                              "contract": result.contract})

@@ -26,4 +26,8 @@ def make_expert(game: str, seed: int | None = None) -> Any:
         from .cassino import ExpertPlayer as CassinoExpert
 
         return CassinoExpert(seed)
+    if game == "ass":
+        from .ass import ExpertPlayer as AssExpert
+
+        return AssExpert(seed)
     raise ValueError(f"No expert player for {game!r} (choose from {', '.join(GAMES)})")
