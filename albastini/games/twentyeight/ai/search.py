@@ -4,12 +4,12 @@ every phase of the deal.
 Play: each iteration deals the cards this seat cannot see (and, for anyone but the bidder,
 the face-down trump card) consistently with everything public (:func:`.core.sample_world`:
 voids shown by discards, a call for the trump followed by a non-trump, the suits the bidder
-led while the trump was hidden) and keeps the deal with the chance that its hands made the
+led while the trump was hidden) and weighs the deal by the chance that its hands made the
 auction heard (:func:`.infer.world_weight`: a high bidder holds the Jack and Nine of some
 suit, the face-down card is of the suit the bidder's first cards favoured); then it scores
 every legal action on that same world by playing the deal out with :func:`rollout`, a fast
-policy on :class:`..kernel.State`. The action with the best mean wins: winning the deal
-first, a little the card points.
+policy on :class:`..kernel.State` that uses only what each player could know. The action
+with the best weighted mean wins: winning the deal first, a little the card points.
 
 Auction: for passing and for the lowest legal bid, deals sampled around its cards (the
 other players' first cards weighted by their speeches, the second batch at random) are bid
@@ -231,13 +231,14 @@ def fair_policy(st: K.State) -> int:
 
 
 def rollout(st: K.State) -> None:
-    """Play ``st`` to the end with :data:`ROLLOUT` (:func:`policy` by default)."""
+    """Play ``st`` to the end with :data:`ROLLOUT` (:func:`fair_policy` by default)."""
     choose = ROLLOUT[0]
     while st.phase == K.PLAYING:
         st.apply(choose(st))
 
 
-#: The rollout policy (a list, so that the bench can swap it).
+#: The rollout policy (a list, so that the bench can swap it): :func:`fair_policy`; the
+#: others (:func:`policy`, :func:`smart_policy`) measured no better (bench/README.md).
 ROLLOUT: list[Callable[[K.State], int]] = [fair_policy]
 
 
@@ -253,30 +254,6 @@ def utility(st: K.State, seat: int) -> float:
     pts = sum(p for t, p in enumerate(st.points) if side_of(st, t) == mine)
     return (1.0 if won else 0.0) + 0.01 * pts
 
-
-def smooth_utility(st: K.State, seat: int) -> float:
-    """How surely this seat's side won: a logistic of its card points' margin over what it
-    needed (the contract, or for the defenders enough to beat it), so that a deal barely
-    made counts less than one made with points to spare (a lower-variance signal than won
-    or lost)."""
-    if st.redeal:
-        return 0.5
-    _, made, _ = st.settlement()
-    mine = side_of(st, seat)
-    team = st.bidder % st.n_teams
-    bid_pts = st.points[team] if st.n_teams != 3 else st.points[st.bidder]
-    margin = bid_pts - st.contract + 0.5  # > 0 when made
-    if st.thani:
-        margin = 1.0 if made else -1.0
-    x = margin / UTILITY_SCALE
-    x = x if mine == 0 else -x
-    return 1.0 / (1.0 + math.exp(-x))
-
-
-#: Card points that move :func:`smooth_utility` from one half to about three quarters.
-UTILITY_SCALE = 2.0
-#: The utility the search maximises (a list, so that the bench can swap it).
-UTILITY: list[Callable[[K.State, int], float]] = [utility]
 
 def lay_card(hand: list[int], players: int) -> int:
     """The model's trump card: the weakest card of the suit :func:`.infer.hand_value`
@@ -524,7 +501,7 @@ class SearchPlayer(NormalPlayer):
                 st = world.copy()
                 st.apply(actions[i])
                 rollout(st)
-                totals[i] += w * UTILITY[0](st, k.seat)
+                totals[i] += w * utility(st, k.seat)
                 weights[i] += w
             if self.PRUNE and len(active) > 1 and done >= 24 and done % 8 == 0:
                 means = {i: totals[i] / weights[i] for i in active if weights[i]}
