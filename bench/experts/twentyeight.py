@@ -29,7 +29,7 @@ JACK, NINE, ACE, TEN = 0, 1, 2, 3  # rank positions of a card int (card % 9)
 #: What the side expects to take, by mode: the points its four cards (6 trios: six) are
 #: worth when they choose the trump. Fitted on deals played out by this player with the
 #: hand's owner as the bidder (bench/README.md, "Twenty-Eight expert").
-BASE = {3: 8.0, 4: 13.0, 6: 13.0}
+BASE = {3: 7.6, 4: 13.0, 6: 12.2}
 
 
 def rank(card: int) -> int:
