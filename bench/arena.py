@@ -44,6 +44,13 @@ deals with the 95% Wilson interval and n, and A's decision latency p50 / p95.
 
     .venv/bin/python bench/arena.py --all-modes --a hard --deals 100 --workers 2
 
+``expert`` (``--a`` or ``--b``, every game) is the strong rule-based opponent of
+``bench/experts/``: written from how good players play, seeing the same view as every other
+player; the measure hard is held to (issue 29). With Twenty-Eight the arena also prints how
+many deals each side bid and how often it made them.
+
+    .venv/bin/python bench/arena.py --game twentyeight --a hard --b expert --deals 150 --workers 2
+
 Latency is measured inside the workers: with ``--workers`` as large as the number of cores
 (and other programs running) it is pessimistic; ``--workers 1`` gives the unloaded figure.
 """
