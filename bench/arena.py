@@ -44,6 +44,13 @@ deals with the 95% Wilson interval and n, and A's decision latency p50 / p95.
 
     .venv/bin/python bench/arena.py --all-modes --a hard --deals 100 --workers 2
 
+``expert`` (``--a`` or ``--b``, every game) is the strong rule-based opponent of
+``bench/experts/``: written from how good players play, seeing the same view as every other
+player; the measure hard is held to (issue 29). With Twenty-Eight the arena also prints how
+many deals each side bid and how often it made them.
+
+    .venv/bin/python bench/arena.py --game twentyeight --a hard --b expert --deals 150 --workers 2
+
 Latency is measured inside the workers: with ``--workers`` as large as the number of cores
 (and other programs running) it is pessimistic; ``--workers 1`` gives the unloaded figure.
 """
@@ -58,6 +65,7 @@ import sys
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -68,6 +76,21 @@ from albastini.ai import DIFFICULTIES, make_player
 from albastini.games import ass as ass_game
 from albastini.games import cassino as cas
 from albastini.games import twentyeight as t28
+from bench.experts import make_expert
+
+
+def make_bot(game: str, level: str, seed: int, options: dict[str, Any]) -> Any:
+    """A player of ``game`` for an arena side: ``expert`` (bench/experts/) or any level or
+    kind the game's own ``make_player`` knows."""
+    if level == "expert":
+        return make_expert(game, seed)
+    if game == "twentyeight":
+        return t28.make_player(level, seed=seed, **options)
+    if game == "cassino":
+        return cas.make_player(level, seed=seed, **options)
+    if game == "ass":
+        return ass_game.make_player(level, seed=seed, **options)
+    return make_player(level, seed=seed, **options)
 
 
 def play_pair(
@@ -91,7 +114,7 @@ def play_pair(
     for a_side in range(teams if teams > 2 else 2):
         levels = [a if seat % teams == a_side else b for seat in range(players)]
         bots = [
-            make_player(lv, seed=rng.getrandbits(32), **options.get(lv, {})) for lv in levels
+            make_bot("albastini", lv, rng.getrandbits(32), options.get(lv, {})) for lv in levels
         ]
         lat: list[list[float]] = [[] for _ in range(players)]
         deal = new_deal(players, team_size, dealer, seed=deck_seed)
@@ -164,10 +187,8 @@ def play_pair_28(
     out: dict[str, Any] = {"games": [], "lat": {a: [], b: []}}
     for a_side in range(teams if teams == 3 else 2):
         levels = [a if seat % teams == a_side else b for seat in range(players)]
-        bots = [
-            t28.make_player(lv, seed=rng.getrandbits(32), **options.get(lv, {}))
-            for lv in levels
-        ]
+        bots = [make_bot("twentyeight", lv, rng.getrandbits(32), options.get(lv, {}))
+                for lv in levels]
         deal = t28.new_deal(players, team_size, dealer, seed=deck_seed)
         lat = run_deal(deal, bots, deal.view)
         result = deal.result()
@@ -179,7 +200,12 @@ def play_pair_28(
         else:
             a_won = result.winner == a_side
         stake = max(result.game_points)
-        out["games"].append({"a_won": a_won, "vp": stake, "a_points": result.points[a_side]})
+        bidder = result.bidder
+        a_bid = None if bidder is None else (bidder % teams == a_side if teams == 2
+                                             else bidder == a_side)
+        out["games"].append({"a_won": a_won, "vp": stake, "a_points": result.points[a_side],
+                             "a_bid": a_bid, "made": result.made,
+                             "contract": result.contract})
         for seat in range(players):
             out["lat"][levels[seat]].extend(lat[seat])
     return out
@@ -199,12 +225,10 @@ def play_pair_cassino(
     out: dict[str, Any] = {"games": [], "lat": {a: [], b: []}}
     for a_side in range(teams):
         levels = [a if seat % teams == a_side else b for seat in range(players)]
-        bots = [
-            cas.make_player(lv, seed=rng.getrandbits(32), **options.get(lv, {}))
-            for lv in levels
-        ]
+        bots = [make_bot("cassino", lv, rng.getrandbits(32), options.get(lv, {}))
+                for lv in levels]
         deal = cas.new_deal(players, team_size, dealer, seed=deck_seed)
-        lat = run_deal(deal, bots, lambda seat, deal=deal: cas.table_view(deal, seat))
+        lat = run_deal(deal, bots, partial(cas.table_view, deal))
         result = deal.result()
         a_won = None if result.winner is None else result.winner == a_side
         out["games"].append({"a_won": a_won, "vp": result.points[result.winner or 0],
@@ -228,12 +252,10 @@ def play_pair_ass(
     out: dict[str, Any] = {"games": [], "stats": [], "lat": {a: [], b: []}}
     for a_seat in range(players):
         levels = [a if seat == a_seat else b for seat in range(players)]
-        bots = [
-            ass_game.make_player(lv, seed=rng.getrandbits(32), **options.get(lv, {}))
-            for lv in levels
-        ]
+        bots = [make_bot("ass", lv, rng.getrandbits(32), options.get(lv, {}))
+                for lv in levels]
         deal = ass_game.new_deal(players, 1, dealer, seed=deck_seed, trumps=trumps)
-        lat = run_deal(deal, bots, lambda seat, deal=deal: ass_game.table_view(deal, seat))
+        lat = run_deal(deal, bots, partial(ass_game.table_view, deal))
         result = deal.result()
         mine = result.banks[a_seat]
         # A against each B seat in turn (fewer banks after the deal wins): symmetric, so
@@ -393,7 +415,7 @@ def main(argv: list[str] | None = None) -> None:
             options[lv] = search_options(lv, args.time_ms, args.iterations, args.rollout)
 
     if is_ass:
-        options["_trumps"] = args.trumps  # type: ignore[assignment]
+        options["_trumps"] = args.trumps
     game = ("twentyeight, " if twenty_eight else "cassino, " if cassino
             else "ass, " if is_ass else "")
     times = "x 2 (sides swapped)"
@@ -446,6 +468,14 @@ def main(argv: list[str] | None = None) -> None:
               f"A {sum(g['a_made'] for g in games) / n:.3f}, "
               f"B {sum(g['b_made'] for g in games) / n:.3f}; A said go "
               f"{sum(g['a_go'] for g in games) / n:.3f}")
+    if twenty_eight:
+        games = [g for r in results for g in r["games"] if g["a_bid"] is not None]
+        for who, mine in (("A", True), ("B", False)):
+            bid = [g for g in games if g["a_bid"] == mine]
+            made = sum(g["made"] for g in bid)
+            mean = sum(g["contract"] for g in bid) / len(bid) if bid else float("nan")
+            print(f"{who} bid {len(bid)} deals (mean contract {mean:.1f}), made "
+                  f"{made / len(bid) if bid else float('nan'):.3f}")
     decided = wins + losses
     rate = wins / decided if decided else float("nan")
     lo, hi = wilson(wins, decided)

@@ -75,3 +75,45 @@ def test_unknown_levels_and_options() -> None:
     assert {"easy", "normal", "hard", "random", "greedy"} <= set(KINDS)
     with pytest.raises(ValueError):
         make_player("easy").choose({"legal": []})
+
+
+def test_captured_cards_are_replayed_from_the_public_history() -> None:
+    from albastini.games.cassino.ai.core import read_view
+
+    for players in (2, 3, 4):
+        deal = new_deal(players, seed=players + 10)
+        rng = random.Random(players)
+        while deal.phase != "finished":
+            seat = deal.to_act
+            k = read_view(table_view(deal, seat))
+            assert [sorted(p) for p in k.piles] == [sorted(p) for p in deal.state.piles]
+            deal.apply(rng.choice(deal.legal_actions()))
+
+
+def test_rollout_moves_are_the_greedy_rule_without_a_sweep_left() -> None:
+    from albastini.games.cassino import kernel as K
+    from albastini.games.cassino.ai.core import (
+        can_sweep,
+        greedy_action,
+        greedy_move,
+        rollout_move,
+    )
+
+    rng = random.Random(5)
+    for _ in range(30):
+        deck = list(range(52))
+        rng.shuffle(deck)
+        st = K.State(2, 1, rng.randrange(2), deck)
+        while not st.finished:
+            legal = st.legal()
+            assert greedy_move(st) == (legal[0] if len(legal) == 1
+                                       else greedy_action(st.table, legal))
+            move = rollout_move(st)
+            assert move in legal
+            if move[0] == K.TRAIL:
+                nxt = st.hands[(st.to_act + 1) % 2]
+                trails = [a for a in legal if a[0] == K.TRAIL]
+                safe = [a for a in trails if not can_sweep(
+                    sorted([*st.table, (a[1], (a[1],), K.LOOSE, K.VALUE[a[1]], -1)]), nxt)]
+                assert not safe or move in safe
+            st.apply(rng.choice(legal))

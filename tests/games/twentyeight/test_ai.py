@@ -14,7 +14,7 @@ from albastini.games.twentyeight import LEVELS, decide, make_player, new_deal
 from albastini.games.twentyeight.ai.core import read_view, sample_world
 from albastini.games.twentyeight.kernel import CODES, SUIT
 
-from .helpers import to_play
+from .helpers import deck_for, to_play
 
 KINDS = ["random", "greedy", "easy", "normal"]
 
@@ -154,25 +154,27 @@ def test_trump_inference_from_the_bidders_leads_is_almost_always_right() -> None
 
 
 def test_hard_bids_from_sampled_deals() -> None:
-    """Strong four cards make a contract more often than weak ones, and a higher contract
-    less often; the hard player bids on the strong hand and passes the weak one."""
+    """Over deals sampled around its cards and bid to the end, a strong hand (the Jack, Nine
+    and Ace of hearts and a Jack) wins more by bidding than a weak one, and more by bidding
+    than by passing; the hard player bids on the strong hand and passes the weak one."""
     from albastini.games.twentyeight.ai.search import SearchPlayer
+    from albastini.games.twentyeight.kernel import BID, PASS
 
     from .helpers import deck_for
 
     strong = deck_for(4, 3, {1: ["JH", "9H", "AH", "JS"]})
     weak = deck_for(4, 3, {1: ["7C", "8D", "QH", "KS"]})
-    chances = {}
+    values = {}
     for name, deck in (("strong", strong), ("weak", weak)):
         deal = new_deal(4, 2, 3, deck=deck)
         deal.apply("bid:14")
         k = read_view(deal.view(1))
-        bot = SearchPlayer(seed=1)
-        chances[name] = (bot.make_chance(k, 15), bot.make_chance(k, 22))
+        bot = SearchPlayer(seed=1, iterations=1)
+        values[name] = bot.speech_values(k, [PASS, BID + 15], 0.0)
         code = bot.choose(deal.view(1))
         assert code == ("bid:15" if name == "strong" else "pass")
-    assert chances["strong"][0] > chances["weak"][0] + 0.3
-    assert chances["strong"][0] > chances["strong"][1]
+    assert values["strong"][1] > values["weak"][1] + 0.3
+    assert values["strong"][1] > values["strong"][0]
 
 
 @pytest.mark.parametrize("level", ["easy", "normal", "hard"])
@@ -187,3 +189,62 @@ def test_players_read_a_view_that_went_through_json(level: str) -> None:
     view = json.loads(json.dumps(deal.view(deal.to_act)))
     kwargs = {"iterations": 3} if level == "hard" else {}
     assert make_player(level, seed=1, **kwargs).choose(view) in deal.legal_actions()
+
+
+def test_the_auction_model_reads_a_high_bid_as_honours() -> None:
+    """A free bid of 20 is far likelier from the Jack and Nine of a long suit than from a
+    hand without honours; a pass at 15 the other way round."""
+    from albastini.games.twentyeight.ai.infer import hand_value, speech_weight
+
+    strong = [CODES.index(c) for c in ("JS", "9S", "AS", "7S")]
+    weak = [CODES.index(c) for c in ("7C", "8D", "QH", "KS")]
+    v_strong, suit = hand_value(strong, 4)
+    v_weak, _ = hand_value(weak, 4)
+    assert suit == SUIT[strong[0]]
+    assert speech_weight(v_strong, 20, 20) > 5 * speech_weight(v_weak, 20, 20)
+    assert speech_weight(v_weak, 0, 15) > 5 * speech_weight(v_strong, 0, 15)
+
+
+def test_a_world_where_the_high_bidder_holds_honours_weighs_more() -> None:
+    """Seat 1 bid 20 freely: a sampled world giving it the Jack, Nine and Ace of spades
+    (the face-down card a low spade) weighs more than one giving it nothing."""
+    from albastini.games.twentyeight.ai.core import build_state
+    from albastini.games.twentyeight.ai.infer import played_by_seat, speeches, world_weight
+
+    mine = ["8C", "7D", "QH", "KC", "QC", "TC", "8H", "QS"]
+    deck = deck_for(4, 3, {0: mine[:4], 1: ["JS", "9S", "AS", "7S"]}, {0: mine[4:]})
+    deal = new_deal(4, 2, 3, deck=deck)
+    for code in ("bid:14", "bid:20", "pass", "pass", "pass", "trump:7S", "pass", "pass"):
+        deal.apply(code)
+    assert deal.phase == "playing" and deal.to_act == 0
+    k = read_view(deal.view(0))
+    ints = {c: CODES.index(c) for c in CODES}
+    others = [c.code for c in deal.deck if c.code not in mine]
+    honours = ["JS", "9S", "AS", "KS", "JH", "9H", "AH"]
+    plain = ["8D", "KD", "QD", "9C", "7C", "TH", "KH"]
+
+    def weight(bidder: list[str], fd: str) -> float:
+        pool = [c for c in others if c not in bidder and c != fd]
+        hands = {0: [ints[c] for c in mine], 1: [ints[c] for c in bidder],
+                 2: [ints[c] for c in pool[:8]], 3: [ints[c] for c in pool[8:16]]}
+        st = build_state(k, hands, SUIT[ints[fd]], ints[fd])
+        rng = random.Random(1)
+        return sum(world_weight(k, st, speeches(k), rng, played_by_seat(k))
+                   for _ in range(200)) / 200
+
+    assert weight(honours, "7S") > 3 * weight(plain, "8S")
+
+
+def test_hard_lays_a_trump_card_and_raises_only_when_nearly_sure() -> None:
+    from albastini.games.twentyeight.ai.search import SearchPlayer
+
+    weak = deck_for(4, 3, {0: ["JC", "8D", "7H", "KS"]})
+    deal = new_deal(4, 2, 3, deck=weak)
+    for code in ("bid:14", "pass", "pass", "pass"):
+        deal.apply(code)
+    bot = SearchPlayer(seed=1, iterations=1)
+    code = bot.choose(deal.view(0))
+    assert code in deal.legal_actions() and code.startswith("trump:")
+    deal.apply(code)
+    assert deal.phase == "raising" and deal.to_act == 0
+    assert bot.choose(deal.view(0)) == "pass"  # a 14 on four cards of nothing: never 24

@@ -55,6 +55,9 @@ class Knowledge:
     rounds: int
     pack: int
     legal: list[str] = field(default_factory=list)
+    #: The cards each team has captured, replayed from the public history (each capture was
+    #: seen by all); empty lists when the view carries no history.
+    piles: list[list[int]] = field(default_factory=list)
 
     def team_of(self, seat: int) -> int:
         """``seat % n_teams``."""
@@ -64,6 +67,30 @@ class Knowledge:
         """Cards in the hands of the other teams' players."""
         return sum(n for s, n in enumerate(self.hand_sizes)
                    if self.team_of(s) != self.team_of(self.seat))
+
+
+def captured_cards(view: Mapping[str, Any], n_teams: int) -> list[list[int]] | None:
+    """Every card each team has captured so far, replayed from the view's public history
+    (the first table and every play are seen by all); None when the replay does not agree
+    with the piles' sizes in the view (no history)."""
+    table: dict[int, list[int]] = {K.CODE_INT[c]: [K.CODE_INT[c]]
+                                   for c in view.get("first_table") or ()}
+    piles: list[list[int]] = [[] for _ in range(n_teams)]
+    for seat, code in view.get("history") or view.get("log") or ():
+        kind, card, _, names = parse_code(code)
+        if kind == K.TRAIL:
+            table[card] = [card]
+            continue
+        cards = [card]
+        for name in names:
+            cards += table.pop(name, [])
+        if kind == K.CAPTURE:
+            piles[int(seat) % n_teams] += cards
+        else:
+            table[min(cards)] = cards
+    if [len(p) for p in piles] != [int(x) for x in view["captured"]]:
+        return None
+    return piles
 
 
 def read_view(view: Mapping[str, Any]) -> Knowledge:
@@ -82,11 +109,12 @@ def read_view(view: Mapping[str, Any]) -> Knowledge:
     for _, code in view.get("history") or view.get("log") or ():
         seen.add(K.CODE_INT[str(code).split(":")[1]])
     players = int(view["players"])
+    n_teams = players // int(view["team_size"])
     last = view.get("last_capturer")
     return Knowledge(
         seat=seat,
         players=players,
-        n_teams=players // int(view["team_size"]),
+        n_teams=n_teams,
         dealer=int(view["dealer"]),
         hand=hand,
         table=sorted(table),
@@ -99,6 +127,7 @@ def read_view(view: Mapping[str, Any]) -> Knowledge:
         rounds=int(view["rounds"]),
         pack=int(view["pack"]),
         legal=[str(c) for c in view.get("legal") or ()],
+        piles=captured_cards(view, n_teams) or [],
     )
 
 
@@ -168,3 +197,87 @@ def greedy_key(table: Sequence[K.Item], action: K.Action) -> float:
 def greedy_action(table: Sequence[K.Item], actions: Sequence[K.Action]) -> K.Action:
     """The greedy choice among ``actions`` (deterministic: ties by the canonical order)."""
     return max(actions, key=lambda a: (greedy_key(table, a), -a[1], a[3]))
+
+
+def greedy_move(st: K.State) -> K.Action:
+    """:func:`greedy_action` for the seat to act on ``st`` without listing every legal action:
+    the captures (most valuable first) and, when there is none, the trails (builds are never
+    the greedy choice unless nothing else is legal: then the full list decides). The same
+    choice as ``greedy_action(st.table, st.legal())``, several times faster."""
+    seat = st.to_act
+    hand = st.hands[seat]
+    table = st.table
+    controls = any(it[4] == seat for it in table)
+    summ = K.summables(table)
+    full = (1 << len(table)) - 1
+    best: K.Action | None = None
+    best_key: tuple[float, int, tuple[int, ...]] = (-1e9, 0, ())
+    by_value: dict[int, set[int]] = {}
+    for card in hand:
+        v = K.VALUE[card]
+        if v == 0:
+            masks = K.unions([1 << i for i, it in enumerate(table)
+                              if it[2] == K.LOOSE and K.RANK[it[0]] == K.RANK[card]])
+        else:
+            if v not in by_value:
+                by_value[v] = K.capture_sets(table, summ, v)
+            masks = by_value[v]
+        if not masks:
+            continue
+        left = [K.VALUE[c] for c in hand if c != card]
+        for m in masks:
+            if controls and not K.keeps_control(table, seat, left, m):
+                continue
+            taken = [card]
+            for i, it in enumerate(table):
+                if m >> i & 1:
+                    taken.extend(it[1])
+            names = K.names_of(table, m)
+            key = (10.0 + worth(taken) + (SWEEP if m == full else 0.0), -card, names)
+            if key > best_key:
+                best, best_key = (K.CAPTURE, card, 0, names), key
+    if best is not None:
+        return best
+    if controls:  # no capture keeps control: a build must be added to
+        return greedy_action(table, st.legal())
+    card = max(hand, key=lambda c: (-WORTH[c] - 0.01 * (12 - K.RANK[c]), -c))
+    return (K.TRAIL, card, 0, ())
+
+
+def can_sweep(table: Sequence[K.Item], hand: Sequence[int]) -> bool:
+    """Whether a card of ``hand`` takes the whole ``table`` (a sweep)."""
+    if not table or not hand:
+        return False
+    faces = {K.RANK[it[0]] for it in table if it[2] == K.LOOSE and K.VALUE[it[0]] == 0}
+    if faces:  # only a face card of the one rank, with nothing else on the table
+        return (len(faces) == 1 and all(it[2] == K.LOOSE and K.VALUE[it[0]] == 0
+                                        for it in table)
+                and any(K.RANK[c] in faces for c in hand))
+    total = sum(it[3] for it in table)
+    full = (1 << len(table)) - 1
+    summ = K.summables(table)
+    for v in {K.VALUE[c] for c in hand if K.VALUE[c]}:
+        if total % v or any(it[3] > v for it in table):
+            continue
+        if full in K.capture_sets(table, summ, v):
+            return True
+    return False
+
+
+def rollout_move(st: K.State) -> K.Action:
+    """The rollouts' move: :func:`greedy_move`, except that a trail leaves the next player
+    no sweep when another trail can (it knows that hand: the rollouts play a sampled deal
+    with every card in place)."""
+    move = greedy_move(st)
+    if move[0] != K.TRAIL:
+        return move
+    seat = st.to_act
+    nxt = st.hands[(seat + 1) % st.n]
+    table = st.table
+    options = sorted(set(st.hands[seat]),
+                     key=lambda c: (WORTH[c] + 0.01 * (12 - K.RANK[c]), c))
+    for card in options:
+        after_trail = sorted([*table, (card, (card,), K.LOOSE, K.VALUE[card], -1)])
+        if not can_sweep(after_trail, nxt):
+            return (K.TRAIL, card, 0, ())
+    return move

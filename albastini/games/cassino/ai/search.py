@@ -16,7 +16,7 @@ from time import perf_counter
 from typing import Any
 
 from .. import kernel as K
-from .core import SWEEP, Knowledge, action_of, greedy_action, read_view, worth
+from .core import SWEEP, Knowledge, action_of, read_view, rollout_move, worth
 from .players import NormalPlayer
 
 #: Placeholder for a captured card whose identity does not matter (counted, never scored).
@@ -54,7 +54,8 @@ def sample_world(k: Knowledge, rng: random.Random) -> K.State:
             del unseen[:take]
     st.deck = tuple([HIDDEN] * st.pos + unseen)
     st.table = list(k.table)
-    st.piles = [[HIDDEN] * n for n in k.captured]
+    # the captured cards are public (replayed from the history), so the end can be scored
+    st.piles = [list(p) for p in k.piles] if k.piles else [[HIDDEN] * n for n in k.captured]
     st.sweeps = list(k.sweeps)
     st.last_capturer = k.last_capturer
     st.leftover = []
@@ -65,8 +66,15 @@ def sample_world(k: Knowledge, rng: random.Random) -> K.State:
 
 def outcome(st: K.State, start: K.State, team: int) -> float:
     """What this seat's team gained against the best other team since ``start``: the worth
-    of the cards captured and the sweeps; at the end of the deal the "most cards" 3 points
-    (the other majorities and point cards are in the worth)."""
+    of the cards captured and the sweeps. When the deal is over (and the piles are the real
+    cards), the deal itself: 1 for a win, a half for a tie for the top, plus a twentieth of
+    the points' margin."""
+    if st.finished and not any(c == HIDDEN for p in st.piles for c in p):
+        points, _ = st.score()
+        ours = points[team]
+        best = max(p for t, p in enumerate(points) if t != team)
+        won = 1.0 if ours > best else 0.5 if ours == best else 0.0
+        return won + 0.05 * (ours - best)
     gains = []
     for t in range(st.n_teams):
         new = st.piles[t][len(start.piles[t]):]
@@ -81,10 +89,10 @@ def outcome(st: K.State, start: K.State, team: int) -> float:
 
 
 def rollout(st: K.State, horizon: int) -> None:
-    """Play greedily for every seat until round ``horizon`` is over or the deal ends."""
+    """Play :func:`.core.rollout_move` (greedy, no sweep left when a trail can avoid it) for
+    every seat until round ``horizon`` is over or the deal ends."""
     while not st.finished and st.round <= horizon:
-        actions = K.legal_actions(st.table, st.hands[st.to_act], st.to_act)
-        st.apply(actions[0] if len(actions) == 1 else greedy_action(st.table, actions))
+        st.apply(rollout_move(st))
 
 
 class SearchPlayer(NormalPlayer):
@@ -92,6 +100,8 @@ class SearchPlayer(NormalPlayer):
     150); ``iterations`` fixes the number of sampled worlds instead (reproducible)."""
 
     level = "search"
+    #: Rounds played out after the current one.
+    HORIZON = 1
 
     def __init__(self, seed: int | None = None, time_ms: float = 150.0,
                  iterations: int | None = None) -> None:
@@ -103,7 +113,7 @@ class SearchPlayer(NormalPlayer):
         k = read_view(view)
         actions = [action_of(c) for c in legal]
         team = k.team_of(k.seat)
-        horizon = k.round + 1  # this round and the next: builds are settled within a round
+        horizon = k.round + self.HORIZON  # builds are settled within a round
         # the heuristic's order breaks ties and is the answer if no world fits in the time
         prior = [self.score(k, a) for a in actions]
         totals = [0.0] * len(actions)

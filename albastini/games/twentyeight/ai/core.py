@@ -203,6 +203,27 @@ def _assign(
     return out if place(0) else None
 
 
+#: Plain shuffles tried before the search for a deal that respects the voids.
+QUICK_TRIES = 8
+
+
+def _quick_deal(pool: list[int], seats: list[int], need: dict[int, int], void: list[set[int]],
+                rng: random.Random) -> dict[int, list[int]] | None:
+    """``pool`` shuffled and dealt to ``seats`` (``need[seat]`` each), or None when a seat
+    got a suit it is void in."""
+    rng.shuffle(pool)
+    hands: dict[int, list[int]] = {}
+    i = 0
+    for s in seats:
+        hand = pool[i : i + need[s]]
+        i += need[s]
+        voids = void[s]
+        if voids and any(K.SUIT[c] in voids for c in hand):
+            return None
+        hands[s] = hand
+    return hands
+
+
 def sample_world(k: Knowledge, rng: random.Random, attempts: int = 30) -> K.State:
     """A complete deal in phase playing consistent with ``k`` (``k.phase == "playing"``)."""
     n = k.players
@@ -219,10 +240,21 @@ def sample_world(k: Knowledge, rng: random.Random, attempts: int = 30) -> K.Stat
         known_in_bidder.append(k.trump_card)
         need[k.bidder] -= 1
     hands: dict[int, list[int]] | None = None
-    if k.face_down and k.seat != k.bidder:
+    hidden = k.face_down and k.seat != k.bidder
+    candidates = [c for c in unseen if K.SUIT[c] not in k.not_trump] or list(unseen)
+    # first a plain shuffle, kept only when it breaks no void: exactly uniform over the
+    # consistent deals, and much cheaper than the search below while few voids are known
+    for _ in range(QUICK_TRIES):
+        card = rng.choice(candidates) if hidden else -1
+        pool = [c for c in unseen if c != card]
+        hands = _quick_deal(pool, others, need, k.void, rng)
+        if hands is not None:
+            if hidden:
+                trump, trump_card = K.SUIT[card], card
+            break
+    if hands is None and hidden:
         # the face-down card: an unseen card of a suit the bidder's play allows, tried in
         # random order until the other cards can be dealt around it
-        candidates = [c for c in unseen if K.SUIT[c] not in k.not_trump] or list(unseen)
         rng.shuffle(candidates)
         for trump_card in candidates[:attempts]:
             pool = [c for c in unseen if c != trump_card]
@@ -230,7 +262,7 @@ def sample_world(k: Knowledge, rng: random.Random, attempts: int = 30) -> K.Stat
             if hands is not None:
                 trump = K.SUIT[trump_card]
                 break
-    else:
+    elif hands is None:
         hands = _assign(list(unseen), others, need, k.void, rng)
     if hands is None:  # not expected: the voids contradict the sizes; deal them anyway
         pool = [c for c in unseen if c != trump_card]
@@ -248,14 +280,24 @@ def sample_world(k: Knowledge, rng: random.Random, attempts: int = 30) -> K.Stat
 def build_state(k: Knowledge, hands: Mapping[int, list[int]], trump: int, trump_card: int
                 ) -> K.State:
     """A kernel state in phase playing with these hands and this trump card."""
-    st = K.State.new(k.players, k.team_size, k.dealer, K.pack_ints(k.players),
-                     thani=False, cot=False)
+    st = K.State.__new__(K.State)
+    st.n = k.players
+    st.team_size = k.team_size
+    st.n_teams = k.n_teams
+    st.dealer = k.dealer
+    st.thani_option = False
+    st.cot = False
+    st.deck = ()
+    st.second = ()
     st.hands = [[[], [], [], []] for _ in range(k.players)]
     for s, cards in hands.items():
         for c in cards:
             st.hands[s][K.SUIT[c]].append(c)
     st.phase = K.PLAYING
     st.to_act = k.seat
+    st.bids = []
+    st.passes = 0
+    st.raises = []
     st.bidder = k.bidder
     st.contract = k.contract
     st.high, st.high_seat = k.high, k.bidder
@@ -271,6 +313,8 @@ def build_state(k: Knowledge, hands: Mapping[int, list[int]], trump: int, trump_
     st.tricks = list(k.tricks)
     st.points = list(k.points)
     st.raise_queue = []
+    st.total_tricks = K.MODE_SIZES[(k.players, k.team_size)]
+    st.redeal = False
     return st
 
 

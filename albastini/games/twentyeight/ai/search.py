@@ -1,31 +1,46 @@
-"""The search player (``hard``): determinized sampling (PIMC) with rollouts on the kernel.
+"""The search player (``hard``): determinized sampling (PIMC) with rollouts on the kernel, in
+every phase of the deal.
 
-Each iteration deals the cards this seat cannot see (and, for anyone but the bidder, the
-face-down trump card) consistently with everything public (:func:`.core.sample_world`: voids
-shown by discards, a call for the trump followed by a non-trump, the suits the bidder led
-while the trump was hidden), then scores every legal action on that same world by playing
-the deal out with :func:`rollout`, a fast policy on :class:`..kernel.State` (the kernel's
-own legality and trick rule). The action with the best mean wins: winning the deal first,
-a little the card points.
+Play: each iteration deals the cards this seat cannot see (and, for anyone but the bidder,
+the face-down trump card) consistently with everything public (:func:`.core.sample_world`:
+voids shown by discards, a call for the trump followed by a non-trump, the suits the bidder
+led while the trump was hidden) and weighs the deal by the chance that its hands made the
+auction heard (:func:`.infer.world_weight`: a high bidder holds the Jack and Nine of some
+suit, the face-down card is of the suit the bidder's first cards favoured); then it scores
+every legal action on that same world by playing the deal out with :func:`rollout`, a fast
+policy on :class:`..kernel.State` that uses only what each player could know. The action
+with the best weighted mean wins: winning the deal first, a little the card points.
 
-In the auction it bids the lowest legal bid when, over deals sampled around its cards (the
-unseen cards at random), playing the deal out as the bidder with :func:`rollout` makes that
-contract at least half the time. Trump card and raising follow the normal player.
+Auction: for passing and for the lowest legal bid, deals sampled around its cards (the
+other players' first cards weighted by their speeches, the second batch at random) are bid
+to the end (the others, and this seat later, by :func:`.infer.hand_value`), the trump card
+laid and the deal played out; it makes the speech whose deals its side wins most often.
+Trump card: each card of its hand laid face down on such deals. Raising (and Thani): the
+full deal sampled as in the play; a raise is made when it wins more game points on average
+and is nearly sure (a deal is won or lost whatever its stake).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import math
+from collections.abc import Callable, Mapping
 from time import perf_counter
 from typing import Any
 
 from .. import kernel as K
 from .core import CODE_INT, Knowledge, card_key, read_view, sample_world
-from .players import NormalPlayer, bids_in, trump_code
+from .infer import MARGIN, hand_value, played_by_seat, seat_weight, speeches, world_weight
+from .players import NormalPlayer
 
-#: Sampled deals behind a bid, and the chance of making it that a bid needs.
+#: Sampled deals behind an auction speech or a trump card when the number of samples is
+#: fixed (``iterations``), and the most a timed decision takes.
 BID_SAMPLES = 120
-BID_CHANCE = 0.5
+MAX_BID_SAMPLES = 2000
+#: Tries to draw a world (or a player's first cards) that the auction's weight accepts; the
+#: likeliest of them is used when none is.
+TRIES = 12
+#: A raise (or Thani) needs at least this chance of making it.
+RAISE_SURE = 0.85
 
 
 def side_of(st: K.State, seat: int) -> int:
@@ -79,14 +94,159 @@ def policy(st: K.State) -> int:
     return min(cards, key=card_key)
 
 
+def can_beat(st: K.State, seat: int, led: int, top: int, power: int) -> bool:
+    """Whether ``seat``, still to play to a trick of suit ``led`` whose best card has the win
+    key ``top`` (under ``power``), holds a card that beats it: one of the suit led, or void a
+    trump (while the trump is hidden: by calling for it, any trump when the trick holds none
+    and the suit led is not trumps)."""
+    hand = st.hands[seat]
+    keys = K.WIN_KEY[power][led]
+    if hand[led]:
+        return keys[min(hand[led])] > top
+    if power != K.NO_POWER:
+        return bool(hand[power]) and keys[min(hand[power])] > top
+    if st.face_down and led != st.trump:
+        return bool(hand[st.trump]) or seat == st.bidder
+    return False
+
+
+def smart_policy(st: K.State) -> int:
+    """A stronger perfect-information action for the rollouts: lead a card nobody can beat
+    (the most points first), else the cheapest; against the other side, win with the
+    cheapest card that no later opponent can beat, else the cheapest winner when the trick
+    is worth it, else call for the trump when a trump held would win it; with the trick
+    safely its side's, add the most points; else the cheapest card."""
+    cards = st.play_options()
+    if len(cards) == 1:
+        return cards[0]
+    expose = cards[-1] == K.EXPOSE
+    if expose:
+        cards = cards[:-1]
+    seat = st.to_act
+    n = st.n
+    mine = side_of(st, seat)
+    power = st.trump if st.exposed_in >= 0 else K.NO_POWER
+    trick = st.trick
+    if not trick:
+        others = [s for s in range(n) if s != seat and side_of(st, s) != mine]
+        best = -1
+        for c in cards:
+            top = K.WIN_KEY[power][K.SUIT[c]][c]
+            if not any(can_beat(st, s, K.SUIT[c], top, power) for s in others) and (
+                best < 0 or K.POINTS[c] > K.POINTS[best]
+            ):
+                best = c
+        return best if best >= 0 else min(cards, key=card_key)
+    led_suit = K.SUIT[trick[0][1]]
+    keys = K.WIN_KEY[power][led_suit]
+    top_i = 0
+    for i in range(1, len(trick)):
+        if keys[trick[i][1]] > keys[trick[top_i][1]]:
+            top_i = i
+    top = keys[trick[top_i][1]]
+    later = [(seat + i) % n for i in range(1, n - len(trick))]
+    rivals = [s for s in later if side_of(st, s) != mine]
+    if side_of(st, trick[top_i][0]) == mine:
+        if not any(can_beat(st, s, led_suit, top, power) for s in rivals):
+            return max(cards, key=lambda c: (K.POINTS[c], -K.STRENGTH[c]))
+        return min(cards, key=card_key)
+    pts = sum(K.POINTS[c] for _, c in trick)
+    winners = [c for c in cards if keys[c] > top]
+    safe = [c for c in winners
+            if not any(can_beat(st, s, led_suit, keys[c], power) for s in rivals)]
+    if safe:
+        return min(safe, key=card_key)
+    if winners and (pts >= 2 or not rivals):
+        return min(winners, key=card_key)
+    if expose and pts >= 2 and (seat == st.bidder or st.hands[seat][st.trump]):
+        return K.EXPOSE
+    return min(cards, key=card_key)
+
+
+def is_master(st: K.State, seat: int, card: int) -> bool:
+    """Whether no card of ``card``'s suit above it is still out of ``seat``'s sight: in
+    another hand or face down (what ``seat`` can count from the cards played)."""
+    suit = K.SUIT[card]
+    fd = st.trump_card if st.face_down else -1
+    for s in range(st.n):
+        if s != seat:
+            h = st.hands[s][suit]
+            if h and min(h) < card:
+                return False
+    return not (0 <= fd < card and K.SUIT[fd] == suit)
+
+
+def fair_policy(st: K.State) -> int:
+    """A rollout action from what the player to act could know: its own hand, the cards
+    played (so which cards are masters, not who holds the rest) and the trump only if it
+    is the bidder or the trump was shown. Leads a master (most points first), else its
+    cheapest card; follows as the expert players do: wins with the cheapest master (or any
+    winner when last or the trick is worth it), adds points to a trick its side holds with
+    a master, asks for the trump when the trick is worth it (the bidder: two points; the
+    others three, not knowing whether they hold one)."""
+    cards = st.play_options()
+    if len(cards) == 1:
+        return cards[0]
+    expose = cards[-1] == K.EXPOSE
+    if expose:
+        cards = cards[:-1]
+    seat = st.to_act
+    trick = st.trick
+    if not trick:
+        best = -1
+        for c in cards:
+            if (best < 0 or K.POINTS[c] > K.POINTS[best]) and is_master(st, seat, c):
+                best = c
+        return best if best >= 0 else min(cards, key=card_key)
+    n = st.n
+    power = st.trump if st.exposed_in >= 0 else K.NO_POWER
+    keys = K.WIN_KEY[power][K.SUIT[trick[0][1]]]
+    top_i = 0
+    for i in range(1, len(trick)):
+        if keys[trick[i][1]] > keys[trick[top_i][1]]:
+            top_i = i
+    top_seat, top_card = trick[top_i]
+    top = keys[top_card]
+    last = len(trick) == n - 1
+    mine = side_of(st, seat)
+    if side_of(st, top_seat) == mine:
+        if last or (is_master(st, seat, top_card)
+                    and (power == K.NO_POWER or K.SUIT[top_card] == power)):
+            return max(cards, key=lambda c: (K.POINTS[c], -K.STRENGTH[c]))
+        return min(cards, key=card_key)
+    pts = 0
+    for _, c in trick:
+        pts += K.POINTS[c]
+    best = -1
+    for c in cards:
+        if keys[c] > top and (last or is_master(st, seat, c) or pts >= 2) and (
+            best < 0 or card_key(c) < card_key(best)
+        ):
+            best = c
+    if best >= 0:
+        return best
+    if expose and pts >= (2 if seat == st.bidder else 3):
+        return K.EXPOSE
+    return min(cards, key=card_key)
+
+
 def rollout(st: K.State) -> None:
-    """Play ``st`` to the end with :func:`policy`."""
+    """Play ``st`` to the end with :data:`ROLLOUT` (:func:`fair_policy` by default)."""
+    choose = ROLLOUT[0]
     while st.phase == K.PLAYING:
-        st.apply(policy(st))
+        st.apply(choose(st))
+
+
+#: The rollout policy (a list, so that the bench can swap it): :func:`fair_policy`; the
+#: others (:func:`policy`, :func:`smart_policy`) measured no better (bench/README.md).
+ROLLOUT: list[Callable[[K.State], int]] = [fair_policy]
 
 
 def utility(st: K.State, seat: int) -> float:
-    """1 when this seat's side won the deal, plus a hundredth per card point of its side."""
+    """1 when this seat's side won the deal, plus a hundredth per card point of its side
+    (a redeal: one half)."""
+    if st.redeal:
+        return 0.5
     _, made, _ = st.settlement()
     mine = side_of(st, seat)
     won = made if mine == 0 else not made
@@ -95,12 +255,39 @@ def utility(st: K.State, seat: int) -> float:
     return (1.0 if won else 0.0) + 0.01 * pts
 
 
+def lay_card(hand: list[int], players: int) -> int:
+    """The model's trump card: the weakest card of the suit :func:`.infer.hand_value`
+    favours (the strong ones stay playable)."""
+    _, suit = hand_value(hand, players)
+    return max(c for c in hand if K.SUIT[c] == suit)
+
+
+def model_auction(st: K.State, values: list[float]) -> None:
+    """Bid ``st`` to the end of the auction, every seat by the model (bid the lowest legal
+    bid while its value covers it, see :mod:`.infer`); the bidder lays the model's trump
+    card and nobody raises."""
+    while st.phase == K.BIDDING:
+        low, may_pass = st.bid_floor()
+        if low <= 28 and (not may_pass or values[st.to_act] + MARGIN >= low):
+            st.apply(K.BID + low)
+        else:
+            st.apply(K.PASS)
+    if st.phase == K.TRUMP_PHASE:
+        st.apply(K.TRUMP + lay_card(st.hand(st.bidder), st.n))
+    while st.phase == K.RAISING:
+        st.apply(K.PASS)
+
+
 class SearchPlayer(NormalPlayer):
     """Information-set sampling (``hard``). ``time_ms`` bounds each decision (default 200;
     sampling stops once it is spent); ``iterations`` fixes the number of sampled worlds
     instead (deterministic with a seed)."""
 
     level = "search"
+    #: How much more a bid must win than a pass (a share of deals; negative: bid on less).
+    BID_EDGE = 0.0
+    #: Standard errors behind the best at which an action stops being sampled (0: never).
+    PRUNE = 3.0
 
     def __init__(
         self, seed: int | None = None, time_ms: float = 200, iterations: int | None = None
@@ -113,63 +300,217 @@ class SearchPlayer(NormalPlayer):
         self.last_samples = 0
 
     def _choose(self, view: Mapping[str, Any], legal: list[str]) -> str:
-        if view["phase"] != "playing":
-            return super()._choose(view, legal)
         start = perf_counter()
+        deadline = start + self.time_ms / 1000
         k = read_view(view)
+        if k.phase == "bidding":
+            return self.bid_by_search(k, legal, deadline)
+        if k.phase == "trump":
+            return self.trump_by_search(k, legal, deadline)
+        if k.phase == "raising":
+            return self.raise_by_search(k, legal, deadline)
         actions = [K.EXPOSE if c == "expose" else CODE_INT[c[5:]] for c in legal]
-        totals = self.evaluate(k, actions, start + self.time_ms / 1000)
+        totals = self.evaluate(k, actions, deadline)
         best = max(range(len(actions)), key=lambda i: totals[i])
         return legal[best]
 
-    def bid(self, k: Knowledge, legal: list[str]) -> str:
-        """Bid the lowest legal bid when rollouts of deals sampled around this hand make it
-        often enough (as the bidder, trump chosen as the normal player does); the opening
-        forced by the rules is always bid."""
-        bids = bids_in(legal)
-        if not bids or "pass" not in legal:
-            return f"bid:{bids[0]}" if bids else "pass"
-        chance = self.make_chance(k, bids[0])
-        return f"bid:{bids[0]}" if chance >= BID_CHANCE else "pass"
+    # ----------------------------------------------------------------- sampling
+    def samples(self, deadline: float, fixed: int, cap: int) -> Callable[[int], bool]:
+        """A test of whether to draw another sample after ``done``: ``fixed`` of them with
+        ``iterations`` set, else until ``deadline`` (at least one, at most ``cap``)."""
+        if self.iterations is not None:
+            return lambda done: done < fixed
+        return lambda done: done < 1 or (done < cap and perf_counter() < deadline)
 
-    def make_chance(self, k: Knowledge, contract: int) -> float:
-        """The share of sampled deals in which this seat, bidding ``contract``, makes it."""
+    def first_batch(self, k: Knowledge, said: dict[int, list[tuple[int, int]]]
+                    ) -> list[list[int]]:
+        """The cards each player bid on (this seat's own; the others' drawn from the unseen
+        ones, each kept with the chance that it makes that player's speeches) and, last, the
+        rest of the pack in random order (the second batch)."""
+        rng = self.rng
         n = k.players
         first, _ = K.deal_schedule(n, k.dealer)
-        mine = list(k.hand)
-        unseen = [c for c in K.pack_ints(n) if c not in set(mine)]
-        lay = CODE_INT[trump_code(mine)[6:]]
-        made = 0
-        for _ in range(BID_SAMPLES):
-            self.rng.shuffle(unseen)
-            rest = iter(unseen)
-            own = iter(mine)
-            deck = [next(own) if i < len(first) and first[i] == k.seat else next(rest)
-                    for i in range(len(unseen) + len(mine))]
-            st = K.State.new(n, k.team_size, k.dealer, deck)
-            st.bidder, st.contract, st.high, st.high_seat = k.seat, contract, contract, k.seat
-            st.phase, st.to_act = K.TRUMP_PHASE, k.seat
-            st.apply(K.TRUMP + lay)
-            while st.phase == K.RAISING:
-                st.apply(K.PASS)
-            rollout(st)
-            made += st.settlement()[1]
-        return made / BID_SAMPLES
+        size = first.count(k.seat)
+        mine = set(k.hand)
+        pool = [c for c in k.pack if c not in mine]
+        rng.shuffle(pool)
+        hands: list[list[int]] = [[] for _ in range(n)]
+        hands[k.seat] = list(k.hand[:size])
+        order = sorted((s for s in range(n) if s != k.seat),
+                       key=lambda s: -max((b for b, _ in said.get(s, ())), default=0))
+        for seat in order:
+            pick: list[int] = []
+            best = -1.0
+            for _ in range(TRIES if seat in said else 1):
+                cand = rng.sample(pool, size)
+                w = seat_weight(cand, said.get(seat, ()), n)
+                if w > best:
+                    pick, best = cand, w
+                if rng.random() < w:
+                    pick = cand
+                    break
+            hands[seat] = pick
+            taken = set(pick)
+            pool = [c for c in pool if c not in taken]
+        rng.shuffle(pool)
+        hands.append(pool)
+        return hands
 
-    def evaluate(self, k: Knowledge, actions: list[int], deadline: float) -> list[float]:
-        """Summed utility of each action over the sampled worlds."""
-        totals = [0.0] * len(actions)
+    def deck_of(self, k: Knowledge, hands: list[list[int]]) -> list[int]:
+        """The pack in dealing order that gives each player ``hands[seat]`` first and deals
+        ``hands[-1]`` as the second batch."""
+        first, second = K.deal_schedule(k.players, k.dealer)
+        its = [iter(h) for h in hands[:-1]]
+        rest = iter(hands[-1])
+        return [next(its[s]) for s in first] + [next(rest) for _ in second]
+
+    # ----------------------------------------------------------------- auction
+    def bid_by_search(self, k: Knowledge, legal: list[str], deadline: float) -> str:
+        """Pass or the lowest legal bid, whichever wins more of the sampled deals bid to the
+        end (the opening forced by the rules is always the lowest bid)."""
+        bids = sorted(int(c[4:]) for c in legal if c.startswith("bid:"))
+        if "pass" not in legal or not bids:
+            return f"bid:{bids[0]}" if bids else "pass"
+        passing, bidding = self.speech_values(k, [K.PASS, K.BID + bids[0]], deadline)
+        return f"bid:{bids[0]}" if bidding > passing + self.BID_EDGE else "pass"
+
+    def speech_values(self, k: Knowledge, options: list[int], deadline: float) -> list[float]:
+        """The mean utility of each auction action (``K.PASS`` or ``K.BID + n``) over deals
+        sampled around this seat's cards, bid to the end by the model and played out."""
+        said = speeches(k)
+        totals = [0.0] * len(options)
+        more = self.samples(deadline, BID_SAMPLES, MAX_BID_SAMPLES)
         done = 0
-        limit = self.iterations or 10**9
-        while done < limit:
-            world = sample_world(k, self.rng)
-            for i, action in enumerate(actions):
-                st = world.copy()
+        while more(done):
+            hands = self.first_batch(k, said)
+            values = [hand_value(h, k.players)[0] for h in hands[:-1]]
+            base = K.State.new(k.players, k.team_size, k.dealer, self.deck_of(k, hands))
+            for _, bid in k.bids:
+                base.apply(K.BID + bid if bid else K.PASS)
+            for i, action in enumerate(options):
+                st = base.copy()
                 st.apply(action)
+                model_auction(st, values)
                 rollout(st)
                 totals[i] += utility(st, k.seat)
             done += 1
-            if self.iterations is None and perf_counter() >= deadline:
-                break
         self.last_samples = done
-        return totals
+        return [t / done for t in totals]
+
+    def trump_by_search(self, k: Knowledge, legal: list[str], deadline: float) -> str:
+        """The card to lay face down whose sampled deals, played out, win most."""
+        cards = [CODE_INT[c[6:]] for c in legal]
+        said = speeches(k)
+        totals = [0.0] * len(cards)
+        more = self.samples(deadline, BID_SAMPLES, MAX_BID_SAMPLES)
+        done = 0
+        while more(done):
+            hands = self.first_batch(k, said)
+            base = K.State.new(k.players, k.team_size, k.dealer, self.deck_of(k, hands))
+            for _, bid in k.bids:
+                base.apply(K.BID + bid if bid else K.PASS)
+            for i, card in enumerate(cards):
+                st = base.copy()
+                st.apply(K.TRUMP + card)
+                while st.phase == K.RAISING:
+                    st.apply(K.PASS)
+                rollout(st)
+                totals[i] += utility(st, k.seat)
+            done += 1
+        self.last_samples = done
+        best = max(range(len(cards)), key=lambda i: (totals[i], -card_key(cards[i])[0]))
+        return legal[best]
+
+    def raise_by_search(self, k: Knowledge, legal: list[str], deadline: float) -> str:
+        """Raise (to the lowest raise) or declare Thani when, on full deals sampled as in the
+        play, it wins more game points on average and is made at least :data:`RAISE_SURE`
+        of the time; else pass."""
+        options: list[tuple[str, int, bool]] = [("pass", k.contract, False)]
+        raises = sorted(int(c[6:]) for c in legal if c.startswith("raise:"))
+        if raises:
+            options.append((f"raise:{raises[0]}", raises[0], False))
+        if "thani" in legal:
+            options.append(("thani", k.contract, True))
+        if len(options) == 1:
+            return "pass"
+        made = [0] * len(options)
+        more = self.samples(deadline, BID_SAMPLES, MAX_BID_SAMPLES)
+        done = 0
+        said = speeches(k)
+        leader = (k.dealer + 1) % k.players
+        while more(done):
+            world = self.world(k, said)
+            for i, (_, contract, thani) in enumerate(options):
+                st = world.copy()
+                st.contract, st.thani = contract, thani
+                st.leader = st.to_act = k.bidder if thani else leader
+                rollout(st)
+                made[i] += st.settlement()[1]
+            done += 1
+        self.last_samples = done
+
+        def gain(i: int) -> float:
+            _, contract, thani = options[i]
+            win, lose = K.game_point_stakes(contract, thani)
+            p = made[i] / done
+            return p * win - (1 - p) * lose
+
+        best = 0
+        for i in range(1, len(options)):
+            if made[i] >= RAISE_SURE * done and gain(i) > gain(best):
+                best = i
+        return options[best][0]
+
+    # ----------------------------------------------------------------- play
+    def world(self, k: Knowledge, said: dict[int, list[tuple[int, int]]]) -> K.State:
+        """A world for ``k`` (:func:`.core.sample_world`) kept with the chance that its hands
+        made the auction heard; the likeliest of :data:`TRIES` when none is kept."""
+        best: K.State | None = None
+        top = -1.0
+        for _ in range(TRIES):
+            st = sample_world(k, self.rng)
+            w = world_weight(k, st, said, self.rng)
+            if self.rng.random() < w:
+                return st
+            if w > top:
+                best, top = st, w
+        assert best is not None
+        return best
+
+    def evaluate(self, k: Knowledge, actions: list[int], deadline: float) -> list[float]:
+        """Mean utility of each action over the sampled worlds, each world weighted by the
+        chance that its hands made the auction heard (:func:`.infer.world_weight`). An
+        action whose mean falls clearly behind the best (by :data:`PRUNE` standard errors of
+        a won-or-lost share) is no longer played out, so the time goes to telling the close
+        ones apart."""
+        totals = [0.0] * len(actions)
+        weights = [0.0] * len(actions)
+        active = list(range(len(actions)))
+        said = speeches(k)
+        weigh = bool(said) or (k.face_down and k.seat != k.bidder)
+        played = played_by_seat(k)
+        more = self.samples(deadline, self.iterations or 0, 10**9)
+        done = 0
+        while more(done):
+            world = sample_world(k, self.rng)
+            w = world_weight(k, world, said, self.rng, played) if weigh else 1.0
+            done += 1
+            if w <= 0.0:
+                continue
+            for i in active:
+                st = world.copy()
+                st.apply(actions[i])
+                rollout(st)
+                totals[i] += w * utility(st, k.seat)
+                weights[i] += w
+            if self.PRUNE and len(active) > 1 and done >= 24 and done % 8 == 0:
+                means = {i: totals[i] / weights[i] for i in active if weights[i]}
+                gap = self.PRUNE * 0.7 / math.sqrt(done)
+                top = max(means.values(), default=0.0)
+                active = [i for i in active if i not in means or means[i] >= top - gap]
+        self.last_samples = done
+        return [t / w if w else -1.0 for t, w in zip(totals, weights, strict=True)]
+
+
+__all__ = ["SearchPlayer", "model_auction", "policy", "rollout", "utility"]
+

@@ -1,0 +1,146 @@
+"""The arena's expert opponents (bench/experts/): legal codes from the view alone in every game
+and mode, the same choice whatever the hidden cards are, and the play an expert would show."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from albastini import MODES as ALBASTINI_MODES
+from albastini import new_deal as new_albastini
+from albastini.games import ass, cassino, twentyeight
+from albastini.games.twentyeight.ai.core import CODE_INT
+from bench.experts import GAMES, make_expert
+from bench.experts.twentyeight import ExpertPlayer as Expert28
+from bench.experts.twentyeight import trump_value
+
+from .cassino.helpers import loose, position
+from .twentyeight.helpers import deck_for
+
+
+def _deals() -> list[tuple[str, Callable[[int], Any], Callable[[Any, int], dict[str, Any]]]]:
+    """(game, a deal from a seed, the view a computer player is shown) for every mode."""
+    out: list[tuple[str, Callable[[int], Any], Callable[[Any, int], dict[str, Any]]]] = []
+    for mode, (players, team_size) in ALBASTINI_MODES.items():
+        out.append((f"albastini {mode}",
+                    lambda seed, p=players, t=team_size: new_albastini(p, t, seed % p, seed=seed),
+                    lambda deal, seat: deal.view(seat, history=True)))
+    for mode, spec in twentyeight.MODES.items():
+        out.append((f"twentyeight {mode}",
+                    lambda seed, s=spec: twentyeight.new_deal(
+                        s["players"], s["team_size"], seed % s["players"], seed=seed,
+                        thani=seed % 2 == 1),
+                    lambda deal, seat: deal.view(seat)))
+    for mode, spec in cassino.MODES.items():
+        out.append((f"cassino {mode}",
+                    lambda seed, s=spec: cassino.new_deal(
+                        s["players"], s["team_size"], seed % s["players"], seed=seed),
+                    cassino.table_view))
+    for mode, spec in ass.MODES.items():
+        out.append((f"ass {mode}",
+                    lambda seed, s=spec: ass.new_deal(s["players"], 1, seed % s["players"],
+                                                      seed=seed),
+                    ass.table_view))
+    return out
+
+
+@pytest.mark.parametrize(("name", "make", "view_of"), _deals(), ids=lambda x: str(x))
+def test_experts_play_legal_codes_in_every_mode(
+    name: str, make: Callable[[int], Any], view_of: Callable[[Any, int], dict[str, Any]]
+) -> None:
+    game = name.split()[0]
+    for seed in range(3):
+        deal = make(seed)
+        bots = [make_expert(game, seed=seed * 10 + s) for s in range(deal.players)]
+        while deal.phase != "finished":
+            seat = deal.to_act
+            view = view_of(deal, seat)
+            code = bots[seat].choose(view)
+            assert code in view["legal"]
+            deal.apply(code)
+
+
+def test_every_game_has_an_expert() -> None:
+    assert set(GAMES) == {"albastini", "twentyeight", "cassino", "ass"}
+    with pytest.raises(ValueError):
+        make_expert("chess")
+
+
+def test_twentyeight_expert_sees_only_its_view() -> None:
+    """The other hands dealt differently (its own cards the same): the same bid."""
+    mine = ["JH", "9H", "7S", "QC"]
+    rng = random.Random(3)
+    codes = set()
+    for _ in range(20):
+        rest = [c.code for c in twentyeight.pack(4) if c.code not in mine]
+        rng.shuffle(rest)
+        deck = deck_for(4, 3, {0: mine, 1: rest[:4], 2: rest[4:8], 3: rest[8:12]})
+        deal = twentyeight.new_deal(4, 2, 3, deck=deck)
+        codes.add(Expert28(seed=1).choose(deal.view(0)))
+    assert codes == {"bid:14"}  # seat 0 opens (dealer 3): the same choice every time
+
+
+def test_twentyeight_expert_bids_on_the_jack_and_nine_of_a_long_suit() -> None:
+    strong = ["JH", "9H", "AH", "7H"]
+    weak = ["7C", "8D", "QH", "KS"]
+    value = {name: max(trump_value([CODE_INT[c] for c in hand], s, 4) for s in range(4))
+             for name, hand in (("strong", strong), ("weak", weak))}
+    assert value["strong"] > value["weak"] + 6
+    codes = {}
+    for name, hand in (("strong", strong), ("weak", weak)):
+        deal = twentyeight.new_deal(4, 2, 3, deck=deck_for(4, 3, {1: hand}))
+        deal.apply("bid:14")
+        codes[name] = Expert28(seed=1).choose(deal.view(1))
+    assert codes == {"strong": "bid:15", "weak": "pass"}
+
+
+def test_twentyeight_expert_lays_its_weakest_trump_and_keeps_the_jack() -> None:
+    deal = twentyeight.new_deal(4, 2, 3, deck=deck_for(4, 3, {0: ["JS", "9S", "7S", "AC"]}))
+    deal.apply("bid:14")
+    for _ in range(3):
+        deal.apply("pass")
+    assert Expert28(seed=1).choose(deal.view(0)) == "trump:7S"
+
+
+def test_cassino_expert_takes_big_cassino() -> None:
+    deal = position([loose("4C"), loose("5D"), loose("9H"), loose("TD"), loose("KH")],
+                    ["9S", "TS", "3C"])
+    assert make_expert("cassino").choose(cassino.table_view(deal, 1)) == "capture:TS:TD"
+
+
+def test_cassino_expert_does_not_leave_a_sweep() -> None:
+    """Trailing the 3 would leave 3+6 for any 9; the King leaves no sweep to a number card."""
+    deal = position([loose("6H")], ["3C", "KD"], others=["9C", "9D", "9S", "2H"])
+    assert make_expert("cassino").choose(cassino.table_view(deal, 1)) == "trail:KD"
+
+
+def test_albastini_expert_bids_the_lowest_card_of_its_longest_free_suit() -> None:
+    # heads-up, dealer 0: seat 1 is dealt deck[0], deck[2], ... deck[8] and bids first
+    hand = ["3H", "6H", "KH", "AS", "QC"]
+    rest = [c.code for c in new_albastini(2, 1, 0, seed=1).deck if c.code not in hand]
+    deck = [hand[i // 2] if i % 2 == 0 and i < 10 else rest.pop(0) for i in range(36)]
+    deal = new_albastini(2, 1, 0, deck=deck)
+    assert sorted(deal.view(1)["hand"]) == sorted(hand)
+    assert make_expert("albastini").choose(deal.view(1, history=True)) == "bid:3H"
+
+
+def test_ass_expert_gives_a_six_not_an_eight_to_a_trick_it_does_not_take() -> None:
+    checked = 0
+    for seed in range(60):
+        deal = ass.new_deal(4, 1, 0, seed=seed)
+        while deal.phase == "betting":
+            deal.apply("no")
+        deal.apply(deal.legal_actions()[0])
+        seat = deal.to_act
+        view = ass.table_view(deal, seat)
+        sixes = [c for c in view["legal"] if c[5] == "6"]
+        eights = [c for c in view["legal"] if c[5] == "8"]
+        code = make_expert("ass").choose(view)
+        deal.apply(code)
+        if sixes and eights and deal.view(seat)["trick"]["holder"] != seat:
+            checked += 1
+            assert code not in eights
+    assert checked
