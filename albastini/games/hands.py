@@ -9,6 +9,7 @@ not change the order), then the other suits, each suit's cards by the game's own
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
 
 __all__ = ["SUIT_ORDER", "sorted_hand", "suit_order"]
@@ -22,6 +23,11 @@ def suit_order(trumps: Sequence[str] = ()) -> str:
     """The four suits as a hand lists them: ``trumps`` first, in their order (the highest
     trump first), then the others, each one of the other colour than the suit before it when
     one is left (otherwise in :data:`SUIT_ORDER`)."""
+    return _suit_order(tuple(trumps))
+
+
+@functools.lru_cache(maxsize=128)
+def _suit_order(trumps: tuple[str, ...]) -> str:
     order = [s for i, s in enumerate(trumps) if s in SUIT_ORDER and s not in trumps[:i]]
     rest = [s for s in SUIT_ORDER if s not in order]
     while rest:
@@ -32,14 +38,21 @@ def suit_order(trumps: Sequence[str] = ()) -> str:
     return "".join(order)
 
 
+@functools.lru_cache(maxsize=256)
+def _places(ranks: str, order: str) -> dict[str, int]:
+    """Each card's place in a hand listed in suit ``order``, by ``ranks`` within a suit: every
+    view of every deal sorts its hands, so the order is worked out once per pack and trump."""
+    return {rank + suit: i * len(ranks) + j
+            for i, suit in enumerate(order) for j, rank in enumerate(ranks)}
+
+
 def sorted_hand(codes: Iterable[str], ranks: str, trumps: Sequence[str] = ()) -> list[str]:
     """``codes`` (rank then suit, ``"TS"``) grouped by suit in :func:`suit_order` of
     ``trumps``, highest first within a suit by ``ranks`` (the game's ``RANKS``, highest
     first). ``trumps`` must hold only suits the seat may know. ValueError for a code whose
     rank is not in ``ranks`` or whose suit is not one of ``CDHS``."""
-    order = suit_order(trumps)
-    hand = list(codes)
-    for code in hand:
-        if len(code) != 2 or code[0] not in ranks or code[1] not in order:
-            raise ValueError(f"Not a card of this pack: {code!r}")
-    return sorted(hand, key=lambda code: (order.index(code[1]), ranks.index(code[0])))
+    places = _places(ranks, suit_order(trumps))
+    try:
+        return sorted(codes, key=places.__getitem__)
+    except KeyError as exc:
+        raise ValueError(f"Not a card of this pack: {exc.args[0]!r}") from None

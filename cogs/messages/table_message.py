@@ -322,6 +322,7 @@ class TableMessages:
         if kept and self._shown.get(table.id) == picture_key:
             return payload, None  # the one there shows this already
         self._drawn[table.id] = picture_key  # forgotten again if the drawing fails
+        payload["card"] = replace(card, alt=table_card.picture_alt(table, view, names_now))
         return payload, (view, names_now, table.game, lang)
 
     async def _attach(

@@ -34,6 +34,17 @@ _CARD = re.compile(r"(10|[2-9AKQJT])([♣♦♥♠])")
 _SUIT_BEFORE_NAME = re.compile(r"[♣♦♥♠]\s+(?=\w)")
 _MENTION = re.compile(r"<@!?\d+>")
 _KEEP = {"—", "–", "…"}
+#: Characters that may be symbols (Unicode's category S): ASCII's few, and every non-ASCII one;
+#: the rest of a text (most of it) is passed over by the regular expression, not char by char.
+_SYMBOL = re.compile(r"[$^`|~]|[^\x00-\x7f]")
+
+
+def _symbol_out(match: re.Match[str]) -> str:
+    """A symbol said as nothing (▶, 🏁, 🂠), but the dashes and the signs a number needs."""
+    ch = match[0]
+    if ch in _KEEP or ch in "+<=>−±" or unicodedata.category(ch)[0] != "S":
+        return ch
+    return ""
 
 
 def card_name(lang: str, rank: str, suit: str, game: str) -> str:
@@ -52,8 +63,7 @@ def speakable(lang: str, text: str, game: str) -> str:
     text = _SUIT_BEFORE_NAME.sub("", text)  # "♥ hearts": the name alone
     text = re.sub(r"[♣♦♥♠]", lambda m: t(lang, f"suit.{_SUIT_OF[m[0]]}"), text)
     text = text.replace(" · ", t(lang, "alt.separator")).replace(" → ", ", ")
-    text = "".join(ch for ch in text if ch in _KEEP or unicodedata.category(ch)[0] != "S"
-                   or ch in "+<=>−±")
+    text = _SYMBOL.sub(_symbol_out, text)
     text = text.replace("…", "")
     return re.sub(r"\s+([,.;:)])", r"\1", re.sub(r"\s{2,}", " ", text)).strip()
 

@@ -46,9 +46,9 @@ CONTAINER, TEXT_DISPLAY, MEDIA_GALLERY, SEPARATOR = 17, 10, 12, 14
 @dataclass(frozen=True, slots=True)
 class Card:
     """One message as a card: ``texts`` (markdown, in order; empty ones are left out),
-    ``buttons`` under them, the game's ``accent`` colour, ``alt``: the picture's alt text
-    when the card can show the table's picture (None: it never does), and ``classic``: sent as
-    an embed rather than as Components V2 (the module's docstring says when)."""
+    ``buttons`` under them, the game's ``accent`` colour, ``alt``: the alt text of the picture
+    it shows (a V2 card shows one only with it), and ``classic``: sent as an embed rather than
+    as Components V2 (the module's docstring says when)."""
 
     accent: int
     texts: tuple[str, ...]
@@ -86,7 +86,7 @@ class Card:
         description = "\n\n".join(part for part in (above, *rest) if part)
         embed = discord.Embed(colour=self.accent, title=title and title[:TITLE_MAX],
                               description=description[:DESCRIPTION_MAX] or None)
-        if with_picture and self.alt is not None:
+        if with_picture:
             embed.set_image(url=f"attachment://{PICTURE_FILE}")
         return embed
 

@@ -45,7 +45,7 @@ async def test_the_table_message_is_classic_because_tokens_carry_only_its_pictur
             # the reason: the same table as a V2 card, with a new picture, through the token
             _mid, app, token, _until = bot.publisher.message._tokens[table.id]
             payload, _draw = bot.publisher.message._compose(table, picture=False)
-            as_v2 = laid_out(dataclasses.replace(payload["card"], classic=False),
+            as_v2 = laid_out(dataclasses.replace(payload["card"], classic=False, alt="a table"),
                              with_picture=True)
             picture = discord.File(io.BytesIO(b"\xff\xd8 not drawn"), filename=PICTURE_FILE)
             session = getattr(bot.http, "_HTTPClient__session")  # noqa: B009
