@@ -7,6 +7,7 @@ A table knows its game by name (``game``) and reads its deal through that game's
 from __future__ import annotations
 
 import asyncio
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -105,6 +106,11 @@ class Table:
     #: running: the score of every finished deal whose result is in the store, in order.
     results: list[DealScore] = field(default_factory=list, repr=False)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
+    #: the deal's views by seat (None: the public one) as of ``_views_at``: a move is read by
+    #: the acting person's answer, every followed hand and the table message, each several
+    #: times, and the views only change with a move or a new deal
+    _views: dict[int | None, dict[str, Any]] = field(default_factory=dict, repr=False)
+    _views_at: tuple[object, int, int] | None = field(default=None, repr=False)
 
     @property
     def rules(self) -> Game:
@@ -155,12 +161,28 @@ class Table:
             "names": self.names(),
         }
 
+    def deal_view(self, seat: int | None) -> dict[str, Any]:
+        """The current deal's view for ``seat`` (None: the public table), as the game gives it;
+        worked out once per move and shared, so read it and never change it. The match must
+        be on."""
+        match = self.match
+        assert match is not None
+        at = (match, self.deal_no, self.move_no)
+        if self._views_at is None or self._views_at[0] is not match or self._views_at != at:
+            self._views.clear()
+            self._views_at = at
+            _keep_views(self)
+        view = self._views.get(seat)
+        if view is None:
+            view = self._views[seat] = self.rules.view(match, seat)
+        return view
+
     def public_view(self) -> dict[str, Any]:
         """What everyone may see: the deal's public view (no hand) plus the game's name, the deal
         number, the next move number, the scores, the target and the names; {} in the lobby."""
         if self.match is None:
             return {}
-        return {**self.rules.view(self.match, None), **self._extras()}
+        return {**self.deal_view(None), **self._extras()}
 
     def view_for(self, user_id: int) -> dict[str, Any] | None:
         """What a seated person may see (their hand, legal moves, history); None if they do not
@@ -170,7 +192,23 @@ class Table:
             return None
         if self.match is None or self.status == "lobby":
             return {}
-        return {**self.rules.view(self.match, seat), **self._extras()}
+        return {**self.deal_view(seat), **self._extras()}
+
+
+#: The tables whose views are kept (see ``Table._views``), the latest moved last. The reads that
+#: follow a move are over within milliseconds, so only the tables moved last keep theirs: the
+#: views of a table where nobody moves would be memory spent for nothing.
+_KEPT: OrderedDict[int, Table] = OrderedDict()
+KEEP_VIEWS = 64
+
+
+def _keep_views(table: Table) -> None:
+    _KEPT[id(table)] = table
+    _KEPT.move_to_end(id(table))
+    while len(_KEPT) > KEEP_VIEWS:
+        _key, old = _KEPT.popitem(last=False)
+        old._views.clear()
+        old._views_at = None
 
 
 __all__ = ["Refusal", "SeatInfo", "Table", "TableStatus"]

@@ -30,7 +30,7 @@ from cogs.ui import texts, views
 from cogs.ui.choices import GAME_CHOICES, LEVEL_CHOICES, MODE_CHOICES, TEAM_SIZES, TRUMP_CHOICES
 from cogs.ui.feature import FeatureCog
 from cogs.ui.lang import key_str, name_str
-from cogs.ui.replies import Reply
+from cogs.ui.replies import Reply, after_answer
 
 if TYPE_CHECKING:
     from albastini.table import Table
@@ -90,7 +90,20 @@ class TablesCog(FeatureCog):
 
     # ------------------------------------------------------------------ service events
     def on_events(self, table: Table, events: list[Event]) -> None:
-        """The service's listener: schedule public updates; never blocks."""
+        """The service's listener: schedule public updates; never blocks. They go out after the
+        answer to the click that made the change, if one is being answered (they show the
+        table as it is when they are drawn)."""
+        for ev in events:
+            if isinstance(ev, Acted) and not ev.by_computer:
+                info = table.seats[ev.seat]
+                if info is not None and info.user_id is not None:
+                    # their click is being answered with their hand: no edit of it needed
+                    self.hands.follower.answering(table, info.user_id)
+            elif isinstance(ev, TableClosed):
+                self.bot.publisher.closed_reasons[table.id] = ev.reason
+        after_answer(lambda: self._publish(table, events))
+
+    def _publish(self, table: Table, events: list[Event]) -> None:
         pub = self.bot.publisher
         closed = False
         for ev in events:
@@ -98,10 +111,6 @@ class TablesCog(FeatureCog):
                 pub.turn_started(table.id, ev.seat, ev.move_no)
             elif isinstance(ev, Acted):
                 pub.turn_done(table.id, ev.move_no)
-                info = table.seats[ev.seat] if not ev.by_computer else None
-                if info is not None and info.user_id is not None:
-                    # their click is being answered with their hand: no edit of it needed
-                    self.hands.follower.answering(table, info.user_id)
             elif isinstance(ev, DealOver):
                 result = ev.result
                 pause = self.service.deal_pause
@@ -138,7 +147,6 @@ class TablesCog(FeatureCog):
                 # under the table message, in the channel (its thread is archived now)
                 pub.post(table.id, build_match, beside_the_table=True)
             elif isinstance(ev, TableClosed):
-                pub.closed_reasons[table.id] = ev.reason
                 pub.clear_notice(table.id)
                 if table.thread_id is not None:
                     pub.archive_thread(table.id)

@@ -3,13 +3,22 @@
 Discord wants the first response within 3 s. :class:`Reply` answers directly when the work is quick
 and, if it is not done after ``DEFER_AFTER`` seconds, defers on its own; the later ``send``/``edit``
 then go through the follow-up webhook. A lock makes the timer and the handler never answer twice.
+
+A click's answer goes before the public work it causes: what :func:`after_answer` is given
+while an interaction is being answered (a table edit, the other players' hands) waits until that
+interaction's first response is sent, or ``AFTER_ANSWER_LIMIT`` seconds, whichever comes first.
+At 400 busy tables that work, queued on the event loop ahead of the answer, made the answers
+wait for it (bench/README.md).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
+import itertools
 import logging
+from collections.abc import Callable
 from typing import Any
 
 import discord
@@ -19,7 +28,73 @@ from discord.webhook.async_ import async_context, interaction_message_response_p
 log = logging.getLogger(__name__)
 
 DEFER_AFTER = 1.8
+#: Seconds the work :func:`after_answer` holds back waits at most for the answer.
+AFTER_ANSWER_LIMIT = 0.25
 _UPDATE = discord.InteractionResponseType.message_update
+
+
+class _Held:
+    """The work held back until one interaction's first response is out. Tasks started while
+    it is answered inherit the context that points here; a small object of its own, so they
+    keep no interaction alive."""
+
+    __slots__ = ("open", "timer", "work")
+
+    def __init__(self) -> None:
+        self.open = True
+        self.work: list[Callable[[], None]] = []
+        self.timer: asyncio.TimerHandle | None = None
+
+    def release(self) -> None:
+        """Run what was held, in order, once; later work runs at once."""
+        if not self.open:
+            return
+        self.open = False
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+        work, self.work = self.work, []
+        for job in work:
+            try:
+                job()
+            except Exception:
+                log.exception("work held back behind an answer failed")
+
+
+#: Discord's refusals of an answer to an interaction that can no longer be answered: it reached
+#: the bot after its deadline (404 Unknown interaction) or its token ran out (401 Invalid
+#: Webhook Token). Discord's side, not a fault of the bot.
+TOO_LATE_CODES = frozenset({10062, 50027})
+_too_late_count = itertools.count(1)
+
+
+def too_late(exc: BaseException) -> bool:
+    """Whether ``exc`` is Discord refusing an answer because the interaction expired."""
+    return isinstance(exc, discord.HTTPException) and (
+        exc.code in TOO_LATE_CODES or exc.status == 401)
+
+
+def note_too_late(where: str, exc: discord.HTTPException) -> None:
+    """One WARNING line (no stack), with how many so far in this process: at load, some
+    interactions reach the bot after their deadline, and an operator wants their number."""
+    log.warning("%s: the interaction reached the bot too late, Discord refused its answer "
+                "(%s %s); %d so far", where, exc.status, exc.code, next(_too_late_count))
+
+
+_HELD: contextvars.ContextVar[_Held | None] = contextvars.ContextVar("held", default=None)
+
+
+def after_answer(job: Callable[[], None]) -> None:
+    """Run ``job`` once the interaction being answered in this context has its first response
+    (or after ``AFTER_ANSWER_LIMIT`` seconds); at once when none is being answered. Jobs run in
+    the order given; one that raises is logged."""
+    held = _HELD.get()
+    if held is None or not held.open:
+        job()
+        return
+    if held.timer is None:
+        held.timer = asyncio.get_running_loop().call_later(AFTER_ANSWER_LIMIT, held.release)
+    held.work.append(job)
 
 
 async def update_message(interaction: discord.Interaction[Any], **kwargs: Any) -> None:
@@ -82,6 +157,10 @@ class Reply:
         self.deferred = False
         #: the last ``send`` went out as a follow-up message (not as the original response)
         self.followed_up = False
+        #: Discord refused an answer as too late (:func:`too_late`): nothing more is sent
+        self.expired = False
+        self._held = _Held()
+        _HELD.set(self._held)
         if defer_after > 0:
             loop = asyncio.get_running_loop()
             self._timer = loop.call_later(defer_after, self._start_defer)
@@ -101,17 +180,25 @@ class Reply:
     async def defer(self) -> None:
         """Acknowledge now (no visible change for a button; "thinking…" for a command)."""
         self._stop_timer()
-        async with self._lock:
-            if self.interaction.response.is_done():
-                return
-            try:
-                if self.update and self.interaction.type == discord.InteractionType.component:
-                    await self.interaction.response.defer()
-                else:
-                    await self.interaction.response.defer(ephemeral=self.ephemeral, thinking=True)
-                self.deferred = True
-            except discord.HTTPException:
-                log.warning("could not defer an interaction", exc_info=True)
+        try:
+            async with self._lock:
+                if self.interaction.response.is_done():
+                    return
+                try:
+                    if self.update and self.interaction.type == discord.InteractionType.component:
+                        await self.interaction.response.defer()
+                    else:
+                        await self.interaction.response.defer(
+                            ephemeral=self.ephemeral, thinking=True)
+                    self.deferred = True
+                except discord.HTTPException as exc:
+                    if too_late(exc):
+                        self.expired = True
+                        note_too_late("an acknowledgement", exc)
+                    else:
+                        log.warning("could not defer an interaction", exc_info=True)
+        finally:
+            self._held.release()
 
     async def send(
         self,
@@ -138,7 +225,13 @@ class Reply:
             resp = self.interaction.response
             self.followed_up = resp.is_done()
             if not self.followed_up:
-                result = await resp.send_message(**kwargs)
+                try:
+                    result = await resp.send_message(**kwargs)
+                except discord.HTTPException as exc:
+                    self.expired = too_late(exc)
+                    raise
+                finally:
+                    self._held.release()
                 resource = getattr(result, "resource", None)
                 return resource if isinstance(resource, discord.Message) else None
             if eph and self.deferred and not self.update and not self.ephemeral:
@@ -153,10 +246,16 @@ class Reply:
         async with self._lock:
             resp = self.interaction.response
             if not resp.is_done():
-                if self.interaction.type == discord.InteractionType.component:
-                    await update_message(self.interaction, **kwargs)
-                    return
-                await resp.send_message(ephemeral=self.ephemeral, **kwargs)
+                try:
+                    if self.interaction.type == discord.InteractionType.component:
+                        await update_message(self.interaction, **kwargs)
+                    else:
+                        await resp.send_message(ephemeral=self.ephemeral, **kwargs)
+                except discord.HTTPException as exc:
+                    self.expired = too_late(exc)
+                    raise
+                finally:
+                    self._held.release()
                 return
             await self.interaction.edit_original_response(**kwargs)
 
@@ -166,5 +265,6 @@ class Reply:
         if self._task is not None:
             with contextlib.suppress(Exception):
                 await self._task
-        if not self.interaction.response.is_done():
+        if not self.interaction.response.is_done() and not self.expired:
             await self.defer()
+        self._held.release()

@@ -221,3 +221,41 @@ async def test_an_older_hand_message_loses_its_buttons(
         for user in people:
             assert first[user.id].buttons == [], first[user.id].text
             assert second[user.id].buttons
+
+
+@pytest.mark.parametrize("courier", [True, False], ids=["courier", "no-courier"])
+async def test_a_move_is_answered_before_the_updates_it_causes(
+    fake: FakeDiscord,
+    make_bot: Callable[..., AlbastiniBot],
+    monkeypatch: pytest.MonkeyPatch,
+    courier: bool,
+) -> None:
+    """The person who moves gets their answer first: the table message's edit and the next
+    player's hand (enabled for their turn) reach Discord after it, not ahead of it on the bot's
+    event loop, where at many busy tables they made every answer wait."""
+    if not courier:
+
+        async def no_courier(self: Courier) -> None:
+            raise CourierGone("no courier in this test")
+
+        monkeypatch.setattr(Courier, "start", no_courier)
+    bot = make_bot(notice_delay=0.0)
+    async with fake.run_bot(bot):
+        people = [fake.add_user(name) for name in ("Asha", "Baraka", "Chiku", "Dalila")]
+        table_msg = await open_table(fake, people, teams="pairs", target=1, game="albastini")
+        table = table_of(bot, fake)
+        hands = await open_hands(fake, people, table_msg)
+        by_id = {u.id: u for u in people}
+        for _ in range(6):
+            await settle(bot, fake)
+            current = table.seats[table.to_act].user_id
+            hand = hands[current]
+            fake.request_log = []
+            r = await fake.click(by_id[current], hand, custom_id=enabled_moves(hand)[0].custom_id)
+            await settle(bot, fake)
+            log, fake.request_log = fake.request_log, None
+            nxt = table.seats[table.to_act].user_id
+            assert log[0] == f"POST /api/v10/interactions/{r.interaction_id}/{r.token}/callback"
+            assert len(log) >= 2, log  # the table message, the next player's hand
+            assert enabled_moves(hands[nxt])
+        assert_clean(fake)

@@ -270,6 +270,9 @@ class FakeDiscord:
         self.fault_hits: list[FaultHit] = []
         #: Count of REST requests served, by "METHOD route-template".
         self.request_counts: dict[str, int] = {}
+        #: When a list: every REST request from then on, as "METHOD path", in the order they
+        #: reached the fake (tests that care what the bot sends first set it).
+        self.request_log: list[str] | None = None
         #: Synced global commands (as echoed back, with ids).
         self.global_commands: list[dict[str, Any]] = []
         #: Synced guild commands by guild id.
@@ -1012,6 +1015,8 @@ class FakeDiscord:
             info = request.match_info.route.resource
             key = f"{request.method} {info.canonical if info else request.path}"
             self.request_counts[key] = self.request_counts.get(key, 0) + 1
+            if self.request_log is not None:
+                self.request_log.append(f"{request.method} {request.path}")
             if self.global_rate is not None:
                 limited = self._global_check(request)
                 if limited is not None:

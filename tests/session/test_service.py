@@ -681,3 +681,34 @@ async def test_lobbies_in_different_channels_open_at_once(db: Path) -> None:
     finally:
         await svc.close()
         await store.close()
+
+
+@pytest.mark.parametrize("game", ["albastini", "twentyeight", "cassino", "ass"])
+async def test_what_a_table_shows_follows_every_move_and_deal(db: Path, game: str) -> None:
+    """The views a table gives (read many times per move, so kept until the next one) are
+    always those of the deal as it is now: after each move, computer moves and new deals
+    included, they equal what the game's engine says afresh."""
+    async with service(db) as (svc, _store, _rec):
+        players = 2 if game in ("albastini", "cassino") else 4
+        table = await svc.open_table(GUILD, CHANNEL, HOST, "Host", players=players,
+                                     computer_level="easy", game=game)
+        await svc.fill_computers(table.id, HOST)
+        await svc.start_match(table.id, HOST)
+        rng = random.Random(3)
+        seen_deals = set()
+        while table.status == "running" and table.deal_no < 3:
+            await svc.wait_idle()
+            if table.status != "running":
+                break
+            assert table.match is not None
+            seat = table.seat_of(HOST)
+            fresh = table.rules.view(table.match, seat)
+            mine = table.view_for(HOST)
+            assert mine is not None and {k: mine[k] for k in fresh} == fresh
+            everyone = table.rules.view(table.match, None)
+            public = table.public_view()
+            assert {k: public[k] for k in everyone} == everyone
+            seen_deals.add(table.deal_no)
+            if persons_turn(table, HOST):
+                await play_legal(svc, table, HOST, rng)
+        assert len(seen_deals) >= 2
