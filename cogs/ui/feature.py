@@ -16,7 +16,7 @@ from discord.ext import commands
 from albastini.store import StoreUnavailable
 from cogs.i18n import t
 from cogs.ui.group import remove_subcommands
-from cogs.ui.replies import Reply
+from cogs.ui.replies import Reply, note_too_late, too_late
 
 if TYPE_CHECKING:
     from albastini.session import TableService
@@ -97,7 +97,13 @@ async def answer_error(
     """Privately say "Something went wrong" instead of leaving the interaction unanswered;
     "couldn't be saved, try again" when the database refused the write (locked by another
     program, read-only, deleted: the store says which in the log)."""
+    if interaction.extras.get("error_answered"):
+        return  # discord.py hands a command's error to its cog, then to the tree: once is enough
+    interaction.extras["error_answered"] = True
     original = getattr(error, "original", error)
+    if isinstance(original, discord.HTTPException) and too_late(original):
+        note_too_late(where, original)  # no answer can reach the person any more
+        return
     storage = isinstance(original, StoreUnavailable)
     if storage:  # the store's text names the cause and no card; no stack needed
         log.warning("%s: not saved: %s", where, original)

@@ -5,6 +5,7 @@ The fake Discord injects the faults (``fake.fail``: a route answering 5xx/4xx fo
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
@@ -270,3 +271,46 @@ async def test_move_whose_click_expired_counts_and_the_next_hand_says_so(
             assert r.message is not None and expected in r.message.text, r.message.text
             r = await fake.click(neema, r.message, label="Refresh")
             assert r.message is not None and expected not in r.message.text
+
+
+async def test_clicks_and_commands_that_reach_the_bot_too_late_are_one_warning_each(
+    make_bot: Callable[..., AlbastiniBot], caplog: pytest.LogCaptureFixture
+) -> None:
+    """At load, some interactions reach the bot after Discord's deadline: Discord then refuses
+    every answer (404 Unknown interaction). That is Discord's side, not a bug of the bot: one
+    WARNING line each with a running count, no ERROR and no stack; what the click did is done
+    once, and the person's next click works."""
+    caplog.set_level(logging.INFO)
+    async with FakeDiscord() as fake:
+        neema = fake.add_user("Neema")
+        juma = fake.add_user("Juma")
+        async with fake.run_bot(make_bot()) as bot:
+            r = await fake.slash(neema, "albastini start", players=2, target=1)
+            lobby = r.message
+            assert lobby is not None
+            await settle(bot, fake)
+            table = table_of(bot, fake)
+            caplog.clear()
+            late = await fake.click(juma, lobby, label="Join", expired=True)
+            assert late.failed
+            await fake.wait_until(lambda: table.seat_of(juma.id) is not None)
+            late = await fake.slash(juma, "albastini rules", expired=True)
+            assert late.failed
+            await settle(bot, fake)
+            errors = [rec for rec in caplog.records if rec.levelno >= logging.ERROR]
+            assert errors == [], [rec.getMessage() for rec in errors]
+            warned = [rec.getMessage() for rec in caplog.records
+                      if rec.levelno == logging.WARNING and "too late" in rec.getMessage()]
+            assert len(warned) == 2, warned
+            assert "1 so far" in warned[0] and "2 so far" in warned[1], warned
+            assert all("\n" not in line and "Traceback" not in line for line in warned)
+            # the join counted once; the next click is answered as usual
+            assert [s.user_id for s in table.seats if s is not None].count(juma.id) == 1
+            await press_start(fake, neema, lobby)
+            await fake.wait_until(lambda: table.status == "running")
+            await settle(bot, fake)
+            r = await fake.click(juma, lobby, label="Show my hand")
+            assert not r.failed and r.ephemeral and r.message is not None
+            assert r.message.buttons
+            assert len(fake.failed_interactions) == 2  # the two late ones, nothing else
+            assert fake.server_errors == [] and fake.unknown_routes == []
