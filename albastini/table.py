@@ -199,7 +199,7 @@ class Table:
 #: follow a move are over within milliseconds, so only the tables moved last keep theirs: the
 #: views of a table where nobody moves would be memory spent for nothing.
 _KEPT: OrderedDict[int, Table] = OrderedDict()
-KEEP_VIEWS = 64
+KEEP_VIEWS = 8
 
 
 def _keep_views(table: Table) -> None:

@@ -51,7 +51,9 @@ interaction (the interactions of its servers) is printed.
 
 ``--profile py-spy`` needs ``py-spy`` in the virtualenv (``.venv/bin/pip install py-spy``; it is
 not a project dependency); ``--profile cprofile`` runs the bot under ``python -m cProfile``
-(main thread only, large overhead). Both print the functions that dominate the bot's CPU time.
+(main thread only, large overhead); ``--profile pyinstrument`` samples the main thread every
+0.5 ms (``.venv/bin/pip install pyinstrument``; it counts wall time, so a run on a busy machine
+also counts the waits for a CPU). Each prints the functions that dominate the bot's time.
 """
 
 from __future__ import annotations

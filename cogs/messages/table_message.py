@@ -38,8 +38,8 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import hashlib
 import io
-import json
 import logging
 import math
 import time
@@ -49,6 +49,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import discord
+import orjson
 
 from cogs import render
 from cogs.i18n import t
@@ -82,12 +83,19 @@ LAGS_KEPT = 200_000
 TABLE_TOKEN_LIFE = 14 * 60.0
 
 
-def _signature(payload: dict[str, Any]) -> str:
+def _digest(value: Any) -> bytes:
+    """A short fingerprint of a JSON-like value: what a message shows is remembered per table
+    as 16 bytes, not as the whole payload or view (memory per table at hundreds of tables)."""
+    data = orjson.dumps(value, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS)
+    return hashlib.blake2b(data, digest_size=16).digest()
+
+
+def _signature(payload: dict[str, Any]) -> bytes:
     """What a payload shows (its card, the picture's place in it included), to skip an edit
     that would change nothing."""
     view, embed = payload.get("view"), payload.get("embed")
-    return json.dumps([view.to_components() if view is not None else [],
-                       embed.to_dict() if embed is not None else None], sort_keys=True)
+    return _digest([view.to_components() if view is not None else [],
+                    embed.to_dict() if embed is not None else None])
 
 
 class TableMessages:
@@ -136,11 +144,12 @@ class TableMessages:
         )
         self._painting = 0  # pictures waiting to be drawn or being drawn
         self._pictured: set[int] = set()  # tables whose message carries a picture
-        # What the picture on each table's message shows (public view, names), and what the one
-        # being sent will show: an identical picture is never drawn or uploaded again.
-        self._shown: dict[int, tuple[dict[str, Any], tuple[str, ...]]] = {}
-        self._drawn: dict[int, tuple[dict[str, Any], tuple[str, ...]]] = {}
-        self._sent: dict[int, str] = {}  # what the last edit showed, per table
+        # What the picture on each table's message shows (a digest of the public view and the
+        # names), and what the one being sent will show: an identical picture is never drawn or
+        # uploaded again.
+        self._shown: dict[int, bytes] = {}
+        self._drawn: dict[int, bytes] = {}
+        self._sent: dict[int, bytes] = {}  # what the last edit showed, per table
         self._retry: dict[int, asyncio.TimerHandle] = {}  # stale pictures to draw later
         # Edits of each table message begun and finished: a summary waits for the edit that
         # shows the state it follows (see :meth:`edit_out`).
@@ -317,7 +326,7 @@ class TableMessages:
             return payload, None
         view = table.public_view()
         names_now = texts.picture_names(table, lang)  # computers named in the table's language
-        picture_key = (view, tuple(names_now))
+        picture_key = _digest((view, names_now))
         self._drawn.pop(table.id, None)
         if kept and self._shown.get(table.id) == picture_key:
             return payload, None  # the one there shows this already

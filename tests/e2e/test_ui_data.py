@@ -451,6 +451,7 @@ async def test_busy_painter_sends_text_now_and_the_picture_later(
 
     pub.message._painting = 5  # other tables keep the painter busy
     table.match.deal.apply(table.match.deal.legal_actions()[0])
+    table.move_no += 1  # as the service does with every move
     pub.refresh(table.id)
     await asyncio.sleep(0.01)
     assert len(edits) == 2 and "attachments" not in edits[1]  # text now, old picture kept
