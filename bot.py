@@ -13,7 +13,10 @@ languages); each feature is a discord.py extension in ``cogs/`` (``initial_exten
 
 ``bot.py --shards 0-3 --shard-count 8`` (or ``ALBASTINI_SHARDS``/``ALBASTINI_SHARD_COUNT``) runs
 a cluster: only those shards, and the tables of their servers (albastini/shards.py);
-``python -m albastini.launcher`` starts several clusters on one PostgreSQL database.
+``python -m albastini.launcher`` starts several clusters on one PostgreSQL database. On
+PostgreSQL a process owns its shards before it connects (albastini/store/postgres/owner.py): a
+second process for them waits for the first to stop, or refuses (``--on-served-shard``).
+``ALBASTINI_METRICS_PORT`` serves the process's Prometheus metrics (albastini/metrics.py).
 
 Slash commands are synced only when they changed: the hash of the command tree's JSON (with the
 application id) is kept in a file beside the database; ``ALBASTINI_SYNC=always|never`` overrides.
