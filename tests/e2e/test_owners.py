@@ -2,7 +2,8 @@
 the fake Discord. A second ``bot.py`` for the shards a running one serves refuses in one line
 (``--on-served-shard refuse``) or waits (the default) without connecting, and takes over when
 the first stops: it reloads the table the first left half-played, and the match goes on to its
-end with every click answered."""
+end with every click answered. A process whose shard another took while its lock's connection
+was lost stops, in one line."""
 
 from __future__ import annotations
 
@@ -13,9 +14,12 @@ import socket
 import sys
 from pathlib import Path
 
+import asyncpg
 import pytest
 
 from albastini.store import PostgresStore
+from albastini.store.postgres.owner import SHARD_LOCK
+from tests.doubles import PostgresServer
 from tests.e2e.conftest import match_with_computers
 from tests.e2e.test_clusters import my_moves, play
 from tests.e2e.test_processes import Stderr, alive, descendants
@@ -98,3 +102,50 @@ async def test_a_second_process_for_served_shards_refuses_or_waits_and_takes_ove
                     os.kill(pid, signal.SIGKILL)
     assert "Traceback" not in second_text, second_text[-3000:]
     assert "Traceback" not in first_text, first_text[-3000:]
+
+
+async def test_a_process_whose_shards_were_taken_while_its_lock_was_lost_stops(
+    tmp_path: Path, postgres_server: PostgresServer, postgres_dsn: str
+) -> None:
+    """Its lock's connection killed while nobody could reconnect, and another process took the
+    shard meanwhile: the bot says so in one line and stops, exit status 1, rather than serve a
+    shard it no longer owns."""
+    name = postgres_dsn.split("?")[0].rsplit("/", 1)[1]
+    async with FakeDiscord() as fake:
+        fake.add_user("Neema")
+        (tmp_path / "data").mkdir()
+        env = env_for(postgres_dsn, **fake.env(), PYTHONPATH=str(ROOT))
+        proc = await run_bot_py(env, tmp_path)
+        stderr = Stderr(proc)
+        admin = await asyncpg.connect(postgres_server.dsn())
+        thief = await asyncpg.connect(
+            postgres_dsn, server_settings={"application_name": "the other bot"}
+        )
+        try:
+            await fake.wait_connected(timeout=60)
+            await admin.execute(f"ALTER DATABASE {name} ALLOW_CONNECTIONS false")
+            (pid,) = await admin.fetchval(
+                "SELECT array_agg(pid) FROM pg_locks WHERE locktype = 'advisory' AND granted "
+                "AND classid = $1::oid", SHARD_LOCK,
+            )  # fmt: skip
+            await admin.execute("SELECT pg_terminate_backend($1)", pid)
+            loop = asyncio.get_running_loop()
+            end = loop.time() + 30
+            while not await thief.fetchval("SELECT pg_try_advisory_lock($1, -1)", SHARD_LOCK):
+                assert loop.time() < end, "the bot's lock was never released"
+                await asyncio.sleep(0.05)
+            await admin.execute(f"ALTER DATABASE {name} ALLOW_CONNECTIONS true")
+            await asyncio.wait_for(proc.wait(), 60)
+        finally:
+            await admin.execute(f"ALTER DATABASE {name} ALLOW_CONNECTIONS true")
+            await admin.close()
+            await thief.close()
+            err = await stderr.stop()
+    assert proc.returncode == 1, err[-3000:]
+    errors = [line for line in err.splitlines() if " ERROR " in line]
+    assert len(errors) == 1, errors
+    assert errors[0].endswith(
+        "every shard taken over by the other bot while this process's database connection "
+        "was lost; stopping"
+    ), errors
+    assert "Traceback" not in err, err[-3000:]
