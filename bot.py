@@ -13,7 +13,10 @@ languages); each feature is a discord.py extension in ``cogs/`` (``initial_exten
 
 ``bot.py --shards 0-3 --shard-count 8`` (or ``ALBASTINI_SHARDS``/``ALBASTINI_SHARD_COUNT``) runs
 a cluster: only those shards, and the tables of their servers (albastini/shards.py);
-``python -m albastini.launcher`` starts several clusters on one PostgreSQL database.
+``python -m albastini.launcher`` starts several clusters on one PostgreSQL database. On
+PostgreSQL a process owns its shards before it connects (albastini/store/postgres/owner.py): a
+second process for them waits for the first to stop, or refuses (``--on-served-shard``).
+``ALBASTINI_METRICS_PORT`` serves the process's Prometheus metrics (albastini/metrics.py).
 
 Slash commands are synced only when they changed: the hash of the command tree's JSON (with the
 application id) is kept in a file beside the database; ``ALBASTINI_SYNC=always|never`` overrides.
@@ -58,6 +61,7 @@ from albastini.config import (
 )
 from albastini.session import TableService
 from albastini.store import Store, StoreError, open_store
+from albastini.store.postgres.owner import ShardOwner
 from albastini.workers import HealingPool, process_pool
 from cogs.messages.courier import Courier
 from cogs.messages.painter import stop_pool
@@ -67,6 +71,7 @@ from cogs.ui.lang import CatalogueTranslator, Languages
 from cogs.ui.router import Router
 
 if TYPE_CHECKING:
+    from albastini.metrics import Metrics
     from cogs.tables import TablesCog
 
 log = logging.getLogger(__name__)
@@ -120,6 +125,11 @@ class AlbastiniTree(app_commands.CommandTree["AlbastiniBot"]):
     async def on_error(
         self, interaction: discord.Interaction[AlbastiniBot], error: app_commands.AppCommandError
     ) -> None:
+        if (metrics := self.client.metrics) is not None:
+            metrics.interaction("command", interaction)
+            original = getattr(error, "original", error)
+            if isinstance(original, discord.HTTPException):
+                metrics.discord_error(original)
         # discord.py calls the failed command's cog handler first, then this: a command of a
         # cog has been answered (and logged) there, and must not be answered twice
         if interaction.response.is_done():
@@ -179,6 +189,8 @@ class AlbastiniBot(commands.AutoShardedBot):
         self.router = Router(self)
         self.add_listener(self.router.on_interaction, "on_interaction")
         self.executor: concurrent.futures.Executor | None = None
+        #: the Prometheus metrics (albastini/metrics.py) when ALBASTINI_METRICS_PORT is set
+        self.metrics: Metrics | None = None
         self._service_options = dict(service_options or {})
         self._shut_down = False
 
@@ -215,6 +227,8 @@ class AlbastiniBot(commands.AutoShardedBot):
             global_rate=settings.global_rate,
             global_share=settings.shards.share if settings.shards is not None else 1.0,
         )
+        if settings.metrics_port is not None:
+            await self._start_metrics(settings.metrics_host, settings.metrics_port)
         for extension in initial_extensions:
             await self.load_extension(extension)
         await self.tree.set_translator(CatalogueTranslator())
@@ -238,6 +252,30 @@ class AlbastiniBot(commands.AutoShardedBot):
         gc.set_threshold(gen0, gen1, FULL_GC_EVERY)
         shards = f" (shards {settings.shards.describe()})" if settings.shards else ""
         log.info("ready to play%s: %d table(s) reloaded", shards, len(self.service.tables()))
+
+    async def _start_metrics(self, host: str, port: int) -> None:
+        """Count and serve the metrics (imported only then: off, they cost nothing); a port
+        that cannot be had is one error line, and the bot plays on without them."""
+        from albastini.metrics import Metrics
+
+        metrics = Metrics(self)
+        try:
+            await metrics.serve(host, port)
+        except OSError as exc:
+            log.error("no metrics: cannot listen on %s:%d (%s)", host, port,
+                      _one_line(exc.strerror or exc))
+            return
+        self.metrics = metrics
+        self.service.on_commit = metrics.committed
+        metrics.watch_http(self.http)
+        self.add_listener(self._command_done, "on_app_command_completion")
+        log.info("metrics at http://%s:%d/metrics", host, port)
+
+    async def _command_done(
+        self, interaction: discord.Interaction[AlbastiniBot], _command: object
+    ) -> None:
+        if self.metrics is not None:
+            self.metrics.interaction("command", interaction)
 
     async def _start_courier(self) -> Courier | None:
         """The process that edits the table messages (cogs/courier.py); None if it cannot
@@ -319,6 +357,8 @@ class AlbastiniBot(commands.AutoShardedBot):
         publisher: Publisher | None = getattr(self, "publisher", None)
         if publisher is not None:
             await publisher.close()
+        if self.metrics is not None:
+            await self.metrics.close()
         # AutoShardedClient.close before login has nothing to close and raises AttributeError
         with contextlib.suppress(AttributeError):
             await super().close()
@@ -371,19 +411,34 @@ async def _main(settings: Settings) -> int:
             file=sys.stderr,
         )
         return 1
-    bot = AlbastiniBot(settings, store=store)
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(sig, stop.set)
     orphaned = asyncio.create_task(_launcher_gone(os.environ.pop(LAUNCHER_PID, None), stop))
-    runner = asyncio.create_task(bot.start(settings.token))
     stopper = asyncio.create_task(stop.wait())
+    owner: ShardOwner | None = None
+    if isinstance(settings.database, str):  # PostgreSQL: these shards are this process's alone
+        owner = ShardOwner(settings.database, settings.shards)
+        claimed = await _claim(owner, settings, stopper)
+        if claimed is not None:
+            stopper.cancel()
+            orphaned.cancel()
+            await store.close()
+            return claimed
+    bot = AlbastiniBot(settings, store=store)
+    runner = asyncio.create_task(bot.start(settings.token))
+    held = asyncio.create_task(owner.hold()) if owner is not None else None
     status = 0
     try:
-        done, _ = await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
-        if runner in done:
+        waited = {runner, stopper} | ({held} if held is not None else set())
+        done, _ = await asyncio.wait(waited, return_when=asyncio.FIRST_COMPLETED)
+        if held is not None and held in done:
+            lost = held.exception()
+            log.error("%s", held.result() if lost is None else f"shard ownership failed: {lost!r}")
+            status = 1
+        elif runner in done:
             error = runner.exception()
             if isinstance(error, discord.LoginFailure) or (
                 # 4004 "Authentication failed": the token passed the login, then was reset
@@ -408,12 +463,36 @@ async def _main(settings: Settings) -> int:
     finally:
         stopper.cancel()
         orphaned.cancel()
+        if held is not None:
+            held.cancel()
         await bot.close()
         if not runner.done():
             runner.cancel()
         with contextlib.suppress(BaseException):
             await runner
+        if owner is not None:  # after the store's last commits: a waiting process takes over
+            await owner.release()
     return status
+
+
+async def _claim(owner: ShardOwner, settings: Settings, stopper: asyncio.Task[Any]) -> int | None:
+    """Own the process's shards before serving them (albastini/store/postgres/owner.py): None
+    once owned; else the exit status (1: refused or no database, 0: stopped while waiting)."""
+    claim = asyncio.create_task(owner.claim(wait=settings.on_served_shard == "wait"))
+    done, _ = await asyncio.wait({claim, stopper}, return_when=asyncio.FIRST_COMPLETED)
+    if claim not in done:
+        claim.cancel()
+        with contextlib.suppress(BaseException):
+            await claim
+        log.info("stopping (signal received) before these shards were this process's")
+        return 0
+    error = claim.exception()
+    if error is None:
+        return None
+    if isinstance(error, StoreError):
+        print(f"Cannot serve these shards: {_one_line(error)}", file=sys.stderr)
+        return 1
+    raise error
 
 
 #: Set by albastini/launcher.py in the environment of each cluster it starts: its own pid.
@@ -479,6 +558,12 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         metavar="N",
         help="the bot's shards in all, across every cluster; default ALBASTINI_SHARD_COUNT",
     )
+    parser.add_argument(
+        "--on-served-shard",
+        choices=("wait", "refuse"),
+        help="when another process serves these shards (PostgreSQL): wait for it to stop, or "
+        "refuse to start; default ALBASTINI_ON_SERVED_SHARD, else wait",
+    )
     return parser.parse_args(argv)
 
 
@@ -490,6 +575,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.shards is not None or args.shard_count is not None:  # the flags win over the env
         env["ALBASTINI_SHARDS"] = args.shards or ""
         env["ALBASTINI_SHARD_COUNT"] = args.shard_count or env.get("ALBASTINI_SHARD_COUNT", "")
+    if args.on_served_shard is not None:
+        env["ALBASTINI_ON_SERVED_SHARD"] = args.on_served_shard
     try:
         settings = load_settings(env)
     except ConfigError as exc:

@@ -91,6 +91,13 @@ class Settings:
     #: the shards this process runs (a cluster, ``bot.py --shards 0-3 --shard-count 8``);
     #: None: every shard, as many as Discord recommends
     shards: Shards | None = None
+    #: a process for shards another process serves (PostgreSQL): "wait" for it to stop, or
+    #: "refuse" to start (albastini/store/postgres/owner.py)
+    on_served_shard: str = "wait"
+    #: the port of the Prometheus metrics endpoint (albastini/metrics.py); None: no metrics
+    metrics_port: int | None = None
+    #: the address it listens on (127.0.0.1: this machine only; 0.0.0.0: every interface)
+    metrics_host: str = "127.0.0.1"
 
     def __repr__(self) -> str:  # never print the token
         database = describe_database(self.database)  # nor a database password
@@ -177,6 +184,10 @@ def load_settings(env: dict[str, str] | None = None, *, require_token: bool = Tr
     sync = env.get("ALBASTINI_SYNC", "auto").strip().lower() or "auto"
     if sync not in {"auto", "always", "never"}:
         raise ConfigError(f"ALBASTINI_SYNC must be auto, always or never, got {sync!r}")
+    served = env.get("ALBASTINI_ON_SERVED_SHARD", "wait").strip().lower() or "wait"
+    if served not in {"wait", "refuse"}:
+        raise ConfigError(f"ALBASTINI_ON_SERVED_SHARD must be wait or refuse, got {served!r}")
+    metrics_port = _int(env, "ALBASTINI_METRICS_PORT", 0, 0, 65535) or None
     return Settings(
         token=token,
         database=_database(env),
@@ -196,4 +207,7 @@ def load_settings(env: dict[str, str] | None = None, *, require_token: bool = Tr
         shards=shards_setting(
             env.get("ALBASTINI_SHARDS", ""), env.get("ALBASTINI_SHARD_COUNT", "")
         ),
+        on_served_shard=served,
+        metrics_port=metrics_port,
+        metrics_host=env.get("ALBASTINI_METRICS_HOST", "").strip() or "127.0.0.1",
     )

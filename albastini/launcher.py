@@ -28,6 +28,7 @@ import logging
 import os
 import signal
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -91,8 +92,7 @@ class Launcher:
             *cluster.argv(self.bot, self.bot_args),
             # a terminal's Ctrl+C reaches the launcher alone, which stops the clusters in order
             start_new_session=True,
-            # a cluster stops by itself should the launcher die (bot.py watches this pid)
-            env={**os.environ, "ALBASTINI_LAUNCHER_PID": str(os.getpid())},
+            env=cluster_env(os.environ, cluster.number),
         )
         cluster.started = loop.time()
         cluster.pids.append(cluster.proc.pid)
@@ -183,6 +183,17 @@ class Launcher:
                 self.status = self.status or 1
 
 
+def cluster_env(env: Mapping[str, str], number: int) -> dict[str, str]:
+    """Cluster ``number``'s environment: the launcher's, with its pid (a cluster stops by
+    itself should the launcher die: bot.py watches it), and its own metrics port, the
+    launcher's ``ALBASTINI_METRICS_PORT`` + ``number`` (one endpoint per cluster)."""
+    out = {**env, "ALBASTINI_LAUNCHER_PID": str(os.getpid())}
+    base = out.get("ALBASTINI_METRICS_PORT", "").strip()
+    if base:
+        out["ALBASTINI_METRICS_PORT"] = str(int(base) + number)
+    return out
+
+
 def parse_args(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="python -m albastini.launcher",
@@ -229,6 +240,14 @@ def main(argv: list[str] | None = None) -> int:
     if args.clusters < 1 or not 1 <= args.clusters <= count:
         print(
             f"--clusters must be between 1 and the shard count ({count}), got {args.clusters}",
+            file=sys.stderr,
+        )
+        return 1
+    port = os.environ.get("ALBASTINI_METRICS_PORT", "").strip()
+    if port and not (port.isdigit() and 1 <= int(port) <= 65535 - args.clusters + 1):
+        print(
+            f"ALBASTINI_METRICS_PORT must be a port from 1 to {65536 - args.clusters} (cluster k "
+            f"serves its metrics on that port + k), got {port!r}",
             file=sys.stderr,
         )
         return 1

@@ -13,6 +13,7 @@ import concurrent.futures
 import functools
 import logging
 import random
+import time
 from collections.abc import Awaitable, Callable
 
 from ..events import (
@@ -82,6 +83,9 @@ class ServiceCore:
         self._opening: dict[int, tuple[asyncio.Lock, int]] = {}
         self._closing = False
         self._sleeping = 0  # timer tasks waiting for the clock to move
+        #: Called after each move is committed with (table id, by a computer, seconds the
+        #: store took): the metrics (albastini/metrics.py); None when they are off.
+        self.on_commit: Callable[[int, bool, float], None] | None = None
 
     # ------------------------------------------------------------------ reading
 
@@ -250,6 +254,8 @@ class ServiceCore:
         match = table.match
         assert match is not None
         move_no = table.move_no
+        on_commit = self.on_commit
+        started = time.perf_counter() if on_commit is not None else 0.0
         await self._store.append_move(
             table.id,
             move_no,
@@ -259,6 +265,8 @@ class ServiceCore:
             user_id=user_id,
             by_computer=user_id is None,
         )
+        if on_commit is not None:
+            on_commit(table.id, user_id is None, time.perf_counter() - started)
         table.move_no = move_no + 1
         trick = table.rules.apply(match, code)
         events.append(Acted(table.id, seat, code, move_no, user_id is None))

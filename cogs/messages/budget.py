@@ -154,6 +154,9 @@ class GlobalBudget:
         #: Tokens taken (requests paid for) and given back, since the start.
         self.taken = 0
         self.refunded = 0
+        #: Requests that waited (not served at once), and the seconds they waited in all.
+        self.waits = 0
+        self.wait_seconds = 0.0
 
     @property
     def waiting(self) -> int:
@@ -210,9 +213,12 @@ class GlobalBudget:
             return
         fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         heapq.heappush(self._waiters, (key, next(self._seq), fut, token, window))
+        self.waits += 1
+        queued = self._clock()
         self._grant()
         try:
             await fut
+            self.wait_seconds += self._clock() - queued
         except asyncio.CancelledError:
             if fut.done() and not fut.cancelled():  # served as it was cancelled: not spent
                 if token:

@@ -122,6 +122,8 @@ class Courier:
         self._closed = False
         #: Starts that failed in a row (the bot stops asking for a courier after a few).
         self.failed_starts = 0
+        #: Processes started (a metric: all but the first replaced one that stopped).
+        self.starts = 0
 
     @property
     def pid(self) -> int | None:
@@ -198,6 +200,7 @@ class Courier:
             self._conn, self._proc = ours, proc
             loop.add_reader(ours.fileno(), self._on_readable)
             self.failed_starts = 0
+            self.starts += 1
             self._starting.set_result(None)
         except BaseException as exc:
             self.failed_starts += 1

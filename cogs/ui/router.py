@@ -83,6 +83,13 @@ class Router:
         (the service refuses what they ask); anything else gets a polite refusal."""
         if interaction.type != discord.InteractionType.component:
             return
+        try:
+            await self._route(interaction)
+        finally:
+            if (metrics := self.bot.metrics) is not None:
+                metrics.interaction("click", interaction)
+
+    async def _route(self, interaction: discord.Interaction[Any]) -> None:
         data: Any = interaction.data or {}
         custom_id = str(data.get("custom_id", ""))
         button = buttons.parse(custom_id)
@@ -100,6 +107,9 @@ class Router:
         try:
             await handler(Click(interaction, reply, button, await self._lang(interaction)))
         except Exception as exc:
+            if (metrics := self.bot.metrics) is not None and isinstance(
+                    exc, discord.HTTPException):
+                metrics.discord_error(exc)
             await answer_error(self.bot, interaction, exc, f"button {button.kind}")
         finally:
             await reply.close()

@@ -37,6 +37,7 @@ from ..errors import (
 from ..shared import move_refusal, numbered
 from .dialect import POSTGRES, Conn, PostgresTx, insert_moves
 from .migrations import MIGRATIONS_DIR, load_migrations, migrate
+from .owner import application_name
 
 _log = logging.getLogger(__name__)
 
@@ -120,10 +121,48 @@ def is_unavailable(exc: BaseException) -> bool:
     )
 
 
+class _FloorWarnings(logging.Filter):
+    """While the server is down, asyncpg's pool tries to reconnect its floor of connections
+    again and again, each failure a warning with a full traceback ("Failed to restore the pool
+    connection floor"), about 8 in two minutes. Here the first of an outage is one line with
+    its cause and the others are counted, not logged; :meth:`back` (a new connection was made)
+    ends the outage with one line saying how many tries failed."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.failures = 0
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if not str(record.msg).startswith("Failed to restore the pool connection floor"):
+            return True
+        self.failures += 1
+        if self.failures > 1:
+            return False
+        cause = record.exc_info[1] if record.exc_info else None
+        record.msg = "PostgreSQL cannot be reached (%s); reconnecting in the background"
+        record.args = (_reason(cause) if cause is not None else "no reason given",)
+        record.exc_info = None
+        record.exc_text = None
+        return True
+
+    def back(self) -> None:
+        if self.failures:
+            failures, self.failures = self.failures, 0
+            _log.warning("PostgreSQL reached again (%d failed reconnection(s))", failures)
+
+
+#: On asyncpg's pool logger, for every pool of the process (added once: a logger's filters
+#: are a set).
+FLOOR_WARNINGS = _FloorWarnings()
+logging.getLogger("asyncpg.pool").addFilter(FLOOR_WARNINGS)
+
+
 async def _init_connection(conn: Conn) -> None:
     """Every pool connection: commits wait for the server's write-ahead log (durability), and
     a lock held elsewhere makes a statement fail rather than hang a click (also a startup
-    setting, ``server_settings``, so that even a ``RESET ALL`` keeps it)."""
+    setting, ``server_settings``, so that even a ``RESET ALL`` keeps it). A new connection
+    also ends an outage's warnings (:class:`_FloorWarnings`)."""
+    FLOOR_WARNINGS.back()
     if await conn.fetchval("SHOW synchronous_commit") in ("off", "local"):
         await conn.execute("SET synchronous_commit = on")
 
@@ -181,7 +220,11 @@ class PostgresEngine(Backend):
                 command_timeout=None,
                 init=_init_connection,
                 reset=_keep_session,
-                server_settings={"lock_timeout": str(LOCK_TIMEOUT_MS)},
+                # the process's name: who owns a shard, and which connections are its (owner.py)
+                server_settings={
+                    "lock_timeout": str(LOCK_TIMEOUT_MS),
+                    "application_name": application_name(),
+                },
                 ssl=ssl_context,
             )
         except (*_CONNECTION_ERRORS, asyncpg.PostgresError, ValueError) as exc:
