@@ -128,8 +128,7 @@ class TableMessages:
         self._tokens: dict[int, tuple[int, int, str, float]] = {}
         #: The clock of the tokens' lifetimes (tests move it with the fake Discord's).
         self.token_clock: Callable[[], float] = time.monotonic
-        #: Seconds a token edits the table message (Discord keeps it ``token_life``)
-        self.token_horizon = token_life - token_margin(token_life)
+        self._token_life = token_life  # seconds a token works (Discord: 15 minutes)
         # Tables played through interactions only: whose changes wait for a click on the table
         # message (no token alive), whose message says so, and the timer that says it
         self._sleeping: set[int] = set()
@@ -177,6 +176,12 @@ class TableMessages:
             self._editors[table_id] = asyncio.get_running_loop().create_task(
                 self._edit_loop(table_id), name=f"table-edit-{table_id}"
             )
+
+    @property
+    def token_horizon(self) -> float:
+        """Seconds a token edits the table message after its interaction: a margin less than
+        it works (at most ``TABLE_TOKEN_LIFE``)."""
+        return min(TABLE_TOKEN_LIFE, self._token_life - token_margin(self._token_life))
 
     def remember_token(
         self, table_id: int, message_id: int, application_id: int, token: str
