@@ -321,7 +321,8 @@ async def test_one_albastini_group_across_the_feature_cogs(
 ) -> None:
     """The features are separate extensions (cogs/albastini.py: tables; cogs/records.py:
     leaderboard, stats, settings, language), yet Discord is given one /albastini command, usable
-    in a server or a group DM (installed for servers and people), with every subcommand; reloading one feature keeps it that way."""
+    in a server or a group DM (installed for servers and people), with every subcommand;
+    reloading one feature keeps it that way."""
     everything = {"start", "hand", "leave", "cancel", "rules", "help",
                   "leaderboard", "stats", "settings", "language"}
     everything |= {"history", "season", "recompute"}  # cogs/history.py
