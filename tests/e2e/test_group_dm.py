@@ -194,6 +194,14 @@ async def test_a_whole_match_in_a_group_dm_through_interactions_only(
             assert f"<@{juma.id}>" not in r.message.text
             r = await fake.slash(neema, "albastini history", channel_id=place, everywhere=True)
             assert r.ephemeral and f"#{table2.id}" in r.message.text, r.message.text
+            # the same players again: a new lobby, the answer to that click, in the group
+            r = await fake.click(juma, last, label="Play again")
+            assert r.response_type == 4 and not r.ephemeral and r.message is not None, r
+            again = bot2.service.table_in_channel(place)
+            assert again is not None and again.interactions_only and again.id != table2.id
+            await fake.wait_until(lambda: again.message_id == r.message.id)
+            assert r.message.channel_id == place
+            await settle(bot2, fake)
         assert_clean(fake)
 
 
