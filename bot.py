@@ -226,6 +226,7 @@ class AlbastiniBot(commands.AutoShardedBot):
             # this process's share of the token's global rate limit (cogs/budget.py)
             global_rate=settings.global_rate,
             global_share=settings.shards.share if settings.shards is not None else 1.0,
+            token_life=settings.token_life,
         )
         if settings.metrics_port is not None:
             await self._start_metrics(settings.metrics_host, settings.metrics_port)

@@ -79,6 +79,9 @@ class Settings:
     computer_pause: float = 1.5
     notice_delay: float = 3.0  # a turn notice waits this long; none if the person played
     edit_interval: float = 1.0  # at most one edit of a table message per this many seconds
+    #: Seconds an interaction's token works (Discord: 15 minutes); the bot relies on one until
+    #: a little before (:func:`token_margin`). Only tests against a fake Discord shorten it.
+    token_life: float = 900.0
     workers: int = 0  # 0 = one per core
     #: Requests per second the bot token may spend on Discord's global rate limit (about 50;
     #: interaction answers do not count), shared by every process of the bot in proportion to
@@ -102,6 +105,12 @@ class Settings:
     def __repr__(self) -> str:  # never print the token
         database = describe_database(self.database)  # nor a database password
         return f"Settings(database={database}, log_level={self.log_level})"
+
+
+def token_margin(life: float) -> float:
+    """Seconds before a token's end at which the bot stops relying on it: a minute of
+    Discord's 15 (a slow request, clocks that differ), less for the short lives of tests."""
+    return min(60.0, life / 15)
 
 
 def _float(
@@ -196,6 +205,7 @@ def load_settings(env: dict[str, str] | None = None, *, require_token: bool = Tr
         computer_pause=_float(env, "ALBASTINI_COMPUTER_PAUSE", 1.5, 0.0, 30.0),
         notice_delay=_float(env, "ALBASTINI_NOTICE_DELAY", 3.0, 0.0, 60.0),
         edit_interval=_float(env, "ALBASTINI_EDIT_INTERVAL", 1.0, 0.0, 10.0),
+        token_life=_float(env, "ALBASTINI_TOKEN_LIFE", 900.0, 2.0, 900.0),
         workers=_int(env, "ALBASTINI_WORKERS", 0, 0, 64),
         global_rate=_float(
             env, "ALBASTINI_GLOBAL_RATE", 45.0, 1.0, 50.0, "a number of requests per second"

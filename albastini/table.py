@@ -92,6 +92,10 @@ class Table:
     #: the thread the table is played in (its turn notices and deal summaries), started from
     #: its message in ``channel_id``; None: the channel itself
     thread_id: int | None = None
+    #: the bot cannot post or edit in the table's channel outside answers to the players'
+    #: clicks and commands (a group DM, or a server the bot is not a member of, reached through
+    #: a person's own install of the app): its public messages all go through interactions
+    interactions_only: bool = False
     status: TableStatus = "lobby"
     seats: list[SeatInfo | None] = field(default_factory=list)
     match: MatchLike | None = None

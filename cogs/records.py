@@ -20,6 +20,7 @@ from cogs.ui.choices import GAME_CHOICES
 from cogs.ui.feature import FeatureCog
 from cogs.ui.group import add_subcommand_cog
 from cogs.ui.lang import key_str, name_str
+from cogs.ui.place import place_id
 from cogs.ui.replies import Reply
 
 if TYPE_CHECKING:
@@ -71,7 +72,7 @@ class RecordsCog(FeatureCog):
     async def leaderboard_page(self, c: Click) -> None:
         """Another page of a server's leaderboard (in the server's language)."""
         guild = c.button.guild
-        if guild is None or guild != c.interaction.guild_id:
+        if guild is None or guild != place_id(c.interaction):
             await self.private(c.reply, t(c.lang, "refuse.bad_button"))
             return
         assert c.button.game is not None  # the scheme gives the old ids the first game
@@ -101,16 +102,16 @@ class RecordsCog(FeatureCog):
         latter boards)."""
         game = game_name or first_game()
         reply = Reply(interaction, ephemeral=False)
-        if not await self.guild_only(interaction, reply):
+        place = await self.place_only(interaction, reply)  # a group DM has its own board
+        if place is None:
             return
-        assert interaction.guild_id is not None
-        lang = await self.bot.languages.guild(interaction.guild_id)
+        lang = await self.bot.languages.guild(place)
         if sort != "points" or season != "season":
             payload = await board_payload(
-                self.store, interaction.guild_id, 0, lang, sort=sort, period=season, game=game
+                self.store, place, 0, lang, sort=sort, period=season, game=game
             )
         else:
-            payload = await leaderboard_payload(self.store, interaction.guild_id, 0, lang, game)
+            payload = await leaderboard_payload(self.store, place, 0, lang, game)
         await reply.send(ephemeral=False, **payload)
 
     @app_commands.command(name=name_str("stats"), description=key_str("cmd.stats.description"))
@@ -129,12 +130,12 @@ class RecordsCog(FeatureCog):
         """Your results at one game (the bot's first game if none), or another player's."""
         game = game_name or first_game()
         reply = Reply(interaction, ephemeral=True)
-        if not await self.guild_only(interaction, reply):
+        place = await self.place_only(interaction, reply)  # a group DM has its own stats
+        if place is None:
             return
-        assert interaction.guild_id is not None
         lang = await self._lang(interaction)
         who = player or interaction.user
-        st = await self.store.user_stats(interaction.guild_id, who.id, game=game)
+        st = await self.store.user_stats(place, who.id, game=game)
         name = texts.mention(who.id)
         embed = discord.Embed(
             title=t(lang, game_key(game, "stats.title"), name=who.display_name),
@@ -144,7 +145,7 @@ class RecordsCog(FeatureCog):
             embed.description = t(lang, game_key(game, "stats.empty"), name=name)
         else:
             lines = texts.stats_lines(lang, st, game)
-            lines += await stats_rating_lines(self.store, lang, interaction.guild_id, who.id, game)
+            lines += await stats_rating_lines(self.store, lang, place, who.id, game)
             embed.description = "\n".join(lines)
         await reply.send(embed=embed, ephemeral=True)
 

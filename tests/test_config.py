@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from albastini.config import ConfigError, load_settings
+from albastini.config import ConfigError, load_settings, token_margin
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -63,6 +63,10 @@ def test_defaults() -> None:
     assert s.global_rate == 45.0
     assert "secret-token" not in repr(s)
     assert load_settings({"DISCORD_TOKEN": "t", "ALBASTINI_GLOBAL_RATE": "40"}).global_rate == 40
+    # Discord's 15-minute token, relied on until a minute before; tests shorten it
+    assert s.token_life == 900.0 and token_margin(s.token_life) == 60.0
+    short = load_settings({"DISCORD_TOKEN": "t", "ALBASTINI_TOKEN_LIFE": "8"}).token_life
+    assert short == 8.0 and 0 < token_margin(short) < 1
 
 
 def test_albastini_db_is_a_file_path_or_a_postgresql_url() -> None:
@@ -91,6 +95,7 @@ def test_albastini_db_is_a_file_path_or_a_postgresql_url() -> None:
         ("ALBASTINI_NOTICE_DELAY", "later", "number of seconds"),
         ("ALBASTINI_NOTICE_DELAY", "61", "between 0 and 60"),
         ("ALBASTINI_EDIT_INTERVAL", "-0.5", "between 0 and 10"),
+        ("ALBASTINI_TOKEN_LIFE", "3600", "between 2 and 900"),
         ("ALBASTINI_WORKERS", "two", "whole number"),
         ("ALBASTINI_GLOBAL_RATE", "fast", "number of requests per second"),
         ("ALBASTINI_GLOBAL_RATE", "60", "between 1 and 50"),

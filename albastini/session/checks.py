@@ -109,6 +109,8 @@ def stored_settings(
         out["options"] = dict(table.options)
     if table.thread_id is not None:
         out["thread_id"] = table.thread_id
+    if table.interactions_only:
+        out["interactions_only"] = True
     if seating is not None:
         out["seating"] = seating
     if team_of is not None:

@@ -53,8 +53,11 @@ class LobbyService(TurnService):
         language: str | None = None,
         game: str,
         options: dict[str, int] | None = None,
+        interactions_only: bool = False,
     ) -> Table:
         """Open a lobby of ``game`` in a channel with the host in the first seat.
+        ``interactions_only``: the bot reaches the channel only through the players'
+        interactions (:attr:`Table.interactions_only`).
 
         Defaults: the game's team size for that many players (Albastini: teams of 2 for 4 and
         6 players, individual play otherwise); the game's own target if it has one (its
@@ -136,6 +139,7 @@ class LobbyService(TurnService):
                 language=language if language is not None else guild.language,
                 game=rules.name,
                 options=options,
+                interactions_only=interactions_only,
                 seats=[None] * players,
             )
             table.seats[0] = SeatInfo(0, host_id, name, None)
@@ -348,6 +352,7 @@ class LobbyService(TurnService):
                 language=old.language,
                 game=old.game,
                 options=dict(old.options),
+                interactions_only=old.interactions_only,
                 seats=[
                     SeatInfo(
                         i,

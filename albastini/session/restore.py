@@ -46,6 +46,7 @@ def seated(snap: TableSnapshot) -> Table:
         status=rec.status,
         message_id=rec.message_id,
         thread_id=int(settings["thread_id"]) if settings.get("thread_id") else None,
+        interactions_only=bool(settings.get("interactions_only", False)),
     )
     by_slot: dict[int, SeatInfo] = {}
     for s in snap.seats:

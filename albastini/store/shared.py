@@ -178,12 +178,24 @@ def stats_record(r: Row, rank: int | None = None) -> PlayerStats:
 # ---------------------------------------------------------------- snapshots of tables
 
 
+#: How a table played through interactions only shows in its stored settings (JSON as
+#: :func:`~albastini.store.values.settings_json` writes it).
+GROUP_DM_SETTING = '"interactions_only":true'
+
+
 def unfinished_where(shards: Shards | None) -> str:
     """The condition of the tables :meth:`Store.unfinished_tables` loads: in the lobby or
     running, and of the servers of ``shards`` if given."""
     where = "WHERE status IN ('lobby', 'running')"
     if shards is not None and not shards.all:
-        where += f" AND {shards.sql()}"
+        # A group DM's table is kept under its channel's id as its server's (cogs/ui/place.py)
+        # and played through interactions, which Discord sends a group DM on shard 0: it is
+        # shard 0's, whatever that id says (a server's old first channel may share the server's
+        # id, hence the setting too).
+        group = (f"(guild_id = channel_id AND CAST(settings AS TEXT) LIKE "
+                 f"'%{GROUP_DM_SETTING}%')")
+        own = f"(NOT {group} AND {shards.sql()})"
+        where += f" AND ({own} OR {group})" if shards.has_dms else f" AND {own}"
     return where
 
 

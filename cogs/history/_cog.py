@@ -41,6 +41,7 @@ from cogs.messages.hands import HandFollower
 from cogs.ui import views
 from cogs.ui.feature import FeatureCog
 from cogs.ui.lang import key_str, name_str
+from cogs.ui.place import place_id
 from cogs.ui.replies import Reply
 
 if TYPE_CHECKING:
@@ -112,17 +113,16 @@ class HistoryCog(FeatureCog):
     ) -> None:
         """The last matches of this server (or a player's), privately."""
         reply = Reply(interaction, ephemeral=True)
-        if not await self.guild_only(interaction, reply):
+        place = await self.place_only(interaction, reply)  # a group DM has its own history
+        if place is None:
             return
-        assert interaction.guild_id is not None
         lang = await self._lang(interaction)
         if everywhere and player is not None and player.id != interaction.user.id:
             await self.private(reply, t(lang, "history.only_yours"))
             return
         user_id = interaction.user.id if everywhere else (player.id if player else 0)
-        guild_id = 0 if everywhere else interaction.guild_id
-        payload = await history_payload(self.store, lang, guild_id, user_id, 0,
-                                        interaction.guild_id)
+        guild_id = 0 if everywhere else place
+        payload = await history_payload(self.store, lang, guild_id, user_id, 0, place)
         await reply.send(ephemeral=True, **payload)
 
     @app_commands.command(name=name_str("season"), description=key_str("cmd.season.description"))
@@ -162,15 +162,16 @@ class HistoryCog(FeatureCog):
     # ------------------------------------------------------------------ clicks
     async def history_page(self, c: Click) -> None:
         guild, user = c.button.guild or 0, c.button.user or 0
-        if (guild and guild != c.interaction.guild_id) or (not guild and user != c.user.id):
+        here = place_id(c.interaction)
+        if (guild and guild != here) or (not guild and user != c.user.id):
             await self.private(c.reply, t(c.lang, "refuse.bad_button"))
             return
         await c.reply.edit(**await history_payload(self.store, c.lang, guild, user,
-                                                   c.button.offset or 0, c.interaction.guild_id))
+                                                   c.button.offset or 0, here))
 
     async def board_page(self, c: Click) -> None:
         guild = c.button.guild
-        if guild is None or guild != c.interaction.guild_id:
+        if guild is None or guild != place_id(c.interaction):
             await self.private(c.reply, t(c.lang, "refuse.bad_button"))
             return
         assert c.button.sort and c.button.period and c.button.game
@@ -183,7 +184,7 @@ class HistoryCog(FeatureCog):
     async def _replay(self, c: Click, table_id: int, deal_no: int) -> DealReplay | None:
         try:
             return await self.service.deal_replay(table_id, deal_no,
-                                                  guild_id=c.interaction.guild_id)
+                                                  guild_id=place_id(c.interaction))
         except Refusal as exc:
             key = "replay.not_finished" if exc.reason == "table_gone" else "replay.no_deal"
             await self.private(c.reply, t(c.lang, key, number=table_id))
@@ -233,4 +234,5 @@ class HistoryCog(FeatureCog):
     def _table(self, c: Click) -> Table | None:
         """The running table a spectator's button names, if it is of this server."""
         table = self.service.get(c.button.table or 0)
-        return table if table is not None and table.guild_id == c.interaction.guild_id else None
+        here = place_id(c.interaction)
+        return table if table is not None and table.guild_id == here else None

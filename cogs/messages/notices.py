@@ -26,6 +26,7 @@ import aiohttp
 import discord
 
 from cogs.messages import budget as budgets
+from cogs.messages.relay import NoToken, Relay
 from cogs.ui import buttons, texts, views
 
 if TYPE_CHECKING:
@@ -97,6 +98,8 @@ class Notices:
         #: ``followed(table_id, user_id)``: the person watches a private hand that shows them
         #: their turn (cogs/hands.py), so their turn needs no ping
         self.followed: Callable[[int, int], bool] = lambda table_id, user_id: False
+        #: The follow-ups of tables played through interactions only (cogs/messages/relay.py)
+        self.relay: Relay | None = None
 
     async def deliver(
         self, table_id: int, what: str, send: Callable[[Table], Awaitable[None]]
@@ -115,6 +118,12 @@ class Notices:
                 async with self._lanes:
                     await send(table)
                 return
+            except NoToken:
+                # a table played through interactions, and nobody clicked for a while: it goes
+                # out through the next click's token (waited for without a lane)
+                if self.relay is not None:
+                    await self.relay.wait(table_id, self.retry_max)
+                continue
             except (discord.NotFound, discord.Forbidden) as exc:
                 log.warning(
                     "%s of table %s not sent: the channel is gone or closed to the bot (%s, %s)",
@@ -209,19 +218,33 @@ class Notices:
         clock = deadline_text(table, self.service.clock)
         if clock:
             content += " " + clock
-        channel = self.bot.get_partial_messageable(posts_channel(table), guild_id=table.guild_id)
         await self._delete_notice(table_id)
-        msg = await channel.send(
-            content=content,
-            view=views.build_view(views.notice_buttons(table_id, lang)),
-            allowed_mentions=discord.AllowedMentions(users=[discord.Object(info.user_id)]),
-        )
+        post: dict[str, Any] = {
+            "content": content,
+            "view": views.build_view(views.notice_buttons(table_id, lang)),
+            "allowed_mentions": discord.AllowedMentions(users=[discord.Object(info.user_id)]),
+        }
+        if table.interactions_only:
+            if self.relay is None or self.relay.token(table_id) is None:
+                return  # nobody's click to send it through: the table and hands show the turn
+            try:
+                sent = await self.relay.send(table_id, **post)
+            except NoToken:
+                return
+            self._notice[table_id] = (sent, move_no)
+            return
+        channel = self.bot.get_partial_messageable(posts_channel(table), guild_id=table.guild_id)
+        msg = await channel.send(**post)
         self._notice[table_id] = (msg.id, move_no)
 
     async def _delete_notice(self, table_id: int) -> None:
         old = self._notice.pop(table_id, None)
         table = self.service.get(table_id)
         if old is None or table is None:
+            return
+        if table.interactions_only:
+            if self.relay is not None:
+                await self.relay.delete(old[0])
             return
         channel = self.bot.get_partial_messageable(posts_channel(table), guild_id=table.guild_id)
         with contextlib.suppress(discord.HTTPException):
@@ -236,8 +259,8 @@ class Notices:
     async def _sweep_notices(self, table_id: int, limit: int = 30) -> None:
         table = self.service.get(table_id)
         me = getattr(self.bot, "user", None)
-        if table is None or me is None:
-            return
+        if table is None or me is None or table.interactions_only:
+            return  # (no history to read where the bot is no member)
         hand_id = buttons.table_button("hand", table_id)
         current = self._notice.get(table_id)
         channel = self.bot.get_partial_messageable(posts_channel(table), guild_id=table.guild_id)

@@ -30,6 +30,7 @@ from cogs.messages.notices import (
     deadline_text,
     posts_channel,
 )
+from cogs.messages.relay import TOKEN_LIFE, Relay
 from cogs.messages.table_message import EDIT_INTERVAL, TableMessages
 from cogs.ui import views
 from cogs.ui.cards import Card, CardView
@@ -61,6 +62,7 @@ class Publisher:
         retry_max: float = RETRY_MAX,
         global_rate: float | None = None,
         global_share: float = 1.0,
+        token_life: float = TOKEN_LIFE,
     ) -> None:
         self.bot = bot
         self.service = service
@@ -81,6 +83,9 @@ class Publisher:
             retry_delay=retry_delay,
             retry_max=retry_max,
         )
+        #: tables played through interactions only: their follow-ups (cogs/messages/relay.py)
+        self.relay = Relay(bot, token_life=token_life)
+        self.notices.relay = self.relay
         self.message = TableMessages(
             bot,
             service,
@@ -89,6 +94,7 @@ class Publisher:
             edit_interval=edit_interval,
             courier=courier,
             budget=self.budget,
+            token_life=token_life,
         )
         #: table -> why it closed (cancelled, idle...), for the closed table message
         self.closed_reasons: dict[int, str] = self.message.closed_reasons
@@ -151,6 +157,14 @@ class Publisher:
         if application_id is not None:
             self.message.remember_token(table_id, message_id, application_id, token)
 
+    def interaction_token(self, table_id: int, application_id: int | None, token: str) -> None:
+        """An interaction at the table (a click on any of its messages, a private hand's too, or
+        a command about it) was answered: a table played through interactions only sends its
+        follow-ups through its token for a while (and those that waited for one go out)."""
+        table = self.service.get(table_id)
+        if table is not None and table.interactions_only:
+            self.relay.remember(table_id, application_id, token)
+
     def lost(self, table_id: int) -> None:
         """The table has no message in the channel that its id was saved for: find or post it."""
         self.message.lost(table_id)
@@ -167,8 +181,12 @@ class Publisher:
     def sweep(self, table_id: int) -> None:
         """Remove the turn notices a previous run left for this table (once per run), and find
         or post again its message if the previous run stopped before saving the message's id."""
-        self.notices.sweep(table_id)
         table = self.service.get(table_id)
+        if table is not None and table.interactions_only:
+            # no channel to look in: its message is brought up to date by the next click on it
+            self.refresh(table_id)
+            return
+        self.notices.sweep(table_id)
         if table is not None and table.message_id is None and table.status in ("lobby", "running"):
             self.lost(table_id)  # the previous run stopped before it saved the message's id
 
@@ -199,6 +217,9 @@ class Publisher:
         async def send(table: Table) -> None:
             text, specs = build(table)
             card = Card(presenter(table.game).ACCENT, (text,), tuple(specs))
+            if table.interactions_only:  # a follow-up of the latest click at the table
+                await self.relay.send(table.id, view=CardView(card))
+                return
             where = table.channel_id if beside_the_table else posts_channel(table)
             channel = self.bot.get_partial_messageable(where, guild_id=table.guild_id)
             await channel.send(view=CardView(card))
@@ -232,6 +253,7 @@ class Publisher:
         async def job() -> None:
             await self.message.forget(table_id)
             self.notices.forget(table_id)
+            self.relay.forget(table_id)
 
         self.notices.enqueue(table_id, job, lane=False)  # it waits for the edit, which needs a lane
 

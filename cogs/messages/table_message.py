@@ -17,6 +17,11 @@
   limit (Discord's interaction webhook), so a table's first quarter of an hour, and any time
   after such a click, costs none of the budget. A token that no longer works (expired, or its
   message gone) is dropped and the edit goes through the channel.
+* A table played through interactions only (a group DM, or a server the bot is not a member
+  of: :attr:`Table.interactions_only`) is edited through such tokens alone: Discord refuses the
+  channel there. A little before its last token runs out, the table message says that it
+  may be behind and that any of its buttons brings it up to date; until the next click on it,
+  its changes wait (none is lost: that click's edit shows the table as it is).
 * The picture is the costly part: an identical one is never drawn or uploaded again, and when
   pictures queue for other tables, a table's text goes out now and its picture a little later.
 * A message that was deleted, or whose id was never saved, is found or posted again, through
@@ -51,6 +56,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 import orjson
 
+from albastini.config import token_margin
 from cogs import render
 from cogs.i18n import t
 from cogs.messages import budget as budgets
@@ -113,6 +119,7 @@ class TableMessages:
         edit_interval: float = EDIT_INTERVAL,
         courier: Courier | None = None,
         budget: budgets.GlobalBudget | None = None,
+        token_life: float = TABLE_TOKEN_LIFE + 60.0,
     ) -> None:
         self.bot = bot
         self.service = service
@@ -129,6 +136,12 @@ class TableMessages:
         self._tokens: dict[int, tuple[int, int, str, float]] = {}
         #: The clock of the tokens' lifetimes (tests move it with the fake Discord's).
         self.token_clock: Callable[[], float] = time.monotonic
+        self._token_life = token_life  # seconds a token works (Discord: 15 minutes)
+        # Tables played through interactions only: whose changes wait for a click on the table
+        # message (no token alive), whose message says so, and the timer that says it
+        self._sleeping: set[int] = set()
+        self._dozing: set[int] = set()
+        self._doze_timers: dict[int, asyncio.TimerHandle] = {}
         self._closing = False
         self._last_edit: dict[int, float] = {}  # table -> loop time of its last edit
         self._dirty: set[int] = set()
@@ -173,6 +186,12 @@ class TableMessages:
                 self._edit_loop(table_id), name=f"table-edit-{table_id}"
             )
 
+    @property
+    def token_horizon(self) -> float:
+        """Seconds a token edits the table message after its interaction: a margin less than
+        it works (at most ``TABLE_TOKEN_LIFE``)."""
+        return min(TABLE_TOKEN_LIFE, self._token_life - token_margin(self._token_life))
+
     def remember_token(
         self, table_id: int, message_id: int, application_id: int, token: str
     ) -> None:
@@ -181,8 +200,36 @@ class TableMessages:
         table = self.service.get(table_id)
         if table is None or table.message_id != message_id or self._closing:
             return
-        expires = self.token_clock() + TABLE_TOKEN_LIFE
+        expires = self.token_clock() + self.token_horizon
         self._tokens[table_id] = (message_id, application_id, token, expires)
+        if table.interactions_only:
+            self._awake(table_id)
+
+    def _awake(self, table_id: int) -> None:
+        """A table played through interactions got a fresh token: what waited goes out now,
+        and a little before this token's end its message will say it may fall behind."""
+        timer = self._doze_timers.pop(table_id, None)
+        if timer is not None:
+            timer.cancel()
+        was_behind = table_id in self._sleeping or table_id in self._dozing
+        self._sleeping.discard(table_id)
+        self._dozing.discard(table_id)
+        # the note goes out through this token, a margin before it is given up
+        notice = max(0.0, self.token_horizon - token_margin(self.token_horizon))
+
+        def doze() -> None:
+            self._doze_timers.pop(table_id, None)
+            self._dozing.add(table_id)
+            self.refresh(table_id)
+
+        self._doze_timers[table_id] = asyncio.get_running_loop().call_later(notice, doze)
+        if was_behind or table_id in self._dirty:
+            self.refresh(table_id)
+
+    def sleeping(self, table_id: int) -> bool:
+        """Whether a table played through interactions has changes that wait for a click on
+        its message (no token of one is alive)."""
+        return table_id in self._sleeping
 
     def _token(self, table_id: int) -> tuple[int, str] | None:
         """(application id, token) that edits the table message now, if one does."""
@@ -219,6 +266,13 @@ class TableMessages:
             # in the window, which the lanes' other holders (notices) may be waiting for.
             paid = entered = False
             channel = self._token(table_id) is None
+            table = self.service.get(table_id)
+            if channel and table is not None and table.interactions_only:
+                # Discord refuses the channel here: the change waits for the next click on the
+                # table message, whose answer brings a token (remember_token wakes it)
+                self._dirty.discard(table_id)
+                self._sleeping.add(table_id)
+                return
             if self.budget is not None and channel:
                 await self.budget.reserve(self._key(table_id))
                 paid = True
@@ -317,9 +371,11 @@ class TableMessages:
         ``attachments=[]`` for a lobby (none)."""
         lang = table.language
         if table.status == "lobby" or table.match is None:
-            card = table_card.lobby_card(table, self.closed_reasons.get(table.id))
+            card = self._noted(table, table_card.lobby_card(table,
+                                                            self.closed_reasons.get(table.id)))
             return {"card": card, **laid_out(card), "attachments": []}, None
-        card = table_card.table_card(table, deadline_text(table, self.service.clock))
+        card = self._noted(table, table_card.table_card(table,
+                                                        deadline_text(table, self.service.clock)))
         kept = table.id in self._pictured  # the message's picture, shown until a new one
         payload: dict[str, Any] = {"card": card, **laid_out(card, with_picture=kept)}
         if not picture:
@@ -333,6 +389,13 @@ class TableMessages:
         self._drawn[table.id] = picture_key  # forgotten again if the drawing fails
         payload["card"] = replace(card, alt=table_card.picture_alt(table, view, names_now))
         return payload, (view, names_now, table.game, lang)
+
+    def _noted(self, table: Table, card: Card) -> Card:
+        """The card with, first, the word that it may fall behind (a table played through
+        interactions whose last token runs out soon)."""
+        if table.id not in self._dozing or table.status not in ("lobby", "running"):
+            return card
+        return replace(card, texts=(t(table.language, "table.asleep"), *card.texts))
 
     async def _attach(
         self, table: Table, payload: dict[str, Any], draw: courier.Picture
@@ -386,7 +449,8 @@ class TableMessages:
             self._refresh_later(table_id)  # nothing new to say; the picture waits
             return None
         through = self._token(table_id) if via == "token" else None
-        if via == "token" and through is None and self.budget is not None:
+        if via == "token" and through is None and (
+                self.budget is not None or table.interactions_only):
             self._dirty.add(table_id)  # the token ran out meanwhile: the next turn pays
             self._drawn.pop(table_id, None)
             return "token_gone"
@@ -510,6 +574,11 @@ class TableMessages:
         if self._closing:
             return
         self._lost.add(table_id)
+        table = self.service.get(table_id)
+        if table is not None and table.interactions_only:
+            # nothing can be posted there but an answer: a new /albastini start replaces it
+            log.info("table %s: its message did not reach the group; not posted again", table_id)
+            return
         self._heal(table_id)
 
     def is_lost(self, table_id: int) -> bool:
@@ -523,7 +592,8 @@ class TableMessages:
     def _heal(self, table_id: int) -> None:
         """Post the table message again (once at a time; retried until it goes out)."""
         table = self.service.get(table_id)
-        if table is None or table_id in self._reposting or self._closing:
+        if (table is None or table_id in self._reposting or self._closing
+                or table.interactions_only):
             return
         self._reposting.add(table_id)
         gone = table.message_id  # None: never saved
@@ -603,6 +673,11 @@ class TableMessages:
         if table_id not in self._dirty:
             self._changes.pop(table_id, None)
         self._tokens.pop(table_id, None)
+        self._sleeping.discard(table_id)
+        self._dozing.discard(table_id)
+        timer = self._doze_timers.pop(table_id, None)
+        if timer is not None:
+            timer.cancel()
         self._last_edit.pop(table_id, None)
         self.closed_reasons.pop(table_id, None)
         self._lost.discard(table_id)
@@ -651,9 +726,10 @@ class TableMessages:
         """Stop editing; end the picture process and the courier."""
         self._closing = True
         log.info("%s", self.lag_summary())
-        for handle in self._retry.values():
+        for handle in [*self._retry.values(), *self._doze_timers.values()]:
             handle.cancel()
         self._retry.clear()
+        self._doze_timers.clear()
         if self._painter is not None:
             await painter.stop_pool(self._painter)
         for gone in [*self._retired, *([self.courier] if self.courier is not None else [])]:

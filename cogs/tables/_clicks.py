@@ -22,6 +22,7 @@ from cogs.i18n import t
 from cogs.tables import _chooser as chooser
 from cogs.ui import texts, views
 from cogs.ui.buttons import ButtonId
+from cogs.ui.place import place_id
 
 if TYPE_CHECKING:
     from albastini.table import Table
@@ -90,16 +91,30 @@ class TableClicks:
                 # a match that ended before a restart is not kept in memory: the service reads it
                 await self.cog.rematch(click.interaction, click.reply, button.table, click.lang,
                                        None)
-            elif table is None or table.guild_id != click.interaction.guild_id:
+            elif table is None or table.guild_id != place_id(click.interaction):
                 await self.cog.private(click.reply, t(click.lang, "refuse.table_gone"))
             else:
+                if table.interactions_only and self._on_table_message(click.interaction, table):
+                    # Where the bot reaches the table only through interactions, a click on
+                    # its message first acknowledges it as "update this message": that
+                    # click's token then edits the table for 15 minutes (its private answer
+                    # goes as a follow-up). One click still does it all.
+                    await click.reply.defer()
                 await handler(At(click.interaction, click.reply, table, button, click.lang,
                                  click.user))
             # (a handler that fails is answered by the router, before anything else is sent)
             await click.reply.close()
             self._table_token(click.interaction, button)
+            if button.table is not None and click.interaction.response.is_done():
+                self.cog.bot.publisher.interaction_token(
+                    button.table, click.interaction.application_id, click.interaction.token)
 
         return answer
+
+    @staticmethod
+    def _on_table_message(interaction: discord.Interaction[Any], table: Table) -> bool:
+        msg = interaction.message
+        return msg is not None and msg.id == table.message_id
 
     def _table_token(self, interaction: discord.Interaction[Any], button: ButtonId) -> None:
         """A click on a table message answered by updating it (Join, Start...): its token edits

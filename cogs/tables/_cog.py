@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
+from albastini.config import token_margin
 from albastini.events import Acted, DealOver, Event, MatchOver, TableClosed, TurnStarted
 from albastini.table import Refusal
 from cogs.games import first_game, first_rules_page, rules_page
@@ -30,6 +31,7 @@ from cogs.ui import texts, views
 from cogs.ui.choices import GAME_CHOICES, LEVEL_CHOICES, MODE_CHOICES, TEAM_SIZES, TRUMP_CHOICES
 from cogs.ui.feature import FeatureCog
 from cogs.ui.lang import key_str, name_str
+from cogs.ui.place import place_id, reaches_channel
 from cogs.ui.replies import Reply, after_answer
 
 if TYPE_CHECKING:
@@ -40,9 +42,12 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 def message_link(guild_id: int, channel_id: int, message_id: int | None) -> str:
+    """A link to a table's message (its channel's mention if it has none); a group DM's
+    tables are kept under the channel's own id (cogs/ui/place.py), linked as Discord's "@me"."""
     if message_id is None:
         return f"<#{channel_id}>"
-    return f"https://discord.com/channels/{guild_id}/{channel_id}/{message_id}"
+    where = "@me" if guild_id == channel_id else str(guild_id)
+    return f"https://discord.com/channels/{where}/{channel_id}/{message_id}"
 
 
 class TablesCog(FeatureCog):
@@ -65,6 +70,8 @@ class TablesCog(FeatureCog):
         follower.courier = lambda: self.bot.publisher.courier
         # a hand change that offers no move keeps the table message's pace
         follower.lazy = self.bot.settings.edit_interval
+        follower.lifetime = self.bot.settings.token_life
+        follower.margin = token_margin(follower.lifetime)
 
     async def cog_unload(self) -> None:
         await super().cog_unload()
@@ -191,9 +198,13 @@ class TablesCog(FeatureCog):
         None), started from the lobby."""
         game = game_name or first_game()
         reply = Reply(interaction, ephemeral=False)
-        if not await self.guild_only(interaction, reply):
+        place = await self.place_only(interaction, reply)
+        if place is None:
             return
-        assert interaction.guild_id is not None and interaction.channel_id is not None
+        assert interaction.channel_id is not None
+        # a group DM, or a server where only this person has the app: everything public goes
+        # through the players' interactions (cogs/messages/relay.py)
+        through = not reaches_channel(interaction)
         lang = await self._lang(interaction)
         existing = self.service.table_in_channel(interaction.channel_id)
         if existing is not None and await self._lost_lobby(interaction, reply, existing):
@@ -202,7 +213,7 @@ class TablesCog(FeatureCog):
         if existing is not None:
             await self.private(reply, t(lang, "refuse.table_exists", link=self._link(existing)))
             return
-        missing = missing_permission(interaction)
+        missing = None if through else missing_permission(interaction)
         if missing is not None:
             await self.private(
                 reply, t(lang, "error.missing_permission", permission=t(lang, missing))
@@ -211,15 +222,17 @@ class TablesCog(FeatureCog):
         options = {} if trumps is None else {"trumps": trumps}
         wrong = impossible_table(lang, game, players, teams, options, target)
         in_thread = await self._in_thread(interaction, thread)
-        if wrong is None and in_thread and not may_start_threads(interaction):
+        if wrong is None and through and thread:
+            wrong = t(lang, "refuse.thread_private")  # no thread where the bot is no member
+        elif wrong is None and in_thread and not may_start_threads(interaction):
             wrong = t(lang, "refuse.thread_permission")
         if wrong is not None:
             await self.private(reply, wrong)
             return
-        public = await self.bot.languages.guild(interaction.guild_id)
+        public = await self.bot.languages.guild(place)
         try:
             table = await self.service.open_table(
-                interaction.guild_id,
+                place,
                 interaction.channel_id,
                 interaction.user.id,
                 interaction.user.display_name,
@@ -231,6 +244,7 @@ class TablesCog(FeatureCog):
                 language=public,
                 game=game,
                 options=options,
+                interactions_only=through,
             )
             if computers:
                 table = await self.service.fill_computers(table.id, interaction.user.id)
@@ -276,6 +290,8 @@ class TablesCog(FeatureCog):
             self.bot.publisher.table_token(
                 table.id, msg.id, interaction.application_id, interaction.token
             )
+        self.bot.publisher.interaction_token(table.id, interaction.application_id,
+                                             interaction.token)
         self.bot.publisher.refresh(table.id)
 
     async def _in_thread(
@@ -284,8 +300,8 @@ class TablesCog(FeatureCog):
         """Whether a table opened by ``interaction`` is played in a thread of its own: as asked
         (``asked``), else as the server's setting says; never when the command was typed in a
         thread already (the table is played there)."""
-        if isinstance(interaction.channel, discord.Thread):
-            return False
+        if isinstance(interaction.channel, discord.Thread) or not reaches_channel(interaction):
+            return False  # (where the bot is no member, it cannot start one)
         if asked is not None:
             return asked
         assert interaction.guild_id is not None
@@ -339,9 +355,9 @@ class TablesCog(FeatureCog):
     ) -> tuple[Table, str] | None:
         """The table in the command's channel and the reader's language; None (after a private
         explanation) outside a server or where no table is open."""
-        if not await self.guild_only(interaction, reply):
+        if await self.place_only(interaction, reply) is None:
             return None
-        assert interaction.channel_id is not None  # guild_only checked it
+        assert interaction.channel_id is not None  # place_only checked it
         lang = await self._lang(interaction)
         table = self.service.table_in_channel(interaction.channel_id)
         if table is None:
@@ -392,7 +408,9 @@ class TablesCog(FeatureCog):
     async def cancel_table(
         self, interaction: discord.Interaction[Any], reply: Reply, table: Table, lang: str
     ) -> bool:
-        moderator = bool(interaction.permissions.manage_messages)
+        # a group DM has no moderators (its permissions are not a server's)
+        moderator = interaction.guild_id is not None and bool(
+            interaction.permissions.manage_messages)
         try:
             await self.service.cancel(table.id, interaction.user.id, moderator=moderator)
         except Refusal as exc:
@@ -449,12 +467,13 @@ class TablesCog(FeatureCog):
         """A new lobby with the same players as the finished match of ``table_id``."""
         user_id = interaction.user.id
         try:
-            new = await self.service.rematch(table_id, user_id, guild_id=interaction.guild_id)
+            new = await self.service.rematch(table_id, user_id, guild_id=place_id(interaction))
         except Refusal as exc:
             await self.private(reply, self.refusal(lang, exc, table, user_id))
             return
         # in a thread again if the last match was, or if the server's tables are
-        in_thread = (table is not None and table.thread_id is not None) or await self._in_thread(
-            interaction, None)
+        in_thread = reaches_channel(interaction) and (
+            (table is not None and table.thread_id is not None)
+            or await self._in_thread(interaction, None))
         await self._post_lobby(interaction, reply, new,
                                thread=in_thread and may_start_threads(interaction))

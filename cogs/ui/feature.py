@@ -16,6 +16,7 @@ from discord.ext import commands
 from albastini.store import StoreUnavailable
 from cogs.i18n import t
 from cogs.ui.group import remove_subcommands
+from cogs.ui.place import place_id
 from cogs.ui.replies import Reply, note_too_late, too_late
 
 if TYPE_CHECKING:
@@ -65,17 +66,32 @@ class FeatureCog(commands.Cog):
 
     async def _lang(self, interaction: discord.Interaction[Any]) -> str:
         """The language of the person who interacts, for private answers."""
-        return await self.bot.languages.user(interaction.user.id, interaction.guild_id)
+        return await self.bot.languages.user(interaction.user.id, place_id(interaction))
 
     async def private(self, reply: Reply, text: str) -> None:
         """A short private answer."""
         await reply.send(content=text, ephemeral=True)
 
     async def guild_only(self, interaction: discord.Interaction[Any], reply: Reply) -> bool:
+        """True in a server; else (a group DM, a DM) a private word that this is a server's
+        feature, and False."""
         if interaction.guild_id is None or interaction.channel_id is None:
-            await self.private(reply, t(await self._lang(interaction), "refuse.dm"))
+            key = "refuse.server_only" if place_id(interaction) is not None else "refuse.dm"
+            await self.private(reply, t(await self._lang(interaction), key))
             return False
         return True
+
+    async def place_only(
+        self, interaction: discord.Interaction[Any], reply: Reply
+    ) -> int | None:
+        """The place the interaction belongs to (a server, or a group DM: its tables,
+        leaderboards and stats, :func:`~cogs.ui.place.place_id`); None, after a private
+        explanation, in a DM with the bot."""
+        place = place_id(interaction)
+        if place is None or interaction.channel_id is None:
+            await self.private(reply, t(await self._lang(interaction), "refuse.dm"))
+            return None
+        return place
 
     # ------------------------------------------------------------------ errors
     async def cog_app_command_error(
@@ -110,7 +126,7 @@ async def answer_error(
     else:
         log_exception(where, original)
     try:
-        lang = await bot.languages.user(interaction.user.id, interaction.guild_id)
+        lang = await bot.languages.user(interaction.user.id, place_id(interaction))
     except Exception:
         lang = "en"
     text = t(lang, "error.storage" if storage else "error.generic")

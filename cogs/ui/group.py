@@ -26,10 +26,15 @@ def albastini_group(tree: app_commands.CommandTree[Any]) -> app_commands.Group:
     found = tree.get_command(GROUP_NAME)
     if isinstance(found, app_commands.Group):
         return found
+    # Installed for servers and for people: a person who added the app to their account
+    # plays in a group DM, or in a server the bot never joined (cogs/ui/place.py); never in
+    # a DM with the bot, where nobody could sit with them.
     group = app_commands.Group(
         name=name_str(GROUP_NAME),
         description=key_str("cmd.group.description"),
-        guild_only=True,
+        allowed_installs=app_commands.AppInstallationType(guild=True, user=True),
+        allowed_contexts=app_commands.AppCommandContext(
+            guild=True, dm_channel=False, private_channel=True),
     )
     tree.add_command(group)
     return group

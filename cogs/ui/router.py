@@ -21,6 +21,7 @@ import discord
 from cogs.i18n import t
 from cogs.ui import buttons
 from cogs.ui.feature import answer_error
+from cogs.ui.place import place_id
 from cogs.ui.replies import Reply
 
 if TYPE_CHECKING:
@@ -69,7 +70,7 @@ class Router:
             self._routes.pop(kind, None)
 
     async def _lang(self, interaction: discord.Interaction[Any]) -> str:
-        return await self.bot.languages.user(interaction.user.id, interaction.guild_id)
+        return await self.bot.languages.user(interaction.user.id, place_id(interaction))
 
     async def _refuse(self, interaction: discord.Interaction[Any], key: str) -> None:
         try:
@@ -93,9 +94,9 @@ class Router:
         data: Any = interaction.data or {}
         custom_id = str(data.get("custom_id", ""))
         button = buttons.parse(custom_id)
-        if interaction.guild_id is None and (button is None or button.kind != "rules"):
+        if place_id(interaction) is None and (button is None or button.kind != "rules"):
             # Discord sends clicks from a DM to shard 0; the bot is played in a server
-            # channel, as its commands say (a rules page is anyone's, anywhere).
+            # channel or a group DM, as its commands say (a rules page is anyone's, anywhere).
             await self._refuse(interaction, "refuse.dm")
             return
         handler = self._routes.get(button.kind) if button is not None else None

@@ -320,8 +320,9 @@ async def test_one_albastini_group_across_the_feature_cogs(
     make_bot: Callable[..., AlbastiniBot],
 ) -> None:
     """The features are separate extensions (cogs/albastini.py: tables; cogs/records.py:
-    leaderboard, stats, settings, language), yet Discord is given one /albastini command, only
-    usable in a server, with every subcommand; reloading one feature keeps it that way."""
+    leaderboard, stats, settings, language), yet Discord is given one /albastini command, usable
+    in a server or a group DM (installed for servers and people), with every subcommand;
+    reloading one feature keeps it that way."""
     everything = {"start", "hand", "leave", "cancel", "rules", "help",
                   "leaderboard", "stats", "settings", "language"}
     everything |= {"history", "season", "recompute"}  # cogs/history.py
@@ -331,7 +332,10 @@ async def test_one_albastini_group_across_the_feature_cogs(
             await fake.wait_until(lambda: fake.commands(), timeout=10)
             synced = fake.commands()
             assert [c["name"] for c in synced] == ["albastini"]
-            assert synced[0].get("dm_permission") is False or synced[0].get("contexts") == [0]
+            # installed for servers and for people; offered in servers and group DMs, never in a
+            # DM with the bot (nobody to sit with there)
+            assert synced[0].get("contexts") == [0, 2]
+            assert synced[0].get("integration_types") == [0, 1]
             assert {o["name"] for o in synced[0]["options"]} == everything
             await bot.reload_extension("cogs.records")
             group = bot.tree.get_commands()
@@ -342,7 +346,8 @@ async def test_one_albastini_group_across_the_feature_cogs(
             assert_clean(fake)
 
 
-ONLY_IN_A_SERVER = "Albastini is played in a server channel, not in direct messages."  # refuse.dm
+ONLY_IN_A_SERVER = ("Albastini is played in a server channel or a group DM, not in direct "
+                    "messages with the bot.")  # refuse.dm
 
 
 async def test_commands_and_clicks_from_a_dm_are_refused_privately(

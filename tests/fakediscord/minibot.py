@@ -93,7 +93,10 @@ class MiniBot(commands.AutoShardedBot):
 
 
 def build_group(bot: MiniBot) -> app_commands.Group:
-    group = app_commands.Group(name="mini", description="test commands")
+    # installed for servers and people alike, offered everywhere (as a user-installable app)
+    group = app_commands.Group(
+        name="mini", description="test commands",
+        allowed_installs=app_commands.AppInstallationType(guild=True, user=True))
 
     @group.command(name="start", description="public message with a persistent button")
     @app_commands.describe(players="how many")

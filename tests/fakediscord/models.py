@@ -168,6 +168,9 @@ class FakeGuild:
     manager_role_id: int
     channels: dict[int, FakeChannel] = field(default_factory=dict)
     member_ids: list[int] = field(default_factory=list)
+    #: whether the bot is a member (the server installed the app); False: people reach the app
+    #: here only through their own install of it, and the bot has no access to the channels
+    bot_member: bool = True
 
     def roles_payload(self) -> list[dict[str, Any]]:
         def role(rid: int, name: str, perms: int, pos: int) -> dict[str, Any]:

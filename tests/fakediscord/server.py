@@ -238,8 +238,12 @@ class FakeDiscord:
         bot_name: str = "Albastini",
         global_rate: tuple[int, float] | None = GLOBAL_RATE,
         cv2_media_patch_bug: bool = True,
+        token_lifetime: float = TOKEN_LIFETIME,
     ) -> None:
         self.interaction_deadline = interaction_deadline
+        #: Seconds an interaction's token works (Discord: 15 minutes; a test shortens it so as
+        #: not to wait): then its follow-ups and edits are refused, 401 Invalid Webhook Token.
+        self.token_lifetime = token_lifetime
         #: Discord's open bug of Components V2 (discord-api-docs#7529): an edit through an
         #: interaction token cannot upload a file that a media gallery shows (400).
         self.cv2_media_patch_bug = cv2_media_patch_bug
@@ -407,15 +411,21 @@ class FakeDiscord:
                     await asyncio.wait_for(task, 5)
 
     # ------------------------------------------------------------------ world
-    def add_guild(self, name: str, channels: tuple[str, ...] = ("albastini",)) -> int:
+    def add_guild(self, name: str, channels: tuple[str, ...] = ("albastini",), *,
+                  bot_member: bool = True) -> int:
         """Create a guild with text channels; returns its id. If a bot is connected it gets
-        GUILD_CREATE, as when a bot joins a guild."""
+        GUILD_CREATE, as when a bot joins a guild. ``bot_member=False``: a server that never
+        added the bot; its people reach the app through their own install (interactions with
+        context 0 authorized by the user only), and every channel request of the bot there is
+        refused (403, 50001 Missing Access); the bot hears nothing of it on the gateway."""
         gid = snowflake()
         g = FakeGuild(id=gid, name=name, owner_id=snowflake(), moderator_role_id=snowflake(),
-                      manager_role_id=snowflake())
+                      manager_role_id=snowflake(), bot_member=bot_member)
         self.guilds[gid] = g
         for ch in channels:
             self.add_channel(ch, gid)
+        if not bot_member:
+            return gid
         for s in self._sessions:  # like a bot joining a guild while connected
             if s.identified and self._shard_of(gid, s):
                 asyncio.get_running_loop().create_task(
@@ -431,7 +441,7 @@ class FakeDiscord:
         self.channels[ch.id] = ch
         self._channel_messages[ch.id] = {}
         for s in self._sessions:
-            if s.identified and self._shard_of(g.id, s):
+            if s.identified and self._shard_of(g.id, s) and g.bot_member:
                 asyncio.get_running_loop().create_task(s.send(0, ch.payload(), "CHANNEL_CREATE"))
         return ch.id
 
@@ -471,7 +481,8 @@ class FakeDiscord:
         if owner:
             g.owner_id = user.id
         for s in self._sessions:
-            if s.identified and s.intents & GUILD_MEMBERS_INTENT and self._shard_of(g.id, s):
+            if (s.identified and s.intents & GUILD_MEMBERS_INTENT and self._shard_of(g.id, s)
+                    and g.bot_member):
                 payload = {**g.member_payload(user), "guild_id": str(g.id)}
                 asyncio.get_running_loop().create_task(
                     s.send(0, payload, "GUILD_MEMBER_ADD"))
@@ -655,6 +666,9 @@ class FakeDiscord:
         if guild is None and not force and not _offered_in(cmd, _context(channel)):
             raise DriverError(f"/{words[0]} is not offered in a DM or group DM (contexts "
                               f"{cmd.get('contexts')}); force=True sends it anyway")
+        if not force and not _installed_for(cmd, channel, guild):
+            raise DriverError(f"/{words[0]} is not installed for this place (integration "
+                              f"types {cmd.get('integration_types')}); force=True sends it")
         resolved: dict[str, dict[str, Any]] = {}
         node: dict[str, Any] = cmd
         chain: list[dict[str, Any]] = []
@@ -844,7 +858,10 @@ class FakeDiscord:
                 "guild_locale": "en-US",
                 "member": guild.member_payload(user, with_permissions=True),
                 "app_permissions": str(self.app_permissions(channel.id)),
-                "authorizing_integration_owners": {"0": str(guild.id)},
+                # a server that added the app authorizes it; else only the person's install
+                "authorizing_integration_owners": (
+                    {"0": str(guild.id), "1": str(user.id)} if guild.bot_member
+                    else {"1": str(user.id)}),
                 "context": 0,
             })
         elif channel.type == DM:  # the person's DM with the bot: the app's guild install
@@ -875,7 +892,7 @@ class FakeDiscord:
         now = self.now()
         while self._interactions:
             inter = next(iter(self._interactions.values()))
-            if now - inter.created < TOKEN_LIFETIME or not inter.future.done():
+            if now - inter.created < self.token_lifetime or not inter.future.done():
                 break
             del self._interactions[inter.id]
             del self._by_token[inter.token]
@@ -942,7 +959,8 @@ class FakeDiscord:
         session.intents = int(d.get("intents", 0))
         session.session_id = secrets.token_hex(16)
         self.identify_count += 1
-        guilds = [g for g in self.guilds.values() if self._shard_of(g.id, session)]
+        guilds = [g for g in self.guilds.values()
+                  if self._shard_of(g.id, session) and g.bot_member]
         ready = {
             "v": 10,
             "user": {**self.bot_user.payload(), "verified": True, "mfa_enabled": False,
@@ -993,6 +1011,9 @@ class FakeDiscord:
     def _dispatch_message(self, event: str, msg: FakeMessage) -> None:
         if msg.ephemeral_for is not None:
             return  # Discord never sends gateway events for ephemeral messages
+        ch = self.channels.get(msg.channel_id)
+        if ch is not None and not self._bot_reaches(ch):
+            return  # nor any of a place the bot is no member of
         intent = GUILD_MESSAGES_INTENT if msg.guild_id is not None else DIRECT_MESSAGES_INTENT
         for s in self._sessions:
             if s.identified and s.intents & intent and self._shard_of(msg.guild_id, s):
@@ -1447,7 +1468,7 @@ class FakeDiscord:
             return self._reject(request, 401, 50027, "Invalid Webhook Token")
         if inter is None or str(self.app_id) != request.match_info["app"]:
             return self._reject(request, 404, 10015, "Unknown Webhook")
-        if self.now() - inter.created >= TOKEN_LIFETIME:
+        if self.now() - inter.created >= self.token_lifetime:
             return self._reject(request, 401, 50027, "Invalid Webhook Token")
         if not inter.responded:
             return self._reject(request, 404, 10015, "Unknown Webhook")
@@ -1541,7 +1562,17 @@ class FakeDiscord:
         ch = self.channels.get(int(request.match_info["cid"]))
         if ch is None:
             return self._reject(request, 404, 10003, "Unknown Channel")
+        if not self._bot_reaches(ch):
+            return self._reject(request, 403, 50001, "Missing Access")
         return ch
+
+    def _bot_reaches(self, ch: FakeChannel) -> bool:
+        """Whether the bot may use a channel's REST routes: its own DMs, and the channels of
+        the servers it is a member of; not a group DM nor a server reached only through a
+        person's install of the app (Discord: 50001 Missing Access)."""
+        if ch.guild_id is None:
+            return ch.type == DM
+        return self.guilds[ch.guild_id].bot_member
 
     def _channel_msg(self, request: web.Request, ch: FakeChannel) -> FakeMessage | web.Response:
         msg = self._channel_messages[ch.id].get(int(request.match_info["mid"]))
@@ -1750,6 +1781,19 @@ def _offered_in(command: dict[str, Any], context: int) -> bool:
     if contexts is not None:
         return context in contexts
     return context == 0 or command.get("dm_permission") is not False
+
+
+def _installed_for(command: dict[str, Any], channel: FakeChannel,
+                   guild: FakeGuild | None) -> bool:
+    """Whether a person reaches a synced command in this place: a server that added the app
+    (or the bot's DM) needs the command's guild install (integration type 0, the default); a
+    group DM, or a server the bot is not in, the person's own install (1)."""
+    types = command.get("integration_types") or [0]
+    if guild is not None and guild.bot_member:
+        return 0 in types
+    if guild is None and channel.type == DM:
+        return 0 in types
+    return 1 in types
 
 
 def _guess_type(filename: str) -> str | None:

@@ -694,3 +694,47 @@ async def test_dm_slash_of_a_server_only_command_needs_force(fake: FakeDiscord,
         r = await fake.slash(neema, "mini hand", channel_id=dm, force=True)
         assert r.shard == 0 and r.message is not None and r.message.channel_id == dm
     assert fake.failed_interactions == []
+
+
+async def test_where_the_bot_is_no_member_it_acts_through_interactions_only() -> None:
+    """A user-installed app, as Discord has it: in a group DM, and in a server that never
+    added the bot, an interaction is authorized by the person's install alone (a server's own
+    is authorized by the server too), the bot hears nothing of the place on the gateway, and
+    every channel request of its own is refused, 403 Missing Access (50001); answers,
+    follow-ups and edits through the interaction's token work, for ``token_lifetime``
+    seconds."""
+    async with FakeDiscord(interaction_deadline=DEADLINE, token_lifetime=1.0) as fake:
+        neema = fake.add_user("Neema")
+        juma = fake.add_user("Juma")
+        group = fake.add_group_dm(neema, juma)
+        elsewhere = fake.add_guild("No bot here", bot_member=False)
+        far = next(iter(fake.guilds[elsewhere].channels))
+        nia = fake.add_user("Nia", guild_id=elsewhere)
+        async with fake.run_bot(MiniBot()) as bot:
+            assert bot.get_guild(elsewhere) is None and bot.get_guild(fake.guild_id) is not None
+            r = await fake.slash(nia, "mini hand", channel_id=far)
+            inter = bot.interactions[-1]
+            assert inter.guild_id == elsewhere and inter.is_user_integration()
+            assert not inter.is_guild_integration() and inter.context.guild
+            r = await fake.slash(neema, "mini hand")
+            assert bot.interactions[-1].is_guild_integration()  # the server added the app
+            for place, who in ((group, neema), (far, nia)):
+                r = await fake.slash(who, "mini hand", channel_id=place)
+                assert r.ephemeral and not r.failed
+                inter = bot.interactions[-1]
+                sent = await inter.followup.send("public, through the token", wait=True)
+                assert fake.message(sent.id) in fake.messages(place)
+                await inter.followup.edit_message(sent.id, content="edited")
+                assert fake.message(sent.id).content == "edited"  # type: ignore[union-attr]
+                for call in (bot.get_partial_messageable(place).send("hello"),
+                             bot.get_partial_messageable(place).get_partial_message(
+                                 sent.id).edit(content="no"),
+                             bot.http.get_channel(place)):
+                    with pytest.raises(discord.Forbidden) as info:
+                        await call
+                    assert info.value.code == 50001
+                assert fake.rejections[-1].body["code"] == 50001
+            await asyncio.sleep(1.0)  # the token's life, shortened
+            with pytest.raises(discord.HTTPException) as err:
+                await inter.followup.send("too late", wait=True)
+            assert (err.value.status, err.value.code) == (401, 50027)

@@ -629,3 +629,20 @@ async def test_unfinished_tables_of_some_shards_are_those_of_their_servers(store
         want = [t for t, s in sorted(shard_of_table.items()) if s in ids]
         assert [s.table.id for s in snaps] == want
     assert len(await store.unfinished_tables(Shards((0, 1), 2))) == 4  # 2 shards: 0, 1, 0, 1
+
+
+async def test_a_group_dms_tables_are_shard_0s(store: Store) -> None:
+    """A group DM's table, kept under its channel's id as its server's and played through
+    interactions (which Discord sends on shard 0), is restored by the cluster of shard 0,
+    whatever shard that id would name; a server's table whose channel shares the server's id
+    (a server's old first channel) still goes by its server."""
+    from albastini.shards import Shards
+
+    group = (1 << 22) + 7  # an id of shard 1 of 2
+    in_group = (await store.create_table(group, group, HOST, {"interactions_only": True},
+                                         game="albastini")).id
+    old_first = (await store.create_table(group + 2, group + 2, HOST, {},
+                                          game="albastini")).id
+    assert [s.table.id for s in await store.unfinished_tables(Shards((0,), 2))] == [in_group]
+    assert [s.table.id for s in await store.unfinished_tables(Shards((1,), 2))] == [old_first]
+    assert len(await store.unfinished_tables(Shards((0, 1), 2))) == 2
