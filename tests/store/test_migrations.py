@@ -26,6 +26,7 @@ from tests.doubles import (
     BOB,
     CHANNEL,
     GUILD,
+    MODE,
     running_table,
     schema_versions,
 )
@@ -190,6 +191,50 @@ async def test_upgrade_to_card_points_below_zero_keeps_results_and_their_guards(
         indexes = {r[0] for r in db.execute("SELECT name FROM sqlite_schema WHERE type = 'index'")}
     db.close()
     assert {"match_results_board", "match_results_of_user"} <= indexes
+
+
+async def test_upgrade_to_malayalam_and_russian_keeps_rows_and_takes_the_new_languages(
+    tmp_path: Path,
+) -> None:
+    """Migration 0009 widens the three language CHECKs: a database at version 8 keeps its tables
+    and settings, then stores 'ml' and 'ru' for a table, a server and a person, still refuses a
+    language nobody speaks, and passes SQLite's integrity check."""
+    up_to_8 = tmp_path / "migrations"
+    up_to_8.mkdir()
+    for old in sorted(MIGRATIONS_DIR.glob("*.sql"))[:8]:
+        (up_to_8 / old.name).write_text(old.read_text())
+    path = tmp_path / "old.db"
+    old_store = await SQLiteStore.open(path, migrations_dir=up_to_8)
+    try:
+        table_id = await running_table(old_store)
+        await old_store.set_guild_settings(GUILD, language="sw")
+    finally:
+        await old_store.close()
+    with sqlite3.connect(path) as db, pytest.raises(sqlite3.IntegrityError, match="CHECK"):
+        db.execute("UPDATE guild_settings SET language = 'ml'")  # version 8 refused it itself
+    db.close()
+
+    new = await SQLiteStore.open(path)
+    try:
+        assert (await new.load_table(table_id)).table.status == "running"
+        assert (await new.guild_settings(GUILD)).language == "sw"
+        assert (await new.set_guild_settings(GUILD, language="ml")).language == "ml"
+        await new.set_user_language(ALICE, "ru")
+        assert await new.user_language(ALICE) == "ru"
+        table = await new.create_table(GUILD, CHANNEL + 5, BOB, MODE, language="ru",
+                                       game="ass")
+        assert table.language == "ru"
+    finally:
+        await new.close()
+    with sqlite3.connect(path) as db:
+        for sql in ("UPDATE guild_settings SET language = 'fr'",
+                    "UPDATE user_preferences SET language = 'xx'",
+                    "UPDATE game_tables SET language = 'de'"):
+            with pytest.raises(sqlite3.IntegrityError, match="CHECK"):
+                db.execute(sql)
+        assert db.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+        assert db.execute("PRAGMA foreign_key_check").fetchall() == []
+    db.close()
 
 
 @pytest.mark.parametrize(
