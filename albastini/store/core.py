@@ -659,8 +659,8 @@ class StoreCore(Standings):
     ) -> GuildSettings:
         """Change some of a guild's settings (None = keep); returns the settings now in force.
 
-        Turn time 15-600 s, target 1-21 VP, language 'en', 'sw', 'ml' or 'ru', threads True or False;
-        others raise :class:`InvalidValue` and change nothing.
+        Turn time 15-600 s, target 1-21 VP, language 'en', 'sw', 'ml' or 'ru', threads True or
+        False; others raise :class:`InvalidValue` and change nothing.
         """
         check_id("guild_id", guild_id)
         if turn_time is not None:

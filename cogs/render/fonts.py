@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import io
 import logging
+import math
 import re
 import unicodedata
 from functools import cache, lru_cache
@@ -55,6 +56,11 @@ FONT_FILES: tuple[str, ...] = (
     "fonts/NotoSansThai-Regular.ttf",
     "fonts/DroidSansFallback.ttf",
 )
+#: Each font's size beside DejaVu Sans's at the same nominal size: the Indic fonts' letters
+#: reach further above and below the line (vowel signs, conjuncts), and drawn a little smaller
+#: they keep to DejaVu's line, so a Malayalam word fits the plate an English one fits.
+_SCALE: dict[str, float] = {"Malayalam": 0.9, "Devanagari": 0.88, "Tamil": 0.9,
+                            "Telugu": 0.9, "Kannada": 0.88, "Bengali": 0.9}
 # Right-to-left letters (Hebrew, Arabic) are drawn only where Pillow can lay them out (libraqm
 # with FriBiDi): without it they would come out in reverse order and unjoined.
 _RTL_OK = features.check("raqm") and features.check("fribidi")
@@ -90,7 +96,9 @@ def _load_font(index: int, size: int) -> _Font | None:
                 "the picture font %s is missing; names are drawn in ASCII", FONT_FILE)
             return ImageFont.load_default(size=size)
         return None
-    return ImageFont.truetype(source if isinstance(source, str) else io.BytesIO(source), size)
+    scale = next((v for k, v in _SCALE.items() if k in FONT_FILES[index]), 1.0)
+    return ImageFont.truetype(source if isinstance(source, str) else io.BytesIO(source),
+                              max(1, round(size * scale)))
 
 
 def _font(index: int, size: int) -> _Font:
@@ -198,8 +206,8 @@ def _layout(text: str, size: int, anchor: str, scale: int) -> tuple[_Box, tuple[
         boxes.append((x + left, baseline + top, x + right, baseline + bottom))
         placed.append((index, run, x, float(baseline)))
         x += length
-    box = (int(min(b[0] for b in boxes)), int(min(b[1] for b in boxes)),
-           int(max(b[2] for b in boxes)) + 1, int(max(b[3] for b in boxes)) + 1)
+    box = (math.floor(min(b[0] for b in boxes)), math.floor(min(b[1] for b in boxes)),
+           math.ceil(max(b[2] for b in boxes)), math.ceil(max(b[3] for b in boxes)))
     return box, tuple(placed)
 
 
