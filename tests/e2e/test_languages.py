@@ -143,6 +143,23 @@ async def look_around(fake: FakeDiscord, person: FakeUser, game: str, seen: Seen
         seen.message("private", message)
 
 
+async def open_in(fake: FakeDiscord, lang: str, host: FakeUser,
+                  **options: Any) -> tuple[FakeMessage, Seen]:
+    """The host opens a table filled with computers and presses Start, by the buttons' labels
+    in ``lang``; the lobby is seen as it was opened."""
+    r = await fake.slash(host, "albastini start", computers=True, **options)
+    lobby = r.message
+    assert lobby is not None and not r.ephemeral
+    seen = Seen()
+    seen.message("lobby", lobby)
+    start = t(lang, "button.start")
+    await fake.wait_until(lambda: fake.find_button(lobby, label=start) is not None, timeout=10)
+    await fake.click(host, lobby, label=start)
+    await fake.wait_until(
+        lambda: fake.find_button(lobby, label=t(lang, "button.show_hand")), timeout=10)
+    return lobby, seen
+
+
 async def test_a_match_of_twenty_eight_in_malayalam_leaves_no_english(
     make_bot: Callable[..., AlbastiniBot],
 ) -> None:
@@ -151,18 +168,10 @@ async def test_a_match_of_twenty_eight_in_malayalam_leaves_no_english(
         async with fake.run_bot(make_bot()) as bot:
             r = await fake.slash(anu, "albastini settings", language="ml")
             assert "മലയാളം" in r.message.text, r.message.text
-            r = await fake.slash(anu, "albastini start", game="twentyeight", players=4,
-                                 computers=True, target=1)
-            lobby = r.message
-            assert lobby is not None and not r.ephemeral
-            seen = Seen()
-            seen.message("lobby", lobby)
-            assert "ഇരുപത്തിയെട്ട്" in lobby.text and "കുണുക്ക്" in lobby.text, lobby.text
-            await fake.wait_until(lambda: fake.find_button(lobby, label=t("ml", "button.start"))
-                                  is not None, timeout=10)
-            await fake.click(anu, lobby, label=t("ml", "button.start"))
-            await fake.wait_until(
-                lambda: fake.find_button(lobby, label=t("ml", "button.show_hand")), timeout=10)
+            lobby, seen = await open_in(fake, "ml", anu, game="twentyeight", players=4,
+                                        target=1)
+            opened = seen.texts[0][1]
+            assert "ഇരുപത്തിയെട്ട്" in opened and "കുണുക്ക്" in opened, opened
             await play_in(bot, fake, "ml", anu, lobby, seen)
             posted = "\n".join(m.text for m in fake.messages())
             assert "ലേലം" in "\n".join(text for _, text in seen.texts)
@@ -186,17 +195,9 @@ async def test_a_match_of_ass_in_russian_leaves_no_english(
             await fake.slash(admin, "albastini settings", language="ru")
             r = await fake.slash(olga, "albastini language", language="ru")
             assert r.ephemeral and "Русский" in r.message.text, r.message.text
-            r = await fake.slash(olga, "albastini start", game="ass", players=3, computers=True)
-            lobby = r.message
-            assert lobby is not None and not r.ephemeral
-            seen = Seen()
-            seen.message("lobby", lobby)
-            assert "Жопа" in lobby.text and "банк" in lobby.text, lobby.text
-            await fake.wait_until(lambda: fake.find_button(lobby, label=t("ru", "button.start"))
-                                  is not None, timeout=10)
-            await fake.click(olga, lobby, label=t("ru", "button.start"))
-            await fake.wait_until(
-                lambda: fake.find_button(lobby, label=t("ru", "button.show_hand")), timeout=10)
+            lobby, seen = await open_in(fake, "ru", olga, game="ass", players=3)
+            opened = seen.texts[0][1]
+            assert "Жопа" in opened and "банк" in opened, opened
             await play_in(bot, fake, "ru", olga, lobby, seen)
             everything = "\n".join(text for _, text in seen.texts)
             assert re.search(r"Иду \(цель \d+\)", everything), "the bets' buttons"
