@@ -67,7 +67,7 @@ from cogs.messages.courier import Courier
 from cogs.messages.painter import stop_pool
 from cogs.messages.publisher import Publisher
 from cogs.ui.feature import answer_error
-from cogs.ui.lang import CatalogueTranslator, Languages
+from cogs.ui.lang import CatalogueTranslator, Languages, localize_options
 from cogs.ui.router import Router
 
 if TYPE_CHECKING:
@@ -298,6 +298,7 @@ class AlbastiniBot(commands.AutoShardedBot):
         return courier
 
     async def command_payload(self) -> list[dict[str, Any]]:
+        localize_options(self.tree)  # options named in Discord's locales too (cogs/ui/lang.py)
         translator = self.tree.translator
         payload: list[dict[str, Any]] = []
         for command in self.tree.get_commands():

@@ -188,8 +188,8 @@ def load_settings(env: dict[str, str] | None = None, *, require_token: bool = Tr
     # discord.py follows LOG_LEVEL down to INFO, not to DEBUG (see Settings.discord_log_level)
     discord_level = _level(env, "DISCORD_LOG_LEVEL", "INFO" if level == "DEBUG" else level)
     language = env.get("ALBASTINI_LANGUAGE", "en").strip().lower() or "en"
-    if language not in {"en", "sw"}:
-        raise ConfigError(f"ALBASTINI_LANGUAGE must be en or sw, got {language!r}")
+    if language not in {"en", "sw", "ml", "ru"}:
+        raise ConfigError(f"ALBASTINI_LANGUAGE must be en, sw, ml or ru, got {language!r}")
     sync = env.get("ALBASTINI_SYNC", "auto").strip().lower() or "auto"
     if sync not in {"auto", "always", "never"}:
         raise ConfigError(f"ALBASTINI_SYNC must be auto, always or never, got {sync!r}")

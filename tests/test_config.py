@@ -99,7 +99,7 @@ def test_albastini_db_is_a_file_path_or_a_postgresql_url() -> None:
         ("ALBASTINI_WORKERS", "two", "whole number"),
         ("ALBASTINI_GLOBAL_RATE", "fast", "number of requests per second"),
         ("ALBASTINI_GLOBAL_RATE", "60", "between 1 and 50"),
-        ("ALBASTINI_LANGUAGE", "fr", "en or sw"),
+        ("ALBASTINI_LANGUAGE", "fr", "en, sw, ml or ru"),
         ("ALBASTINI_SYNC", "sometimes", "auto, always or never"),
         ("LOG_LEVEL", "chatty", "LOG_LEVEL"),
     ],

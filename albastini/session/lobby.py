@@ -111,7 +111,8 @@ class LobbyService(TurnService):
         _check_level(rules, computer_level, "computer_level")
         if language is not None and language not in LANGUAGES:
             raise Refusal(
-                "bad_value", "The language must be en or sw.", field="language", value=language
+                "bad_value", "The language must be en, sw, ml or ru.", field="language",
+                value=language,
             )
         check_range("target", target, *TARGET_RANGE, "points")
         if target is not None and not rules.has_target:

@@ -659,8 +659,8 @@ class StoreCore(Standings):
     ) -> GuildSettings:
         """Change some of a guild's settings (None = keep); returns the settings now in force.
 
-        Turn time 15-600 s, target 1-21 VP, language 'en' or 'sw', threads True or False;
-        others raise :class:`InvalidValue` and change nothing.
+        Turn time 15-600 s, target 1-21 VP, language 'en', 'sw', 'ml' or 'ru', threads True or
+        False; others raise :class:`InvalidValue` and change nothing.
         """
         check_id("guild_id", guild_id)
         if turn_time is not None:
@@ -731,7 +731,7 @@ class StoreCore(Standings):
         return cast(Language | None, rows[0][0]) if rows else None
 
     async def set_user_language(self, user_id: int, language: str | None) -> None:
-        """Set ('en' or 'sw') or clear (None) the user's preferred language."""
+        """Set ('en', 'sw', 'ml' or 'ru') or clear (None) the user's preferred language."""
         check_id("user_id", user_id)
         lang = None if language is None else check_language(language)
         await self._execute(

@@ -33,7 +33,7 @@ __all__ = [
 ]
 
 TableStatus = Literal["lobby", "running", "finished", "cancelled"]
-Language = Literal["en", "sw"]
+Language = Literal["en", "sw", "ml", "ru"]
 
 
 @dataclass(frozen=True, slots=True)

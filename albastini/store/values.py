@@ -49,7 +49,7 @@ __all__ = [
 NAME_MAX = 100  # display names longer than this are truncated (they are cosmetic)
 ACTION_MAX = 64
 SETTINGS_MAX = 4096  # characters of JSON
-LANGUAGES: tuple[Language, ...] = ("en", "sw")
+LANGUAGES: tuple[Language, ...] = ("en", "sw", "ml", "ru")
 TURN_TIME_RANGE = (15, 600)
 TARGET_VP_RANGE = (1, 21)
 _ACTION_RE = re.compile(rf"[A-Za-z0-9:_.,+\-]{{1,{ACTION_MAX}}}")
@@ -83,9 +83,10 @@ def check_bool(name: str, value: object) -> bool:
 
 
 def check_language(value: object) -> Language:
-    if value == "en" or value == "sw":
-        return value
-    raise InvalidValue(f"language must be 'en' or 'sw', got {value!r}")
+    for lang in LANGUAGES:
+        if value == lang:
+            return lang
+    raise InvalidValue(f"language must be one of {', '.join(LANGUAGES)}, got {value!r}")
 
 
 def check_name(value: object) -> str:

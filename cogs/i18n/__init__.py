@@ -16,7 +16,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-LANGUAGES: tuple[str, ...] = ("en", "sw")
+LANGUAGES: tuple[str, ...] = ("en", "sw", "ml", "ru")
 DEFAULT_LANGUAGE = "en"
 
 __all__ = [

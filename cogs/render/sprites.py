@@ -16,7 +16,7 @@ from typing import Any, ParamSpec, TypeVar, cast
 from PIL import Image, ImageDraw
 
 from cogs.render.cards import RED_SUITS, rank_label, split_card
-from cogs.render.fonts import SS, sprite_font, text_font
+from cogs.render.fonts import SS, draw_runs, sprite_font
 
 __all__ = [
     "BG",
@@ -218,11 +218,7 @@ def label(text: str, size: int, colour: Colour, anchor: str) -> tuple[Image.Imag
     """A line of text at the picture's final size as an RGBA sprite (alpha = the glyphs'
     coverage), and where its top left lies from the anchor point. Cached: the same labels come
     back on every picture, and FreeType would render each of their glyphs again each time."""
-    font = text_font(size)
-    left, top, right, bottom = (int(v) for v in font.getbbox(text, anchor=anchor))
-    img = Image.new("RGBA", (max(1, right - left), max(1, bottom - top)), (*colour, 0))
-    ImageDraw.Draw(img).text((-left, -top), text, font=font, fill=colour, anchor=anchor)
-    return img, left, top
+    return draw_runs(text, size, colour, anchor)  # each script in a font that has it
 
 
 @lru_cache(maxsize=2048)

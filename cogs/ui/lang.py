@@ -1,7 +1,9 @@
 """Which language to speak: a person's preference for private text, the server's for public text.
 
-Also the command translator: Discord translates command names and descriptions itself into its
-client locales; Swahili is not one of them, so today it only passes English through, but any
+Also the command translator: Discord shows command names, descriptions, option names and
+choices in its client's locale when the bot gives them in that locale. Of our languages Russian
+has a Discord locale (its clients see ``/albastini начать``); Swahili and Malayalam have none,
+so their speakers' clients show the English names, which their help and rules quote. Any
 language added to the catalogues with a Discord locale is picked up without code changes.
 """
 
@@ -38,6 +40,27 @@ def name_str(name: str) -> app_commands.locale_str:
     """A command name: the English name is fixed in code (Discord's command id), translations
     come from the catalogue key ``cmd.<name>.name``."""
     return app_commands.locale_str(name, key=f"cmd.{name}.name")
+
+
+def option_key(command: str, option: str) -> str:
+    """The catalogue key of an option's name: ``cmd.<command>.opt.<option>.name``."""
+    return f"cmd.{command}.opt.{option}.name"
+
+
+def localize_options(tree: app_commands.CommandTree[Any]) -> None:
+    """Give every option of every command the key of its name in the catalogue, so that the
+    translator names it in Discord's locales too. discord.py asks a translator for an option's
+    name only when the option was renamed with a ``locale_str``; doing it here, once for the
+    whole tree, keeps each command's declaration in its cog as it is (its English name is
+    unchanged, and so is the command Discord sends back). Idempotent: run before each sync."""
+    for command in tree.walk_commands():
+        if not isinstance(command, app_commands.Command):
+            continue
+        for param in command._params.values():
+            rename = param._rename  # discord.py makes it a locale_str of the name, keyless
+            if not isinstance(rename, app_commands.locale_str) or "key" not in rename.extras:
+                name = param.display_name
+                param._rename = app_commands.locale_str(name, key=option_key(command.name, name))
 
 
 class CatalogueTranslator(app_commands.Translator):

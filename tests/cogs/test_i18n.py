@@ -19,8 +19,11 @@ COGS = Path(__file__).resolve().parents[2] / "cogs"
 RENDER = sorted([*(COGS / "render").glob("*.py"), *(COGS / "games").glob("*.py")])
 
 
-def test_languages_are_english_and_swahili() -> None:
-    assert LANGUAGES == ("en", "sw")
+def test_languages_are_english_swahili_malayalam_and_russian() -> None:
+    assert LANGUAGES == ("en", "sw", "ml", "ru")
+    for lang in ("ml", "ru"):  # offered under their own names, in every catalogue
+        names = {catalogue(other)[f"language.{lang}"] for other in LANGUAGES}
+        assert names == {{"ml": "മലയാളം", "ru": "Русский"}[lang]}
 
 
 def test_catalogues_are_package_data_and_valid_json() -> None:
@@ -30,10 +33,11 @@ def test_catalogues_are_package_data_and_valid_json() -> None:
         assert data and all(isinstance(v, str) and v for v in data.values())
 
 
-def test_catalogues_have_the_same_keys() -> None:
-    en, sw = set(catalogue("en")), set(catalogue("sw"))
-    assert en - sw == set(), "missing in sw"
-    assert sw - en == set(), "missing in en"
+@pytest.mark.parametrize("lang", LANGUAGES[1:])
+def test_catalogues_have_the_same_keys(lang: str) -> None:
+    en, other = set(catalogue("en")), set(catalogue(lang))
+    assert sorted(en - other) == [], f"missing in {lang}"
+    assert sorted(other - en) == [], "missing in en"
 
 
 @pytest.mark.parametrize("key", sorted(catalogue("en")))
@@ -50,14 +54,37 @@ def test_every_text_formats_with_its_placeholders() -> None:
             assert "{" not in t(lang, key, **values).replace("{{", ""), (lang, key)
 
 
-def test_no_leftover_english_in_swahili_sentences() -> None:
-    en, sw = catalogue("en"), catalogue("sw")
+#: Texts every catalogue keeps as English writes them: names (the bot's, the languages' own,
+#: Albastini's), and the command names of languages Discord has no client locale for (its
+#: English client shows English names, which the help and rules of those languages quote).
+SAME_BY_DESIGN = {"app.name", "cmd.albastini.name", "choice.game.albastini",
+                  *(f"language.{lang}" for lang in LANGUAGES)}
+
+
+def _no_discord_locale(lang: str) -> bool:
+    from cogs.ui.lang import LOCALE_LANGUAGES
+
+    return lang not in LOCALE_LANGUAGES.values()
+
+
+@pytest.mark.parametrize("lang", LANGUAGES[1:])
+def test_no_leftover_english_in_other_languages(lang: str) -> None:
+    en, other = catalogue("en"), catalogue(lang)
+
     def words(text: str) -> str:
         return re.sub(r"\{[^}]*\}|[^A-Za-z ]", "", text).strip()
 
-    same_by_design = {"app.name", "cmd.albastini.name", "language.sw", "choice.game.albastini"}
-    same = [k for k in en if en[k] == sw[k] and len(words(en[k])) > 8 and k not in same_by_design]
+    def by_design(key: str) -> bool:
+        if key in SAME_BY_DESIGN:
+            return True
+        return _no_discord_locale(lang) and key.startswith("cmd.") and key.endswith(".name")
+
+    same = [k for k in en if en[k] == other[k] and len(words(en[k])) > 8 and not by_design(k)]
     assert same == []
+    if lang in ("ml", "ru"):  # no sentence of the other scripts' catalogues is left in Latin
+        latin = [k for k, v in other.items() if len(words(v).split()) >= 4 and not by_design(k)
+                 and not re.search(r"[\u0d00-\u0d7f\u0400-\u04ff]", v)]
+        assert latin == []
 
 
 def test_lookup_and_format() -> None:
@@ -113,6 +140,33 @@ def test_rules_pages_fit_discord_and_cover_the_game(lang: str) -> None:
     if lang == "sw":
         for word in ["kula", "turufu", "otea", "dume", "jike", "mzungu", "ngarasha"]:
             assert word in text.lower()
+
+
+#: Words of each game's own players that its rules say in their language.
+HOME_WORDS = {
+    ("twentyeight", "ml"): ["ലേലം", "തുറുപ്പ്", "തനി", "കുണുക്ക്", "ഗുലാൻ"],
+    ("ass", "ru"): ["банк", "козыр", "иду", "пас", "взятк"],
+}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("game", ["twentyeight", "cassino", "ass"])
+def test_every_games_rules_in_every_language_fit_a_message(game: str, lang: str) -> None:
+    """Each game's rules come in as many pages as in English, each under Discord's 2,000
+    characters with its title, keeping the rules' numbers (of two digits and more: "3 players"
+    may be a word); the game's home language says
+    them in its players' words."""
+    cat, en = catalogue(lang), catalogue("en")
+    pages = sorted(k for k in cat if k.startswith(f"{game}.rules.page."))
+    assert pages == sorted(k for k in en if k.startswith(f"{game}.rules.page.")) and pages
+    title = t(lang, f"{game}.rules.title", page=9, pages=9)
+    for key in pages:
+        assert len(cat[key]) + len(title) + 2 < 2000, (key, len(cat[key]))
+        for number in re.findall(r"\d\d+", en[key]):  # "3 players" may be a word
+            assert number in cat[key], (key, number)
+    text = " ".join(cat[k] for k in pages).lower()
+    for word in HOME_WORDS.get((game, lang), []):
+        assert word in text, word
 
 
 def test_command_texts_respect_discord_limits() -> None:
@@ -171,13 +225,23 @@ def test_every_key_used_by_render_exists() -> None:
 def test_help_names_every_game_and_how_to_start_it(lang: str) -> None:
     """``/albastini help`` tells a newcomer every game the bot hosts and the command that
     opens a table of each (Albastini is the start command's default), within an embed's
-    description (4096 characters)."""
+    description (4096 characters), in the command names the reader's Discord shows: the
+    language's own where Discord has its locale (Russian), English where it has none."""
     text = t(lang, "help.text")
+    shown_in = "en" if _no_discord_locale(lang) else lang
+    names = catalogue(shown_in)
+
+    def command(name: str) -> str:
+        return f"/albastini {names[f'cmd.{name}.name']}"
+
+    option = names["cmd.start.opt.game.name"]
+    players = names["cmd.start.opt.players.name"]
     assert len(text) <= 4096
-    assert "**/albastini start**" in text  # Albastini, the default game
+    assert f"**{command('start')}**" in text  # Albastini, the default game
     for name in GAMES:
-        shown = catalogue("en")[f"choice.game.{name}"]
+        assert catalogue(lang)[f"choice.game.{name}"] in text or shown_in == "en", (lang, name)
+        shown = names[f"choice.game.{name}"]
         assert shown in text, (lang, name)
         if name != "albastini":
-            assert f"**/albastini start game:{shown} players:" in text, (lang, name)
-            assert f"**/albastini rules game:{shown}**" in text, (lang, name)
+            assert f"**{command('start')} {option}:{shown} {players}:" in text, (lang, name)
+            assert f"**{command('rules')} {option}:{shown}**" in text, (lang, name)

@@ -407,20 +407,21 @@ def test_picture_from_several_threads_at_once_is_the_same_picture() -> None:
 def test_names_in_other_alphabets_are_drawn_with_their_own_letters() -> None:
     from cogs.render import fonts
 
-    assert fonts.drawable_name("Zoë", 0) == "Zoë"  # not folded to "Zoe"
-    assert fonts.drawable_name("Дмитрий", 1) == "Дмитрий"
-    assert fonts.drawable_name("Αλέξης", 2) == "Αλέξης"
-    # each letter has a shape of its own in the font, not the "missing glyph" box
-    for ch in "ëДмитрийΑλέξης":
-        assert bytes(fonts.sprite_font(14).getmask(ch)) != fonts.notdef_mask(), ch
-    # Chinese is not in the font: the plate shows the seat number alone (the text form of the
-    # table, beside the picture, names everyone)
-    assert fonts.drawable_name("王小明", 3) == ""
+    for name in ("Zoë", "Дмитрий", "Αλέξης", "രാജേഷ്", "राहुल", "王小明", "김민준", "สมชาย"):
+        assert fonts.drawable_name(name, 0) == name  # not folded to ASCII, nor to "?"
+        # each letter has a shape of its own in one of the fonts, not the "missing glyph" box
+        for ch in name:
+            index = fonts.font_for(ch)
+            assert index is not None, ch
+            assert bytes(fonts.sprite_font(14, index).getmask(ch)) != fonts.notdef_mask(index), ch
+    # Egyptian hieroglyphs are in no font: the plate shows the seat number alone (the text form
+    # of the table, beside the picture, names everyone)
+    assert fonts.drawable_name("\U00013080\U00013081", 3) == ""
 
 
-def test_picture_draws_cyrillic_and_greek_names_and_falls_back_for_chinese() -> None:
+def test_picture_draws_names_in_every_script_and_falls_back_for_one_it_lacks() -> None:
     view = make_view(4, 2)
-    names = ["Zoë", "Дмитрий", "Αλέξης", "王小明"]
+    names = ["Zoë", "Дмитрий", "രാജേഷ്", "\U00013080\U00013081"]
     picture = table_picture(view, names, "en", shows=ALB)
     for seat in range(3):  # without the name, the plate would show "#2" alone: another picture
         assert picture != table_picture(view, [n if i != seat else "" for i, n in
@@ -441,5 +442,9 @@ def test_the_font_ships_with_the_package() -> None:
     pyproject = Path(__file__).resolve().parents[2] / "pyproject.toml"
     data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
     patterns = data["tool"]["setuptools"]["package-data"]["cogs"]
-    for name in ("fonts/DejaVuSans.ttf", "fonts/LICENSE"):
+    from cogs.render.fonts import FONT_FILES
+
+    for name in (*FONT_FILES, "fonts/LICENSE", "fonts/LICENSE-Noto",
+                 "fonts/LICENSE-DroidSansFallback"):
+        assert resources.files("cogs").joinpath(name).is_file(), name
         assert any(fnmatch.fnmatch(name, p) for p in patterns), name

@@ -26,6 +26,7 @@ from tests.doubles import (
     BOB,
     CHANNEL,
     GUILD,
+    MODE,
     running_table,
     schema_versions,
 )
@@ -139,18 +140,24 @@ async def test_upgrade_from_version_1_backfills_leaderboard(tmp_path: Path) -> N
     assert schema_versions(path)[:2] == [1, 2]
 
 
+def migrations_up_to(tmp_path: Path, version: int) -> Path:
+    """A folder of the shipped migrations up to ``version``: a database made with it is one an
+    older release left."""
+    folder = tmp_path / "migrations"
+    folder.mkdir()
+    for old in sorted(MIGRATIONS_DIR.glob("*.sql"))[:version]:
+        (folder / old.name).write_text(old.read_text())
+    return folder
+
+
 async def test_upgrade_to_card_points_below_zero_keeps_results_and_their_guards(
     tmp_path: Path,
 ) -> None:
     """Migration 0007 rebuilds match_results without the CHECK that refused card points below
     0: a database at version 6 keeps its results, its leaderboard totals (counted once), the
     append-only guards and the totals' trigger, and takes a result below 0 after."""
-    up_to_6 = tmp_path / "migrations"
-    up_to_6.mkdir()
-    for old in sorted(MIGRATIONS_DIR.glob("*.sql"))[:6]:
-        (up_to_6 / old.name).write_text(old.read_text())
     path = tmp_path / "old.db"
-    old_store = await SQLiteStore.open(path, migrations_dir=up_to_6)
+    old_store = await SQLiteStore.open(path, migrations_dir=migrations_up_to(tmp_path, 6))
     try:
         table_id = await running_table(old_store)
         await old_store.finish_table(table_id, [PlayerResult(ALICE, 0, 5, True, 4, 3, 1, 250)])
@@ -190,6 +197,46 @@ async def test_upgrade_to_card_points_below_zero_keeps_results_and_their_guards(
         indexes = {r[0] for r in db.execute("SELECT name FROM sqlite_schema WHERE type = 'index'")}
     db.close()
     assert {"match_results_board", "match_results_of_user"} <= indexes
+
+
+async def test_upgrade_to_malayalam_and_russian_keeps_rows_and_takes_the_new_languages(
+    tmp_path: Path,
+) -> None:
+    """Migration 0009 widens the three language CHECKs: a database at version 8 keeps its tables
+    and settings, then stores 'ml' and 'ru' for a table, a server and a person, still refuses a
+    language nobody speaks, and passes SQLite's integrity check."""
+    path = tmp_path / "old.db"
+    old_store = await SQLiteStore.open(path, migrations_dir=migrations_up_to(tmp_path, 8))
+    try:
+        table_id = await running_table(old_store)
+        await old_store.set_guild_settings(GUILD, language="sw")
+    finally:
+        await old_store.close()
+    with sqlite3.connect(path) as db, pytest.raises(sqlite3.IntegrityError, match="CHECK"):
+        db.execute("UPDATE guild_settings SET language = 'ml'")  # version 8 refused it itself
+    db.close()
+
+    new = await SQLiteStore.open(path)
+    try:
+        assert (await new.load_table(table_id)).table.status == "running"
+        assert (await new.guild_settings(GUILD)).language == "sw"
+        assert (await new.set_guild_settings(GUILD, language="ml")).language == "ml"
+        await new.set_user_language(ALICE, "ru")
+        assert await new.user_language(ALICE) == "ru"
+        table = await new.create_table(GUILD, CHANNEL + 5, BOB, MODE, language="ru",
+                                       game="ass")
+        assert table.language == "ru"
+    finally:
+        await new.close()
+    with sqlite3.connect(path) as db:
+        for sql in ("UPDATE guild_settings SET language = 'fr'",
+                    "UPDATE user_preferences SET language = 'xx'",
+                    "UPDATE game_tables SET language = 'de'"):
+            with pytest.raises(sqlite3.IntegrityError, match="CHECK"):
+                db.execute(sql)
+        assert db.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+        assert db.execute("PRAGMA foreign_key_check").fetchall() == []
+    db.close()
 
 
 @pytest.mark.parametrize(

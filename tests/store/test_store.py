@@ -428,6 +428,14 @@ async def test_guild_settings_defaults_updates_and_validation(store: Store) -> N
             await store.set_guild_settings(GUILD, **bad)
     final = await store.guild_settings(GUILD)
     assert (final.turn_time, final.target_vp, final.language) == (600, 1, "sw")
+    # Twenty-Eight's and Ass's home languages are stored like the first two, by both back ends.
+    for lang in ("ml", "ru"):
+        assert (await store.set_guild_settings(GUILD, language=lang)).language == lang
+        await store.set_user_language(ALICE, lang)
+        assert await store.user_language(ALICE) == lang
+        table = await store.create_table(GUILD, CHANNEL, HOST, MODE, language=lang, game="ass")
+        assert table.language == lang
+        await store.cancel_table(table.id)
     assert (await store.guild_settings(GUILD + 1)).turn_time == 60  # other guilds: defaults
 
 
