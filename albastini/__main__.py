@@ -22,10 +22,13 @@ from typing import Any, TextIO
 
 from . import terminal
 from .games.albastini.actions import Action, Bid, Pass, Play, parse_action
-from .games.albastini.cards import SUIT_NAMES, Card
+from .games.albastini.cards import Card
 from .games.albastini.deal import MODES, Deal, IllegalMove
 from .games.albastini.match import Match
 from .terminal import cli
+from .terminal.presenter import Presenter, presenter
+from .terminal.texts import Texts
+from .terminal.words import Names
 
 Chooser = Callable[[dict[str, Any]], Action]
 
@@ -34,7 +37,7 @@ class Quit(Exception):
     """The player asked to stop (``q`` or end of input)."""
 
 
-def load_player(level: str, seed: int, out: TextIO) -> tuple[Chooser, str]:
+def load_player(level: str, seed: int, out: TextIO, tr: Texts) -> tuple[Chooser, str]:
     """A computer player's ``choose`` for ``level``; uniform random when ``albastini.ai`` is
     not there (or does not know the level). Returns it with the level actually used."""
     try:
@@ -43,7 +46,7 @@ def load_player(level: str, seed: int, out: TextIO) -> tuple[Chooser, str]:
     except ImportError:
         pass
     except ValueError as exc:
-        print(f"({exc}; computer players choose at random)", file=out)
+        print(tr("albastini.random_players", reason=exc), file=out)
     else:
         return player.choose, level
     rng = random.Random(seed)
@@ -67,7 +70,13 @@ class Table:
         delay: float,
         read: Callable[[str], str],
         out: TextIO,
+        shows: Presenter,
     ) -> None:
+        self.shows = shows
+        self.tr = shows.tr
+        deal = match.deal
+        self.names = Names(deal.players, tuple(deal.team_of(s) for s in range(deal.players)),
+                           human, self.tr)
         self.match = match
         self.human = human
         self.players = players
@@ -81,70 +90,61 @@ class Table:
         print(text, file=self.out, flush=True)
 
     def name(self, seat: int) -> str:
-        deal = self.match.deal
-        label = "You" if seat == self.human else f"Seat {seat + 1}"
-        if self.human is not None and seat != self.human and deal.team_size > 1:
-            same = deal.team_of(seat) == deal.team_of(self.human)
-            label += " (partner)" if same else ""
-        return label
-
-    def verb(self, seat: int, third: str, second: str) -> str:
-        """``"You play"`` or ``"Seat 2 plays"``."""
-        return f"{self.name(seat)} {second if seat == self.human else third}"
+        """``"You"``, ``"Seat 2"``, ``"Seat 3 (partner)"``."""
+        return self.names.seat(seat)
 
     def side(self, team: int) -> str:
-        deal = self.match.deal
-        if deal.team_size == 1:
-            return self.name(team)
-        seats = [s for s in range(deal.players) if deal.team_of(s) == team]
-        mine = self.human is not None and deal.team_of(self.human) == team
-        listed = ", ".join(str(s + 1) for s in seats)
-        return f"Team {'ABC'[team]} (seats {listed}{', you' if mine else ''})"
+        """A seat alone, or ``"Team A (seats 1, 3, you)"``."""
+        return self.names.side(team)
 
     def scores(self) -> str:
-        parts = [f"{self.side(t)} {vp} VP" for t, vp in enumerate(self.match.scores)]
-        return " · ".join(parts) + f" (to {self.match.target})"
+        parts = [self.tr("albastini.vp", side=self.side(t), vp=vp)
+                 for t, vp in enumerate(self.match.scores)]
+        return self.tr("albastini.scores", scores=" · ".join(parts), target=self.match.target)
 
     # ------------------------------------------------------------------ the table
     def show(self, view: dict[str, Any]) -> None:
+        tr = self.tr
         trump = view["trump"]
-        head = f"Deal {self.match.deal_no} · dealer: {self.name(view['dealer'])}"
+        head = tr("albastini.head", deal=self.match.deal_no, name=self.name(view["dealer"]))
         if trump:
-            face = f", face-up {view['face_up']}" if view["face_up"] else ""
-            head += f" · trump: {SUIT_NAMES[trump]} ({trump}{face})"
-        head += f" · stock: {view['stock']}"
+            face = tr("albastini.head.face_up", card=view["face_up"]) if view["face_up"] else ""
+            head += " · " + tr("albastini.head.trump", suit=tr(f"suit.{trump}"), code=trump,
+                               face_up=face)
+        head += " · " + tr("albastini.head.stock", count=view["stock"])
         self.say()
         self.say(head)
-        self.say("Score: " + self.scores())
+        self.say(tr("score", scores=self.scores()))
         if view["bids"]:
             bids = ", ".join(self.bid_text(b, view) for b in view["bids"])
-            self.say(f"Bids: {bids}")
+            self.say(tr("albastini.bids", bids=bids))
         if view["last_trick"]:
             last = view["last_trick"]
             cards = " ".join(c for _, c in last["plays"])
-            self.say(f"Last round: {cards} — eaten by {self.name(last['winner'])}")
+            self.say(tr("albastini.last", cards=cards, name=self.name(last["winner"])))
         if view["phase"] == "playing":
-            table = " · ".join(f"{self.name(s)} {c}" for s, c in view["current"]) or "(empty)"
+            table = " · ".join(f"{self.name(s)} {c}" for s, c in view["current"]) or tr(
+                "albastini.empty")
             if view["winning"] is not None:
-                table += f" — winning: {self.name(view['winning'])}"
-            self.say(f"Round {view['round']}/{view['rounds_total']}: {table}")
+                table += " — " + tr("albastini.winning", name=self.name(view["winning"]))
+            self.say(tr("albastini.round", round=view["round"], total=view["rounds_total"],
+                        plays=table))
         sizes = ", ".join(
             f"{self.name(s)} {n}" for s, n in enumerate(view["hand_sizes"]) if s != view["seat"]
         )
-        self.say(f"Cards in hand: {sizes}")
+        self.say(tr("table.hands", hands=sizes))
         if view["seat"] is not None:
-            hand = " ".join(view["hand"])
-            self.say(f"Your hand: {hand}")
+            self.say(tr("table.hand", cards=" ".join(view["hand"])))
 
     def bid_text(self, bid: dict[str, Any], view: dict[str, Any]) -> str:
         """``"Seat 1 5C (exchanged for the 3C)"``, ``"Seat 3 4S (returned)"``, ``"You pass"``."""
-        text = f"{self.name(bid['seat'])} {bid['card'] or 'pass'}"
+        text = f"{self.name(bid['seat'])} {bid['card'] or self.tr('albastini.pass')}"
         if bid["card"] and view["phase"] != "bidding":
             exchange = view["exchange"]
             if exchange and exchange["gave"] == bid["card"]:
-                text += f" (exchanged for the {exchange['took']})"
+                text += " " + self.tr("albastini.exchanged", card=exchange["took"])
             else:
-                text += " (returned)"
+                text += " " + self.tr("albastini.returned")
         return text
 
     def menu(self, view: dict[str, Any]) -> list[Action]:
@@ -152,9 +152,9 @@ class Table:
         items = []
         for i, action in enumerate(actions, 1):
             if isinstance(action, Pass):
-                items.append(f"{i}) pass")
+                items.append(f"{i}) {self.tr('albastini.pass')}")
             elif isinstance(action, Bid):
-                items.append(f"{i}) bid {action.card}")
+                items.append(f"{i}) {self.tr('albastini.bid', card=action.card)}")
             else:
                 items.append(f"{i}) {action.card}")
         self.say("  ".join(items))
@@ -167,30 +167,27 @@ class Table:
             number = int(text)
             if 1 <= number <= len(actions):
                 return actions[number - 1]
-            return f"There is no choice {number}: type a number from 1 to {len(actions)}."
+            return self.tr("albastini.no_choice", number=number, count=len(actions))
         low = text.lower()
         if low in ("p", "pass"):
-            return Pass() if bidding else "Bidding is over: play a card."
+            return Pass() if bidding else self.tr("albastini.bidding_over")
         try:
             if ":" in low:
                 return parse_action(low)
             card = Card.parse(text)
         except ValueError:
-            return (
-                f"{text!r} is not a card or a choice: type a card code like 7H or QS, "
-                f"or a number from 1 to {len(actions)}."
-            )
+            return self.tr("albastini.not_a_move", text=repr(text), count=len(actions))
         return Bid(card) if bidding else Play(card)
 
     def ask(self, seat: int) -> Action:
         deal = self.match.deal
         view = deal.view(seat, history=True)
         self.show(view)
-        what = "Bid a card or pass" if deal.phase == "bidding" else "Play a card"
+        what = "bid" if deal.phase == "bidding" else "play"
         actions = self.menu(view)
         while True:
             try:
-                text = self.read(f"{what} (number, card code, ? or q): ")
+                text = self.read(self.tr(f"albastini.prompt.{what}"))
             except EOFError:
                 raise Quit from None
             if text.strip().lower() in ("q", "quit", "exit"):
@@ -206,66 +203,56 @@ class Table:
             try:
                 deal.check(choice, seat)
             except IllegalMove as exc:
-                self.say(f"{exc} Try again.")
+                self.say(self.tr("refuse.again", reason=self.shows.refusal(exc)))
                 continue
             return choice
 
     # ------------------------------------------------------------------ the story
     def narrate(self, deal: Deal, seat: int, action: Action, before: dict[str, Any]) -> None:
+        tr, does = self.tr, self.names.does
         if isinstance(action, Pass):
-            self.say(f"{self.verb(seat, 'passes', 'pass')}.")
+            self.say(does("albastini.said.pass", seat))
         elif isinstance(action, Bid):
-            suit = SUIT_NAMES[action.card.suit]
-            self.say(f"{self.verb(seat, 'bids', 'bid')} {action.card} ({suit}).")
+            self.say(does("albastini.said.bid", seat, card=action.card,
+                          suit=tr(f"suit.{action.card.suit}")))
         else:
-            self.say(f"{self.verb(seat, 'plays', 'play')} {action.card}.")
+            self.say(does("story.play", seat, card=action.card))
         if before["phase"] == "bidding" and deal.phase == "playing":
             assert deal.indicator is not None and deal.trump is not None
-            self.say(
-                f"The dealer turns the indicator {deal.indicator}: "
-                f"{SUIT_NAMES[deal.trump]} are trumps."
-            )
+            self.say(tr("albastini.indicator", card=deal.indicator, suit=tr(f"suit.{deal.trump}")))
             if deal.exchange is not None:
                 ex_seat, gave, took = deal.exchange
-                self.say(
-                    f"{self.verb(ex_seat, 'bid', 'bid')} that suit and must exchange: "
-                    f"the {took} goes to hand, the {gave} lies face up."
-                )
-            self.say(f"The face-up card {deal.face_up} will be drawn last.")
+                self.say(does("albastini.exchange", ex_seat, took=took, gave=gave))
+            self.say(tr("albastini.face_up_last", card=deal.face_up))
         if len(deal.tricks) > len(before["tricks"]):
             trick = deal.tricks[-1]
-            self.say(f"{self.verb(trick.winner, 'eats', 'eat')} the round.")
+            self.say(does("albastini.eats", trick.winner))
             if deal.stock_size < before["stock"]:
-                drawn = f"{deal.stock_size} left" if deal.stock_size else "the stock is empty"
-                self.say(f"Everyone draws, {self.name(trick.winner)} first ({drawn}).")
+                drawn = (tr.n("albastini.left", deal.stock_size) if deal.stock_size
+                         else tr("albastini.stock_empty"))
+                self.say(tr("albastini.draws", name=self.name(trick.winner), drawn=drawn))
                 if deal.face_up_drawn_by is not None and before["face_up"]:
-                    taker = self.verb(deal.face_up_drawn_by, "draws", "draw")
-                    self.say(f"{taker} the face-up {before['face_up']}.")
+                    self.say(does("albastini.draws_face_up", deal.face_up_drawn_by,
+                                  card=before["face_up"]))
 
     def end_of_deal(self) -> None:
+        tr = self.tr
         deal = self.match.deal
         result = deal.result()
         eaten = ", ".join(f"{self.side(t)} {p}" for t, p in enumerate(result.points))
         self.say()
-        self.say(f"Deal {self.match.deal_no} over. Card points: {eaten}.")
+        self.say(tr("albastini.over", deal=self.match.deal_no, points=eaten))
         if deal.leftover is not None:
-            self.say(f"The left-over face-up {deal.leftover} counts for nobody.")
+            self.say(tr("albastini.leftover", card=deal.leftover))
         if result.winner is None:
-            self.say("A tie for the most points: no victory points.")
+            self.say(tr("albastini.tie"))
         else:
-            why = (
-                f"every side ate at least {result.threshold}"
-                if result.victory_points == 1
-                else f"a side ate fewer than {result.threshold}"
-            )
-            if deal.team_size == 3:
-                why = why.replace("every side", "the losing side").replace(
-                    "a side", "the losing side"
-                )
-            vp = result.victory_points
-            scores = "score" if result.winner == self.human and deal.team_size == 1 else "scores"
-            self.say(f"{self.side(result.winner)} {scores} {vp} VP ({why}).")
-        self.say("Score: " + self.scores())
+            why = tr(("albastini.why.losing_" if deal.team_size == 3 else "albastini.why.")
+                     + ("all" if result.victory_points == 1 else "few"),
+                     threshold=result.threshold)
+            self.say(self.names.side_does("albastini.scores_vp", result.winner,
+                                          vp=result.victory_points, why=why))
+        self.say(tr("score", scores=self.scores()))
 
     # ------------------------------------------------------------------ the loop
     def play(self) -> int:
@@ -277,22 +264,21 @@ class Table:
                 if self.one_deal or self.match.finished:
                     break
                 deal = self.match.next_deal()
-                self.say(f"\nNext deal, dealt by {self.name(deal.dealer)}.")
+                self.say("\n" + self.tr("albastini.next_deal", name=self.name(deal.dealer)))
         except Quit:
-            self.say("\nBye.")
+            self.say("\n" + self.tr("bye"))
             return 1
         if self.match.finished and not self.one_deal:
             winner = self.match.winner
             assert winner is not None
-            you = self.human is not None and self.match.deal.team_of(self.human) == winner
-            wins = "win" if you and self.match.team_size == 1 else "wins"
-            self.say(f"{self.side(winner)} {wins} the match!")
+            self.say(self.names.side_does("match.wins", winner))
         return 0
 
     def play_deal(self) -> None:
         deal = self.match.deal
         bidders = ", ".join(self.name(s) for s in deal.bidders)
-        self.say(f"\n{self.name(deal.dealer)} deals 5 cards each. Bidding: {bidders}.")
+        self.say("\n" + self.tr("albastini.deals", name=self.name(deal.dealer),
+                                 bidders=bidders))
         while deal.phase != "finished":
             seat = deal.to_act
             assert seat is not None
@@ -317,13 +303,16 @@ def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None) -> int
     albastini plays that game in :mod:`albastini.terminal`."""
     if cli.game_named(argv) != "albastini":
         return terminal.main(argv, out=out)
+    lang = cli.lang_named(argv)
+    shows = presenter("albastini", lang)
+    tr = shows.tr
     parser = cli.parser_for(
         "albastini",
         mode="4 pairs",
         level="heuristic",
-        level_help="computer players: random, greedy, heuristic (default), search; "
-        "or easy/normal/hard",
-        typing="a card code (7H), a number from the menu, pass while bidding",
+        level_help=tr("albastini.help.level"),
+        typing=tr("albastini.typing"),
+        lang=lang,
     )
     args = parser.parse_args(argv)
     stream = out or sys.stdout
@@ -335,15 +324,12 @@ def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None) -> int
     level = args.level
     for seat in range(players):
         if seat != human:
-            computers[seat], level = load_player(level, seed * 16 + seat, stream)
-    print(
-        f"Albastini · {args.mode} · first to {args.target} VP · seed {seed} · "
-        f"computer players: {level}",
-        file=stream,
-    )
+            computers[seat], level = load_player(level, seed * 16 + seat, stream, tr)
+    print(tr("first_line", game=shows.title, mode=args.mode, seed=seed, level=level,
+             terms=tr("albastini.terms", target=args.target)), file=stream)
     table = Table(
         match, human, computers, one_deal=args.one_deal, delay=args.delay,
-        read=cli.reader(stream), out=stream,
+        read=cli.reader(stream), out=stream, shows=shows,
     )
     return table.play()
 

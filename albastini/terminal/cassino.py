@@ -1,10 +1,11 @@
 """Cassino at the terminal: the cards and builds on the table (a build's value and who controls
-it), every side's captures and sweeps, the moves by the game's own labels ("Take 5♠ with 5♣",
-"Build 8 on 5♠ with 3♣"), the story of each play, and the deal's points item by item.
+it), every side's captures and sweeps, the moves in words ("Take 5♠ with 5♣", "Build 8 on 5♠
+with 3♣"), the story of each play, and the deal's points item by item.
 
 Read from views only: ``table`` (its items), ``captured``, ``sweeps``, ``pack``, the moves'
-``label``/``items``/``sweep``, ``last_trick`` (the latest capture), ``leftover``,
-``last_capturer`` and the deal's ``result``.
+``kind``/``card``/``value``/``build``/``items``/``sweep`` (the game's English ``label`` is
+said again in the person's language from them), ``last_trick`` (the latest capture),
+``leftover``, ``last_capturer`` and the deal's ``result``.
 """
 
 from __future__ import annotations
@@ -12,72 +13,70 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .presenter import Presenter, View
-from .words import Names, card, listed, number
+from .words import Names, card
 
 __all__ = ["PRESENTER"]
 
-#: A deal's scoring items, in the order the rules list them: (key, words).
-SCORING = (
-    ("cards", "most cards"),
-    ("spades", "most spades"),
-    ("big_cassino", "Big Cassino (10\u2666)"),
-    ("little_cassino", "Little Cassino (2\u2660)"),
-    ("aces", "aces"),
-    ("sweeps", "sweeps"),
-)
-
-
-def item_text(item: View, names: Names | None = None) -> str:
-    """A table item: ``"7♣"``, ``"the build of 9 (3♠+6♦)"``, ``"the build of 8s (8♣+8♦,
-    Seat 2's)"`` (with ``names``, who controls a build)."""
-    held = [str(c) for c in item.get("cards") or [item.get("id")]]
-    if item.get("kind") in (None, "card"):
-        return card(held[0])
-    plural = "s" if item.get("kind") == "compound" else ""
-    text = f"the build of {item.get('value')}{plural} ({'+'.join(card(c) for c in held)}"
-    ctrl = item.get("controller")
-    if names is not None and isinstance(ctrl, int):
-        text += f", {'yours' if ctrl == names.human else names.short(ctrl) + chr(39) + 's'}"
-    return text + ")"
-
-
-def _items(items: Sequence[View]) -> str:
-    return listed([item_text(it) for it in items])
+K = "cassino."
+#: A deal's scoring items, in the order the rules list them (the catalogue's
+#: ``cassino.scoring.<item>``).
+SCORING = ("cards", "spades", "big_cassino", "little_cassino", "aces", "sweeps")
 
 
 class Cassino(Presenter):
     """How Cassino reads at the terminal."""
 
-    title = "Cassino"
-    typing = ("a letter of the menu, or a card (5S; TD or 10D for the 10\u2666) when it has one "
-              "move (a card with several lists them)")
-    target_help = "the points that win a match"
-    round_word = "Round"
+    def item_text(self, item: View, names: Names | None = None) -> str:
+        """A table item: ``"7♣"``, ``"the build of 9 (3♠+6♦)"``, ``"the build of 8s (8♣+8♦,
+        Seat 2's)"`` (with ``names``, who controls a build)."""
+        held = [str(c) for c in item.get("cards") or [item.get("id")]]
+        if item.get("kind") in (None, "card"):
+            return card(held[0])
+        kind = "compound" if item.get("kind") == "compound" else "simple"
+        shown = "+".join(card(c) for c in held)
+        ctrl = item.get("controller")
+        if names is not None and isinstance(ctrl, int):
+            shown += ", " + (self.tr(K + "held.you") if ctrl == names.human else
+                             self.tr(K + "held.other", name=names.short(ctrl)))
+        return self.tr(K + f"item.{kind}", value=item.get("value"), cards=shown)
+
+    def _items(self, items: Sequence[View]) -> str:
+        return self.tr.listed([self.item_text(it) for it in items])
 
     def head(self, view: View, names: Names, deal_no: int) -> str:
-        head = super().head(view, names, deal_no)
-        return head + f" · pack: {number(int(view.get('pack') or 0), 'card')}"
+        return super().head(view, names, deal_no) + " · " + self.tr.n(
+            K + "pack", int(view.get("pack") or 0))
 
     # ------------------------------------------------------------------ the table
     def table_lines(self, view: View, names: Names) -> list[str]:
+        tr = self.tr
         items = view.get("table") or []
-        shown = " · ".join(item_text(it, names) for it in items) or "empty"
+        shown = " · ".join(self.item_text(it, names) for it in items) or tr(K + "empty")
         captured = [int(c) for c in view.get("captured") or []]
         sweeps = [int(s) for s in view.get("sweeps") or []]
         piles = []
         for team, count in enumerate(captured):
-            swept = (f", {number(sweeps[team], 'sweep')}"
+            swept = (", " + tr.n(K + "sweeps", sweeps[team])
                      if team < len(sweeps) and sweeps[team] else "")
-            piles.append(f"{names.side(team)} {number(count, 'card')}{swept}")
-        return [f"On the table: {shown}", "Captured: " + " · ".join(piles)]
+            piles.append(f"{names.side(team)} {tr.n(K + 'cards', count)}{swept}")
+        return [tr(K + "table", items=shown), tr(K + "captured", piles=" · ".join(piles))]
 
     def trick_lines(self, view: View, names: Names) -> list[str]:
         return []  # no tricks: the table shows everything
 
     # ------------------------------------------------------------------ moves
     def move_label(self, move: View, view: View) -> str:
-        label = super().move_label(move, view)
-        return label + (" — a sweep!" if move.get("sweep") else "")
+        kind = move.get("kind")
+        if kind not in ("trail", "capture", "build") or not move.get("card"):
+            return super().move_label(move, view)
+        held = card(str(move["card"]))
+        items = self._items(move.get("items") or [])
+        if kind == "trail":
+            return self.tr(K + "move.trail", card=held)
+        if kind == "build":
+            return self.tr(K + "move.build", value=move.get("value"), items=items, card=held)
+        return self.tr(K + "move.capture", items=items, card=held) + (
+            self.tr(K + "move.sweep") if move.get("sweep") else "")
 
     def card_move(self, code: str, view: View) -> str:
         """A card no legal move plays: asked as a trail (the rules say why it may not)."""
@@ -92,43 +91,42 @@ class Cassino(Presenter):
         items = [by_id[named[i:i + 2]] for i in range(0, len(named), 2)
                  if named[i:i + 2] in by_id]
         if kind == "trail":
-            return f"{names.does(seat, 'trails', 'trail')} {played}."
+            return names.does(K + "said.trail", seat, card=played)
         if kind == "capture":
-            sweep = " A sweep!" if (after.get("last_trick") or {}).get("sweep") else ""
-            return f"{names.does(seat, 'takes', 'take')} {_items(items)} with {played}.{sweep}"
+            sweep = (" " + self.tr(K + "said.sweep")
+                     if (after.get("last_trick") or {}).get("sweep") else "")
+            return names.does(K + "said.capture", seat, items=self._items(items),
+                              card=played) + sweep
         if kind == "build" and len(parts) == 4:
-            return (f"{names.does(seat, 'builds', 'build')} {parts[2]} on {_items(items)} "
-                    f"with {played}.")
+            return names.does(K + "said.build", seat, value=parts[2], items=self._items(items),
+                              card=played)
         return super().said(seat, code, before, after, names)
 
     def after_move(self, before: View, after: View, names: Names) -> list[str]:
         lines = []
         if after["phase"] == "playing" and after.get("round") != before.get("round"):
-            lines.append(f"Round {after['round']} of {after.get('rounds_total')}: four new cards "
-                         f"each (pack: {number(int(after.get('pack') or 0), 'card')}).")
+            lines.append(self.tr(K + "new_round", round=after["round"],
+                                 total=after.get("rounds_total"),
+                                 pack=self.tr.n(K + "cards", int(after.get("pack") or 0))))
         leftover = after.get("leftover") or []
         who = after.get("last_capturer")
         if after["phase"] == "finished" and leftover and who is not None:
-            lines.append(f"The cards left on the table ({', '.join(card(c) for c in leftover)}) "
-                         f"go to {names.seat(int(who))}, the last to capture.")
+            lines.append(self.tr(K + "leftover", cards=", ".join(card(c) for c in leftover),
+                                 name=names.seat(int(who))))
         return lines
 
     # ------------------------------------------------------------------ results
     def deal_over(self, view: View, names: Names, deal_no: int) -> list[str]:
+        tr = self.tr
         result = view.get("result") or {}
         points = [int(p) for p in result.get("points") or []]
-        lines = [f"Deal {deal_no} over."]
+        lines = [tr("over.deal", deal=deal_no)]
         for team, items in enumerate(result.get("items") or []):
-            got = []
-            for key, words in SCORING:
-                score = int(items.get(key, 0))
-                if not score:
-                    continue
-                counted = {"cards": f" ({items.get('n_cards')})",
-                           "spades": f" ({items.get('n_spades')})"}.get(key, "")
-                got.append(f"{words}{counted} {score}")
-            lines.append(f"  {names.side(team)}: {number(points[team], 'point')}"
-                         + (f" — {', '.join(got)}" if got else ""))
+            got = [tr(K + f"scoring.{key}", score=int(items.get(key, 0)),
+                      n_cards=items.get("n_cards"), n_spades=items.get("n_spades"))
+                   for key in SCORING if int(items.get(key, 0))]
+            line = f"  {names.side(team)}: {tr.n(K + 'points', points[team])}"
+            lines.append(line + (f" — {', '.join(got)}" if got else ""))
         return lines
 
 

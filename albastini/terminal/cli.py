@@ -14,20 +14,36 @@ from ..games import GAMES
 from ..games.interface import game
 from .presenter import presenter
 from .session import Chooser, Reader, Session
+from .texts import DEFAULT_LANGUAGE, LANGUAGES, texts
 
-__all__ = ["check_seats", "game_named", "main", "parser_for", "reader"]
+__all__ = ["check_seats", "game_named", "lang_named", "main", "parser_for", "reader"]
 
 #: The game played when ``--game`` is not given: the first the bot hosted.
 DEFAULT_GAME = next(iter(GAMES))
 
 
+def _first(argv: Sequence[str] | None) -> argparse.Namespace:
+    """The ``--game`` and ``--lang`` of a command line, read before the game's own parser
+    (which they choose, and whose words they set)."""
+    first = argparse.ArgumentParser(add_help=False)
+    first.add_argument("--game", default=DEFAULT_GAME)
+    first.add_argument("--lang", default=DEFAULT_LANGUAGE)
+    known, _ = first.parse_known_args(argv)
+    return known
+
+
 def game_named(argv: Sequence[str] | None) -> str:
     """The ``--game`` of a command line (the default game without one; an unknown name is
     left for the full parser to refuse)."""
-    first = argparse.ArgumentParser(add_help=False)
-    first.add_argument("--game", default=DEFAULT_GAME)
-    known, _ = first.parse_known_args(argv)
-    return str(known.game) if known.game in GAMES else DEFAULT_GAME
+    name = _first(argv).game
+    return str(name) if name in GAMES else DEFAULT_GAME
+
+
+def lang_named(argv: Sequence[str] | None) -> str:
+    """The ``--lang`` of a command line (English without one; an unknown language is left for
+    the full parser to refuse, listing the choices)."""
+    lang = _first(argv).lang
+    return str(lang) if lang in LANGUAGES else DEFAULT_LANGUAGE
 
 
 def parser_for(
@@ -38,41 +54,43 @@ def parser_for(
     levels: Sequence[str] | None = None,
     level_help: str | None = None,
     typing: str | None = None,
+    lang: str = DEFAULT_LANGUAGE,
 ) -> argparse.ArgumentParser:
-    """The parser of the game ``name``: its modes, its levels of computer players (``levels``
-    None: any word, ``level_help`` says which), its target when a match has one, its own
-    options, and what to type on a turn (``typing``: the game's presenter's words)."""
+    """The parser of the game ``name``, its help in ``lang``: its modes, its levels of
+    computer players (``levels`` None: any word, ``level_help`` says which), its target when a
+    match has one, its own options, and what to type on a turn (``typing``: the game's
+    presenter's words)."""
     rules = game(name)
     package = GAMES[name]
-    shows = presenter(name)
+    shows = presenter(name, lang)
+    tr = shows.tr
     modes = list(package.MODES)
     parser = argparse.ArgumentParser(
         prog="python -m albastini",
-        description=f"Play {shows.title} in the terminal against computer players.",
-        epilog=(f"On your turn type {typing or shows.typing}; ? shows the table again, q quits. "
-                f"Other games: --game NAME --help."),
+        description=tr("help.description", game=shows.title),
+        epilog=tr("help.epilog", typing=typing or shows.typing),
     )
     parser.add_argument("--game", default=DEFAULT_GAME, choices=list(GAMES),
-                        help=f"the game (default {DEFAULT_GAME})")
+                        help=tr("help.game", default=DEFAULT_GAME))
+    parser.add_argument("--lang", default=DEFAULT_LANGUAGE, choices=list(LANGUAGES),
+                        help=tr("help.lang", default=DEFAULT_LANGUAGE))
     parser.add_argument("--mode", default=mode or getattr(package, "DEFAULT_MODE", modes[0]),
-                        choices=modes, help="the table: players (and teams)")
+                        choices=modes, help=tr("help.mode"))
     if rules.has_target:
         target = rules.default_target or 5
         parser.add_argument("--target", type=int, default=target,
-                            help=f"{shows.target_help} (default {target})")
-    parser.add_argument("--seat", type=int, default=1, help="your seat, 1 = the first")
-    parser.add_argument("--dealer", type=int, default=None,
-                        help="the first dealer's seat, 1 = the first (default: drawn)")
-    parser.add_argument("--seed", type=int, default=None, help="make the match reproducible")
+                            help=tr("help.default", text=shows.target_help, default=target))
+    parser.add_argument("--seat", type=int, default=1, help=tr("help.seat"))
+    parser.add_argument("--dealer", type=int, default=None, help=tr("help.dealer"))
+    parser.add_argument("--seed", type=int, default=None, help=tr("help.seed"))
     parser.add_argument("--level", default=level, choices=list(levels) if levels else None,
-                        help=level_help or "the computer players' level")
+                        help=level_help or tr("help.level"))
     for option, values in rules.options.items():
         parser.add_argument(f"--{option}", type=int, choices=list(values), default=None,
-                            help=shows.option_help.get(option, "a choice of the match"))
-    parser.add_argument("--auto", action="store_true", help="computer players on every seat")
-    parser.add_argument("--one-deal", action="store_true", help="play a single deal")
-    parser.add_argument("--delay", type=float, default=0.0,
-                        help="seconds a computer player waits before each move")
+                            help=shows.option_help(option))
+    parser.add_argument("--auto", action="store_true", help=tr("help.auto"))
+    parser.add_argument("--one-deal", action="store_true", help=tr("help.one_deal"))
+    parser.add_argument("--delay", type=float, default=0.0, help=tr("help.delay"))
     return parser
 
 
@@ -80,15 +98,16 @@ def check_seats(parser: argparse.ArgumentParser, args: argparse.Namespace,
                 players: int) -> tuple[int, int, int]:
     """(your seat, the first dealer, the seed), counted from 0 as the games count seats, from
     the command line's seats counted from 1; a clear error for a seat the table lacks."""
+    tr = texts(getattr(args, "lang", DEFAULT_LANGUAGE))
     mode = args.mode
     if not 1 <= args.seat <= players:
-        parser.error(f"--seat must be from 1 to {players} in mode {mode!r}")
+        parser.error(tr("error.seat", option="--seat", players=players, mode=repr(mode)))
     seed = args.seed if args.seed is not None else random.SystemRandom().getrandbits(32)
     if args.dealer is not None and not 1 <= args.dealer <= players:
-        parser.error(f"--dealer must be from 1 to {players} in mode {mode!r}")
+        parser.error(tr("error.seat", option="--dealer", players=players, mode=repr(mode)))
     dealer = args.dealer - 1 if args.dealer is not None else random.Random(seed).randrange(players)
     if getattr(args, "target", 1) < 1:
-        parser.error("--target must be at least 1")
+        parser.error(tr("error.target"))
     return args.seat - 1, dealer, seed
 
 
@@ -108,11 +127,11 @@ def reader(stream: TextIO) -> Reader:
 
 def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None) -> int:
     """Play the game ``--game`` names at the terminal; returns the exit status."""
-    name = game_named(argv)
+    name, lang = game_named(argv), lang_named(argv)
     rules = game(name)
     package = GAMES[name]
-    shows = presenter(name)
-    parser = parser_for(name, levels=rules.levels)
+    shows = presenter(name, lang)
+    parser = parser_for(name, levels=rules.levels, lang=lang)
     args = parser.parse_args(argv)
     stream = out or sys.stdout
     mode = package.MODES[args.mode]
@@ -123,15 +142,15 @@ def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None) -> int
     try:
         rules.check_options(players, team_size, options)
     except ValueError as exc:
-        parser.error(str(exc))
+        parser.error(shows.option_error(exc))
     match = rules.new_match(players, team_size, target, dealer, seed, options)
     human = None if args.auto else seat
     computers: dict[int, Chooser] = {
         s: package.make_player(args.level, seed=seed * 16 + s)
         for s in range(players) if s != human
     }
-    print(f"{shows.title} · {args.mode} · {shows.match_terms(match)} · seed {seed} · "
-          f"computer players: {args.level}", file=stream)
+    print(shows.tr("first_line", game=shows.title, mode=args.mode,
+                   terms=shows.match_terms(match), seed=seed, level=args.level), file=stream)
     session = Session(rules, shows, match, human, computers, one_deal=args.one_deal,
                       delay=args.delay, read=reader(stream), out=stream)
     return session.play()

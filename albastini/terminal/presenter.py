@@ -15,61 +15,101 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from functools import cache
+from typing import Any
 
 from ..games.interface import Game, MatchLike, game
-from .words import Names, card, cards, listed, number
+from .texts import DEFAULT_LANGUAGE, Texts, catalogue, texts
+from .words import Names, card, cards
 
 __all__ = ["Presenter", "View", "presenter"]
 
 View = Mapping[str, Any]
 
 
-class Presenter:
-    """What a game looks like at the terminal. One per game (:func:`presenter`); a game's
-    module subclasses it (as ``PRESENTER``) and overrides what it says its own way."""
+@cache
+def _own_key(name: str, key: str) -> str:
+    """``<game>.<key>`` where the game words ``key`` its own way, else ``key``."""
+    own = f"{name}.{key}"
+    english = catalogue(DEFAULT_LANGUAGE)
+    return own if any(k in english for k in (own, f"{own}.one", f"{own}.you")) else key
 
-    #: The game's name for people.
-    title = ""
-    #: What a person may type on their turn besides a letter of the menu, for ``--help``.
-    typing = "a card (7H; TS or 10S for the 10\u2660)"
-    #: The question on a person's turn.
-    prompt = "Your move (a letter, a card, ? or q): "
+
+class Presenter:
+    """What a game looks like at the terminal, in the language of ``tr``. One per game
+    (:func:`presenter`); a game's module subclasses it (as ``PRESENTER``) and overrides what
+    it says its own way. Its words are the catalogue's ``<game>.<key>`` where the game has
+    its own (Cassino's rounds for the tricks of the others), else the shared ``<key>``."""
+
     #: Whether a finished trick's points are shown as it is won (not where the rules keep
     #: points hidden until the deal is scored).
     trick_points = True
-    #: The deal's cards: "trick" (a trick game), or another word for the rounds of a deal.
-    round_word = "Trick"
 
-    #: ``--target``'s help: what the target of a match is.
-    target_help = "the score that wins a match"
-    #: The help of each of the game's options (``--trumps``...), by option.
-    option_help: ClassVar[Mapping[str, str]] = {}
-
-    def __init__(self, rules: Game) -> None:
+    def __init__(self, rules: Game, tr: Texts | None = None) -> None:
         self.rules = rules
-        if not self.title:
-            self.title = rules.name.capitalize()
+        self.tr = tr or texts()
+
+    def t(self, key: str, **values: Any) -> str:
+        """The game's own text of ``key`` when it has one, else the shared one."""
+        return self.tr(_own_key(self.rules.name, key), **values)
+
+    def n(self, key: str, count: int, **values: Any) -> str:
+        """A counted text (:meth:`Texts.n`), the game's own when it has one."""
+        return self.tr.n(_own_key(self.rules.name, key), count, **values)
+
+    @property
+    def title(self) -> str:
+        """The game's name for people."""
+        key = f"{self.rules.name}.title"
+        return self.tr(key) if key in catalogue(DEFAULT_LANGUAGE) else self.rules.name.capitalize()
+
+    @property
+    def typing(self) -> str:
+        """What a person may type on their turn besides a letter of the menu, for ``--help``."""
+        return self.t("typing")
+
+    @property
+    def prompt(self) -> str:
+        """The question on a person's turn."""
+        return self.t("prompt")
+
+    @property
+    def target_help(self) -> str:
+        """``--target``'s help: what the target of a match is."""
+        return self.t("help.target")
+
+    def option_help(self, option: str) -> str:
+        """The help of one of the game's options (``--trumps``...)."""
+        key = f"{self.rules.name}.help.{option}"
+        return self.tr(key if key in catalogue(DEFAULT_LANGUAGE) else "help.option")
+
+    def option_error(self, exc: Exception) -> str:
+        """Why the rules refuse the options of the command line: their own sentence in
+        English, the game's (or a plain) one in another language."""
+        return str(exc) if self.tr.lang == DEFAULT_LANGUAGE else self.t("error.option")
 
     def match_terms(self, match: MatchLike) -> str:
         """What ends the match, for the first line: ``"first to 21"``."""
         target = getattr(match, "target", None)
-        return f"first to {target}" if self.rules.has_target and target else "one match"
+        if self.rules.has_target and target:
+            return self.t("terms.target", target=target)
+        return self.tr("terms.one_match")
 
     # ------------------------------------------------------------------ the table
     def head(self, view: View, names: Names, deal_no: int) -> str:
         """``"Deal 2 · dealt by Seat 4 · trick 3 of 8"``."""
-        head = f"Deal {deal_no} · dealt by {names.seat(int(view['dealer']))}"
+        head = self.tr("head.deal", deal=deal_no, name=names.seat(int(view["dealer"])))
         if view.get("round") and view.get("rounds_total") and view["phase"] == "playing":
-            head += f" · {self.round_word.lower()} {view['round']} of {view['rounds_total']}"
+            head += " · " + self.t("head.round", round=view["round"], total=view["rounds_total"])
         return head
 
     def score(self, match: MatchLike, view: View, names: Names) -> str:
         """The match's score: each side's, and the target."""
-        parts = [f"{names.side(t)} {s}" for t, s in enumerate(match.scores)]
+        parts = " · ".join(f"{names.side(t)} {s}" for t, s in enumerate(match.scores))
         target = getattr(match, "target", None)
-        end = f" (first to {target})" if self.rules.has_target and target else ""
-        return "Score: " + " · ".join(parts) + end
+        if self.rules.has_target and target:
+            return self.t("score.target", scores=parts, target=target)
+        return self.t("score", scores=parts)
 
     def table_lines(self, view: View, names: Names) -> list[str]:
         """What the game shows its own way (an auction, the trump, the table's cards)."""
@@ -83,29 +123,29 @@ class Presenter:
             shown = " · ".join(f"{names.short(s)} {card(c)}" for s, c in plays)
             winning = view.get("winning")
             if winning is not None:
-                shown += f" — {names.short(int(winning))} {self._winning(view, int(winning))}"
-            lines.append(f"{self.round_word} {view.get('round', '?')}: {shown}")
+                shown += " — " + self._winning(names, int(winning))
+            lines.append(self.t("table.current", round=view.get("round", "?"), plays=shown))
         last = view.get("last_trick")
         if last and last.get("plays"):
             won = cards([c for _, c in last["plays"]])
             points = self._points(int(last.get("points") or 0))
-            lines.append(f"Last {self.round_word.lower()}: {won} — won by "
-                         f"{names.them(int(last['winner']))}{points}")
+            lines.append(names.does(_own_key(self.rules.name, "table.last"),
+                                    int(last["winner"]), cards=won, points=points))
         return lines
 
-    def _winning(self, view: View, seat: int) -> str:
-        """The words after a seat winning the trick in progress: ``"is winning"``."""
-        return "is winning" if seat != view.get("seat") else "are winning"
+    def _winning(self, names: Names, seat: int) -> str:
+        """``"Seat 2 is winning"``: the seat winning the trick in progress."""
+        return names.does(_own_key(self.rules.name, "table.winning"), seat)
 
     def _points(self, points: int) -> str:
-        return f" ({number(points, 'point')})" if self.trick_points else ""
+        return self.tr.n("points.paren", points) if self.trick_points else ""
 
     def hands_line(self, view: View, names: Names) -> str | None:
         """How many cards every other seat holds."""
         sizes = view.get("hand_sizes") or []
         seat = view.get("seat")
         parts = [f"{names.short(s)} {n}" for s, n in enumerate(sizes) if s != seat]
-        return "Cards in hand: " + " · ".join(parts) if parts else None
+        return self.tr("table.hands", hands=" · ".join(parts)) if parts else None
 
     def lines(self, match: MatchLike, view: View, names: Names, deal_no: int) -> list[str]:
         """The whole table as ``view``'s seat may see it."""
@@ -116,13 +156,14 @@ class Presenter:
         if hands:
             lines.append(hands)
         if view.get("seat") is not None:
-            lines.append("Your hand: " + cards(view.get("hand") or []))
+            lines.append(self.tr("table.hand", cards=cards(view.get("hand") or [])))
         return lines
 
     # ------------------------------------------------------------------ moves
     def move_label(self, move: View, view: View) -> str:
-        """A legal move as the menu shows it: the game's ``label`` when the view gives one,
-        else its card (``"7♥"``), else its code."""
+        """A legal move as the menu shows it: the game's ``label`` when the view gives one (a
+        game's presenter that speaks other languages words it itself), else its card
+        (``"7♥"``), else its code."""
         if move.get("label"):
             return str(move["label"])
         if move.get("card") and move.get("kind") == "play":
@@ -139,28 +180,57 @@ class Presenter:
                 return f"{kind}:{code}"
         return f"play:{code}"
 
+    def refusal(self, exc: Exception) -> str:
+        """Why the rules refuse a move, in the person's language: the rules' own sentence in
+        English; elsewhere the catalogue's ``refuse.<game>.<reason>`` filled with the
+        exception's details (cards and suits as the terminal writes them), or a plain "not
+        now" for a reason the catalogue does not know."""
+        if self.tr.lang == DEFAULT_LANGUAGE:
+            return str(exc)
+        reason = str(getattr(exc, "reason", ""))
+        details: Mapping[str, Any] = getattr(exc, "details", None) or {}
+        key = f"refuse.{self.rules.name}.{reason}"
+        phase = f"{key}.{details.get('phase')}"  # Twenty-Eight says what its phase awaits
+        key = phase if phase in catalogue(DEFAULT_LANGUAGE) else key
+        if key not in catalogue(DEFAULT_LANGUAGE):
+            return self.tr("refuse.other")
+        fill = {name: self._detail(name, value) for name, value in details.items()}
+        try:
+            return self.tr(key, **fill)
+        except (KeyError, IndexError, ValueError):  # a detail the sentence needs is missing
+            return self.tr("refuse.other")
+
+    def _detail(self, name: str, value: Any) -> Any:
+        """A refusal's detail as the sentence shows it: a card code as a card, a suit's letter
+        as the suit's name, anything else as it is."""
+        text = str(value)
+        if name in ("card", "item", "first") and len(text) == 2 and text[-1] in "CDHS":
+            return card(text)
+        if name in ("suit", "trump") and text in ("C", "D", "H", "S"):
+            return self.tr.suit(text)
+        return value
+
     # ------------------------------------------------------------------ the story
     def said(self, seat: int, code: str, before: View, after: View, names: Names) -> str:
         """A move as the terminal's person may know it (``code`` as their view's log shows
         it): ``"Seat 2 plays 7♥."``."""
         kind, _, arg = code.partition(":")
         if kind == "play" and len(arg) == 2:
-            return f"{names.does(seat, 'plays', 'play')} {card(arg)}."
-        return f"{names.seat(seat)}: {code}."
+            return names.does("story.play", seat, card=card(arg))
+        return self.tr("story.code", name=names.seat(seat), code=code)
 
     def after_move(self, before: View, after: View, names: Names) -> list[str]:
         """What a move brought about besides itself: a trick won, cards drawn."""
         lines = []
         last = after.get("last_trick")
         if last and last != before.get("last_trick"):
-            winner = int(last["winner"])
-            lines.append(f"{names.does(winner, 'wins', 'win')} the {self.round_word.lower()}"
-                         f"{self._points(int(last.get('points') or 0))}.")
+            lines.append(names.does(_own_key(self.rules.name, "story.won"), int(last["winner"]),
+                                    points=self._points(int(last.get("points") or 0))))
         stock_before, stock_after = before.get("stock"), after.get("stock")
         if isinstance(stock_before, int) and isinstance(stock_after, int) and (
                 stock_after < stock_before and after["phase"] == "playing"):
-            left = f"{stock_after} left" if stock_after else "the stock is empty"
-            lines.append(f"Everyone draws a card ({left}).")
+            lines.append(self.tr.n("story.drawn", stock_after) if stock_after
+                         else self.tr("story.drawn_last"))
         return lines
 
     def deal_over(self, view: View, names: Names, deal_no: int) -> list[str]:
@@ -168,39 +238,35 @@ class Presenter:
         result = view.get("result") or {}
         points = result.get("points") or []
         scored = result.get("game_points") or []
-        lines = [f"Deal {deal_no} over. Points: "
-                 + " · ".join(f"{names.side(t)} {p}" for t, p in enumerate(points)) + "."]
+        lines = [self.tr("over.points", deal=deal_no, points=" · ".join(
+            f"{names.side(t)} {p}" for t, p in enumerate(points)))]
         if scored:
-            lines.append("It scores: "
-                         + " · ".join(f"{names.side(t)} {p}" for t, p in enumerate(scored)) + ".")
+            lines.append(self.tr("over.scores", scores=" · ".join(
+                f"{names.side(t)} {p}" for t, p in enumerate(scored))))
         return lines
 
     def match_over(self, match: MatchLike, view: View, names: Names) -> list[str]:
         """Who won the match (sides counted as people count them)."""
         winners = self.rules.match_winners(match)
         if not winners:
-            return ["The match is over: nobody wins it."]
+            return [self.tr("match.nobody")]
         if len(winners) == 1:
-            return [f"{self._side_does(names, winners[0], 'wins', 'win')} the match!"]
-        return ["The match is over: " + listed([names.side(w) for w in winners]) + " win it!"]
-
-    @staticmethod
-    def _side_does(names: Names, team: int, third: str, second: str) -> str:
-        if names.solo and names.team_of.index(team) == names.human:
-            return f"You {second}"
-        return f"{names.side(team)} {third}"
+            return [names.side_does("match.wins", winners[0])]
+        return [self.tr("match.shared", sides=self.tr.listed([names.side(w) for w in winners]))]
 
 
-def presenter(name: str) -> Presenter:
-    """The terminal presenter of the game ``name``: its own module's ``PRESENTER`` class when
-    there is one, else the defaults (any game plays, with fewer words)."""
+def presenter(name: str, lang: str = DEFAULT_LANGUAGE) -> Presenter:
+    """The terminal presenter of the game ``name`` in ``lang``: its own module's
+    ``PRESENTER`` class when there is one, else the defaults (any game plays, with fewer
+    words)."""
     rules = game(name)
+    tr = texts(lang)
     try:
         module = importlib.import_module(f"{__package__}.{name}")
     except ModuleNotFoundError as exc:
         if exc.name != f"{__package__}.{name}":
             raise
-        return Presenter(rules)
-    made = module.PRESENTER(rules)
+        return Presenter(rules, tr)
+    made = module.PRESENTER(rules, tr)
     assert isinstance(made, Presenter)
     return made

@@ -88,7 +88,8 @@ class Session:
         self.read = read
         self.out = out
         self.deal_no = 1
-        self.names = Names.of(self.view(None), human)
+        self.tr = shows.tr
+        self.names = Names.of(self.view(None), human, self.tr)
 
     # ------------------------------------------------------------------ words
     def say(self, text: str = "") -> None:
@@ -109,7 +110,7 @@ class Session:
                 self.match.next_deal()
                 self.deal_no += 1
         except Quit:
-            self.say("\nBye.")
+            self.say("\n" + self.tr("bye"))
             return 1
         if self.match.finished and not self.one_deal:
             for line in self.shows.match_over(self.match, self.view(self.human), self.names):
@@ -119,7 +120,8 @@ class Session:
     def play_deal(self) -> None:
         """Play the current deal to its end, telling its story."""
         first = self.view(self.human)
-        self.say(f"\nDeal {self.deal_no}, dealt by {self.names.seat(int(first['dealer']))}.")
+        self.say("\n" + self.tr("story.deal", deal=self.deal_no,
+                                 name=self.names.seat(int(first["dealer"]))))
         while not self.rules.deal_over(self.match):
             seat = self.match.deal.to_act
             assert seat is not None
@@ -157,7 +159,7 @@ class Session:
         moves = self._moves(view)
         menu = dict(zip(menu_keys(len(moves)), moves, strict=True))
         items = [f"{key}) {self.shows.move_label(move, view)}" for key, move in menu.items()]
-        head = "Your moves:"
+        head = self.tr("menu.head")
         line = head
         for item in items:  # wrapped between moves, never inside one
             if line != head and len(line) + 3 + len(item) > WIDTH:
@@ -221,15 +223,15 @@ class Session:
         if low.isalpha() and len(low) > 1:  # a word: perhaps a move of another moment
             return self._refused(low)
         keys = list(menu)
-        return Refusal(f"{text!r} is not one of your moves: type a letter from {keys[0]} to "
-                       f"{keys[-1]}, a card, or a move's code.")
+        return Refusal(self.tr("refuse.not_a_move", text=repr(text), first=keys[0],
+                               last=keys[-1]))
 
     def _refused(self, code: str) -> str | Refusal:
         """``code`` if the rules accept it now, else their reason."""
         try:
             return self.rules.check(self.match, code)
         except self.rules.illegal as exc:
-            return Refusal(f"{exc} Try again.")
+            return Refusal(self.tr("refuse.again", reason=self.shows.refusal(exc)))
 
     def _bid(self, value: int, moves: Sequence[View]) -> str | Refusal:
         """A typed number: the move that bids (or raises to) it, else the rules' reason."""
@@ -238,7 +240,7 @@ class Session:
             if int(move["value"]) == value:
                 return str(move["code"])
         if not valued:
-            return Refusal(f"There is no bid to make now: {value} is not one of your moves.")
+            return Refusal(self.tr("refuse.no_bid", value=value))
         kind = str(valued[0].get("kind") or str(valued[0]["code"]).partition(":")[0])
         return self._refused(f"{kind}:{value}")
 
@@ -251,5 +253,5 @@ class Session:
         if using:
             options = "   ".join(f"{k}) {self.shows.move_label(m, view)}"
                                  for k, m in using.items())
-            return Refusal(f"{card(code)} has several moves; type one's letter: {options}")
+            return Refusal(self.tr("refuse.several", card=card(code), options=options))
         return self._refused(self.shows.card_move(code, view))

@@ -1,6 +1,7 @@
-"""The terminal's English words for what every game's view holds: cards, seats, sides, the
-trick in progress and the last one, hand sizes. Read from views only (what the watching seat
-may know); nothing here knows a game's rules."""
+"""The terminal's words for what every game's view holds: cards, seats, sides. Read from views
+only (what the watching seat may know); nothing here knows a game's rules. The words come from
+the chosen language's catalogue (:mod:`.texts`); cards are written the same in every language
+(``10♠``), as a person types them."""
 
 from __future__ import annotations
 
@@ -8,12 +9,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["SUIT_NAMES", "SUIT_SYMBOLS", "TEAM_LETTERS", "Names", "card", "cards", "listed",
-           "number", "parse_card", "suit"]
+from .texts import DEFAULT_LANGUAGE, SUIT_SYMBOLS, Texts, texts
 
-SUIT_SYMBOLS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
-SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+__all__ = ["SUIT_SYMBOLS", "TEAM_LETTERS", "Names", "card", "cards", "parse_card"]
+
 TEAM_LETTERS = "ABCDEF"
+#: The words of a table whose language nobody chose.
+ENGLISH = texts(DEFAULT_LANGUAGE)
 
 View = Mapping[str, Any]
 
@@ -27,23 +29,6 @@ def card(code: str) -> str:
 def cards(codes: Sequence[str], sep: str = " ") -> str:
     """Several cards, ``sep`` between them (``"—"`` for none)."""
     return sep.join(card(c) for c in codes) or "—"
-
-
-def suit(letter: str) -> str:
-    """``"♥ hearts"``."""
-    return f"{SUIT_SYMBOLS.get(letter, letter)} {SUIT_NAMES.get(letter, letter)}"
-
-
-def listed(items: Sequence[str]) -> str:
-    """``"a, b and c"`` (``"—"`` for none)."""
-    if not items:
-        return "—"
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
-
-
-def number(count: int, one: str, many: str | None = None) -> str:
-    """``"1 card"``, ``"3 cards"``."""
-    return f"{count} {one if count == 1 else (many or one + 's')}"
 
 
 def parse_card(text: str) -> str | None:
@@ -61,52 +46,62 @@ def parse_card(text: str) -> str | None:
 @dataclass(frozen=True)
 class Names:
     """How the seats and sides of a table are called at the terminal: "You", "Seat 2"
-    (seats counted from 1, as on Discord), "Seat 3 (partner)"; "Team A (seats 1, 3, you)"."""
+    (seats counted from 1, as on Discord), "Seat 3 (partner)"; "Team A (seats 1, 3, you)" —
+    in the language of ``tr``."""
 
     players: int
     team_of: tuple[int, ...]
     human: int | None
+    tr: Texts = ENGLISH
 
     @classmethod
-    def of(cls, view: View, human: int | None) -> Names:
+    def of(cls, view: View, human: int | None, tr: Texts | None = None) -> Names:
         """The names of the table ``view`` shows (its ``team_of``, else every seat alone)."""
         players = int(view["players"])
         team_of = view.get("team_of") or view.get("teams") or list(range(players))
-        return cls(players, tuple(int(t) for t in team_of), human)
+        return cls(players, tuple(int(t) for t in team_of), human, tr or texts())
 
     @property
     def solo(self) -> bool:
         """Everyone plays for themselves."""
         return len(set(self.team_of)) == self.players
 
+    def you(self, seat: int) -> bool:
+        """Whether ``seat`` is the person at the terminal."""
+        return seat == self.human
+
     def seat(self, seat: int) -> str:
         """``"You"``, ``"Seat 2"``, ``"Seat 3 (partner)"``."""
         if seat == self.human:
-            return "You"
-        name = f"Seat {seat + 1}"
+            return self.tr("seat.you")
+        name = self.tr("seat.other", seat=seat + 1)
         if self.human is not None and not self.solo and (
                 self.team_of[seat] == self.team_of[self.human]):
-            name += " (partner)"
+            name = self.tr("seat.partner", name=name)
         return name
-
-    def them(self, seat: int) -> str:
-        """A seat after a verb or a preposition: ``"you"``, ``"Seat 2"``."""
-        return "you" if seat == self.human else self.seat(seat)
 
     def short(self, seat: int) -> str:
         """``"You"`` or ``"Seat 2"``: in lists where a partner is clear already."""
-        return "You" if seat == self.human else f"Seat {seat + 1}"
+        return self.tr("seat.you") if seat == self.human else self.tr("seat.other", seat=seat + 1)
 
     def side(self, team: int) -> str:
         """A side: the seat's name when everyone plays alone, else ``"Team A (seats 1, 3)"``."""
         if self.solo:
-            seat = self.team_of.index(team)
-            return self.seat(seat)
-        seats = [s for s in range(self.players) if self.team_of[s] == team]
+            return self.seat(self.team_of.index(team))
+        seats = ", ".join(str(s + 1) for s in range(self.players) if self.team_of[s] == team)
         mine = self.human is not None and self.team_of[self.human] == team
-        listed = ", ".join(str(s + 1) for s in seats) + (", you" if mine else "")
-        return f"Team {TEAM_LETTERS[team]} (seats {listed})"
+        return self.tr("side.yours" if mine else "side.team", letter=TEAM_LETTERS[team],
+                       seats=seats)
 
-    def does(self, seat: int, third: str, second: str) -> str:
-        """``"You play"`` or ``"Seat 2 plays"``."""
-        return f"{self.seat(seat)} {second if seat == self.human else third}"
+    def does(self, key: str, seat: int, **values: Any) -> str:
+        """A sentence whose verb agrees with its subject: ``key.you`` when ``seat`` is the
+        person ("You play 7♥."), else ``key.other`` with ``{name}`` ("Seat 2 plays 7♥.")."""
+        if seat == self.human:
+            return self.tr(f"{key}.you", **values)
+        return self.tr(f"{key}.other", name=self.seat(seat), **values)
+
+    def side_does(self, key: str, team: int, **values: Any) -> str:
+        """:meth:`does` for a side: ``key.you`` when the person plays alone on it."""
+        if self.solo and self.team_of.index(team) == self.human:
+            return self.tr(f"{key}.you", **values)
+        return self.tr(f"{key}.other", name=self.side(team), **values)
