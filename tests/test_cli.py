@@ -335,7 +335,7 @@ def test_help_and_delay_for_every_game(name: str) -> None:
     helped = run(["--game", name, "--help"])
     assert helped.returncode == 0
     for option in ("--mode", "--seat", "--dealer", "--seed", "--level", "--auto", "--one-deal",
-                   "--delay"):
+                   "--delay", "--lang"):
         assert option in helped.stdout, (name, option)
     assert ("--target" in helped.stdout) == (name != "ass")
     assert ("--trumps" in helped.stdout) == (name == "ass")
