@@ -3,6 +3,7 @@
     python -m albastini --game twentyeight --mode "4 pairs" --seat 1 --seed 7
     python -m albastini --game cassino --auto --one-deal --delay 0.5   # watch computer players
     python -m albastini --game ass --help                              # the game's own options
+    python -m albastini --game twentyeight --lang ml                   # in Malayalam (sw, ru...)
 
 Albastini has a terminal of its own (``albastini.__main__``), with the same command line
 (:mod:`.cli`). Here, :mod:`.session` plays a match: it shows the table as the person's seat may
@@ -10,7 +11,8 @@ see it, a menu of their moves with letter keys, and the story of every move; :mo
 says what any game looks like, and a game's own module (``albastini/terminal/<game>.py``) what
 it shows its own way (an auction, the cards on the table, banks). The terminal reads the games
 through their common interface only (:func:`albastini.games.interface.game`, the views, the
-computer players, ``IllegalMove``), so it shows no card the person's view does not.
+computer players, ``IllegalMove``), so it shows no card the person's view does not. Its words
+are :mod:`.texts`' catalogues, in the language ``--lang`` chose.
 """
 
 from .cli import main
