@@ -53,10 +53,6 @@ class Presenter:
         """The game's own text of ``key`` when it has one, else the shared one."""
         return self.tr(_own_key(self.rules.name, key), **values)
 
-    def n(self, key: str, count: int, **values: Any) -> str:
-        """A counted text (:meth:`Texts.n`), the game's own when it has one."""
-        return self.tr.n(_own_key(self.rules.name, key), count, **values)
-
     @property
     def title(self) -> str:
         """The game's name for people."""

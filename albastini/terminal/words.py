@@ -66,10 +66,6 @@ class Names:
         """Everyone plays for themselves."""
         return len(set(self.team_of)) == self.players
 
-    def you(self, seat: int) -> bool:
-        """Whether ``seat`` is the person at the terminal."""
-        return seat == self.human
-
     def seat(self, seat: int) -> str:
         """``"You"``, ``"Seat 2"``, ``"Seat 3 (partner)"``."""
         if seat == self.human:
