@@ -57,7 +57,8 @@ from albastini.config import (
     load_settings,
 )
 from albastini.session import TableService
-from albastini.store import Store, StoreError, open_store
+from albastini.store import Store, StoreError, is_postgres_url, open_store
+from albastini.store.postgres.budget import Leases
 from albastini.workers import HealingPool, process_pool
 from cogs.messages.courier import Courier
 from cogs.messages.painter import stop_pool
@@ -214,6 +215,7 @@ class AlbastiniBot(commands.AutoShardedBot):
             # this process's share of the token's global rate limit (cogs/budget.py)
             global_rate=settings.global_rate,
             global_share=settings.shards.share if settings.shards is not None else 1.0,
+            global_pool=self._budget_leases(),
         )
         for extension in initial_extensions:
             await self.load_extension(extension)
@@ -238,6 +240,19 @@ class AlbastiniBot(commands.AutoShardedBot):
         gc.set_threshold(gen0, gen1, FULL_GC_EVERY)
         shards = f" (shards {settings.shards.describe()})" if settings.shards else ""
         log.info("ready to play%s: %d table(s) reloaded", shards, len(self.service.tables()))
+
+    def _budget_leases(self) -> Leases | None:
+        """Where a cluster on PostgreSQL leases its part of the global rate limit from (the
+        clusters pool it: cogs/messages/pool.py); None: its fixed part (one process, SQLite,
+        or ALBASTINI_GLOBAL_POOL=off)."""
+        settings = self.settings
+        shards = settings.shards
+        if shards is None or shards.all or not settings.global_pool:
+            return None
+        if not isinstance(settings.database, str) or not is_postgres_url(settings.database):
+            return None
+        holder = f"shards {shards.describe()}, pid {os.getpid()} on {socket.gethostname()}"
+        return Leases(settings.database.strip(), holder)
 
     async def _start_courier(self) -> Courier | None:
         """The process that edits the table messages (cogs/courier.py); None if it cannot

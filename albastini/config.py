@@ -84,6 +84,9 @@ class Settings:
     #: interaction answers do not count), shared by every process of the bot in proportion to
     #: its shards (``shards.share``; cogs/budget.py).
     global_rate: float = 45.0
+    #: Clusters on PostgreSQL pool ``global_rate``: a busy one spends what idle ones leave
+    #: (cogs/messages/pool.py); False gives each its fixed part (ALBASTINI_GLOBAL_POOL=off).
+    global_pool: bool = True
     language: str = "en"
     sync_commands: str = "auto"  # auto | always | never
     api_base: str | None = None  # only for running against a fake Discord
@@ -177,6 +180,9 @@ def load_settings(env: dict[str, str] | None = None, *, require_token: bool = Tr
     sync = env.get("ALBASTINI_SYNC", "auto").strip().lower() or "auto"
     if sync not in {"auto", "always", "never"}:
         raise ConfigError(f"ALBASTINI_SYNC must be auto, always or never, got {sync!r}")
+    pool = env.get("ALBASTINI_GLOBAL_POOL", "on").strip().lower() or "on"
+    if pool not in {"on", "off"}:
+        raise ConfigError(f"ALBASTINI_GLOBAL_POOL must be on or off, got {pool!r}")
     return Settings(
         token=token,
         database=_database(env),
@@ -189,6 +195,7 @@ def load_settings(env: dict[str, str] | None = None, *, require_token: bool = Tr
         global_rate=_float(
             env, "ALBASTINI_GLOBAL_RATE", 45.0, 1.0, 50.0, "a number of requests per second"
         ),
+        global_pool=pool == "on",
         language=language,
         sync_commands=sync,
         api_base=env.get("DISCORD_API_BASE", "").strip() or None,

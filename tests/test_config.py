@@ -63,6 +63,10 @@ def test_defaults() -> None:
     assert s.global_rate == 45.0
     assert "secret-token" not in repr(s)
     assert load_settings({"DISCORD_TOKEN": "t", "ALBASTINI_GLOBAL_RATE": "40"}).global_rate == 40
+    assert s.global_pool  # clusters on PostgreSQL pool the rate limit unless told not to
+    assert not load_settings({"DISCORD_TOKEN": "t", "ALBASTINI_GLOBAL_POOL": "off"}).global_pool
+    with pytest.raises(ConfigError, match="ALBASTINI_GLOBAL_POOL must be on or off"):
+        load_settings({"DISCORD_TOKEN": "t", "ALBASTINI_GLOBAL_POOL": "maybe"})
 
 
 def test_albastini_db_is_a_file_path_or_a_postgresql_url() -> None:
