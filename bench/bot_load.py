@@ -49,6 +49,30 @@ interaction (the interactions of its servers) is printed.
 
     .venv/bin/python bench/bot_load.py --db postgresql --clusters 2 --tables 200
 
+``--drivers N`` (with ``--clusters``) spreads the driver over N processes: driver ``d`` runs a
+fake Discord serving shards ``d, d + N, ...`` and the people of the tables on those shards'
+servers, and each bot process is pointed at the driver of its shard (its gateway and REST
+calls all go there), so no single event loop carries every person and every request. Discord's
+global limit stays one limit per token across them (``tests/fakediscord/shared.py``: the last
+50 admitted requests' times in shared memory, behind a lock), and ids stay unique across them
+(each driver's snowflakes carry its number). The printed totals merge every driver's figures;
+the driver loop lag is printed for all and for each. ``--drivers 1`` (the default) runs the
+driver in this process, as before. On a 16-core machine, eight clusters and eight drivers:
+
+    .venv/bin/python bench/bot_load.py --db postgresql --clusters 8 --drivers 8 --tables 1600 \
+        --seconds 60 --pin-driver
+
+(``--pin-driver`` with several drivers keeps driver ``d`` on the ``d``-th CPU from the last.)
+
+``--only-shard K`` puts every table on shard K's servers (one busy cluster, the others idle) and
+``--global-pool on|off`` sets ``ALBASTINI_GLOBAL_POOL``: whether the clusters pool Discord's
+global limit through PostgreSQL (cogs/messages/pool.py) or each spends its fixed part. With
+``--what-if no-table-tokens`` every table edit is paid from that budget, which then sets the
+table-update lag:
+
+    .venv/bin/python bench/bot_load.py --db postgresql --clusters 2 --drivers 2 --tables 40 \
+        --only-shard 0 --what-if no-table-tokens --global-pool off    # then on
+
 ``--profile py-spy`` needs ``py-spy`` in the virtualenv (``.venv/bin/pip install py-spy``; it is
 not a project dependency); ``--profile cprofile`` runs the bot under ``python -m cProfile``
 (main thread only, large overhead). Both print the functions that dominate the bot's CPU time.
@@ -1154,6 +1178,7 @@ def lag_lines(rep: DriverReport, log_text: str) -> list[str]:
     out.append("table-update lag, change -> edit done (the bot's view): "
                + (found[0] if found else "no line in the bot log (LOG_LEVEL INFO needed)"))
     out.extend(f"  another bot process: {line}" for line in found[1:])
+    out.extend(f"  {line}" for line in re.findall(r"global budget pool: .*", log_text))
     return out
 
 

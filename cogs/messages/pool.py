@@ -77,6 +77,8 @@ class BudgetPool:
         #: before the first renewal.
         self.pooling: bool | None = None
         self.renewals = 0
+        #: The widest window this process was given, and its requests paid for.
+        self.widest = 0
         self._task: asyncio.Task[None] | None = None
 
     @classmethod
@@ -139,6 +141,7 @@ class BudgetPool:
 
     def _resize(self, window: int) -> None:
         window = max(0, min(window, self.limit))
+        self.widest = max(self.widest, window)
         if window != self.budget.window:
             self.budget.resize(window, self.rate * window / self.limit)
 
@@ -151,3 +154,12 @@ class BudgetPool:
                 await task
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self.leases.release(), 2.0)
+        log.info(
+            "global budget pool: widest window %d of %d (fixed part %d), %d requests paid, "
+            "%d renewals",
+            self.widest,
+            self.limit,
+            self.base,
+            self.budget.taken,
+            self.renewals,
+        )
