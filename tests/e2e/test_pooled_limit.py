@@ -28,11 +28,12 @@ async def test_two_clusters_pool_the_global_limit(
     monkeypatch.setattr(table_message, "TABLE_TOKEN_LIFE", 0.0)
     async with FakeDiscord(shards=2, global_rate=(20, 1.0)) as fake:
         guilds = [guild_on_shard(fake, k, 2) for k in range(2)]
-        tables = {k: [fake.add_channel(f"table-{k}-{i}", guilds[k]) for i in range(4)]
+        tables = {k: [fake.add_channel(f"table-{k}-{i}", guilds[k]) for i in range(6)]
                   for k in range(2)}
-        people = {k: [fake.add_user(f"P{k}-{i}", guild_id=guilds[k]) for i in range(4)]
+        people = {k: [fake.add_user(f"P{k}-{i}", guild_id=guilds[k]) for i in range(6)]
                   for k in range(2)}
-        bots = [make_bot(database=postgres_dsn, global_rate=15.0, shards=Shards((k,), 2))
+        # 10/s: a window of 10 for the bot, 5 for each cluster alone
+        bots = [make_bot(database=postgres_dsn, global_rate=10.0, shards=Shards((k,), 2))
                 for k in range(2)]
         async with contextlib.AsyncExitStack() as stack:
             for b in bots:
@@ -50,11 +51,11 @@ async def test_two_clusters_pool_the_global_limit(
             watcher = asyncio.create_task(watch())
             # only the first cluster's servers play: it borrows the second's part
             await asyncio.gather(*(play(fake, u, c)
-                                   for u, c in zip(people[0][:2], tables[0][:2], strict=True)))
+                                   for u, c in zip(people[0][:4], tables[0][:4], strict=True)))
             assert busiest > pools[0].base, (busiest, pools[0].base)
             # both at work
             await asyncio.gather(*(play(fake, u, c) for k in range(2)
-                                   for u, c in zip(people[k][2:], tables[k][2:], strict=True)))
+                                   for u, c in zip(people[k][4:], tables[k][4:], strict=True)))
             watcher.cancel()
             for b in bots:
                 await settle(b, fake)
