@@ -117,7 +117,7 @@ from tests.fakediscord import (  # noqa: E402
     FakeUser,
     InteractionResult,
 )
-from tests.fakediscord.models import set_snowflake_worker  # noqa: E402
+from tests.fakediscord.models import set_snowflake_worker, snowflake  # noqa: E402
 from tests.fakediscord.shared import SharedGlobalLimit  # noqa: E402
 
 DEADLINE = 3.0  # Discord's time for the first response
@@ -702,9 +702,11 @@ class Driver:
         self.args = args
         self.index = index
         edit_rate = None if args.edit_rate is None else (args.edit_rate[0], args.edit_rate[1])
+        # one application (one bot user) whichever driver a cluster talks to
         self.fake = BenchFake(interaction_deadline=DEADLINE, edit_rate=edit_rate,
                               max_messages=200, shards=args.clusters,
-                              global_rate=args.global_rate, global_limit=shared)
+                              global_rate=args.global_rate, global_limit=shared,
+                              app_id=getattr(args, "app_id", None))
         self.shards = [k for k in range(args.clusters) if k % count == index]
         seeded = argparse.Namespace(**{**vars(args), "seed": args.seed + index})
         self.bench = Bench(seeded, self.fake)
@@ -766,6 +768,8 @@ class Driver:
             for job in pending:
                 job.cancel()
             await asyncio.gather(*pending, return_exceptions=True)
+        else:  # an idle cluster's driver: still measured over the run
+            await asyncio.sleep(args.seconds)
         self._cpu = time.process_time() - self._cpu0
         self._lag_task.cancel()
         await asyncio.gather(self._lag_task, return_exceptions=True)
@@ -885,6 +889,7 @@ async def run(args: argparse.Namespace) -> float:
         drivers = [Driver(args)]  # this process, as before --drivers
     else:
         ctx = multiprocessing.get_context("spawn")
+        args.app_id = snowflake()  # the bot's one application id, in every driver
         grate = args.global_rate or (10**6, 1.0)  # off: a limit never reached
         shared = SharedGlobalLimit(grate[0], grate[1], ctx)
         drivers = [RemoteDriver(ctx, args, d, args.drivers, shared) for d in range(args.drivers)]
@@ -1095,9 +1100,10 @@ async def run(args: argparse.Namespace) -> float:
                f"of a core; {1000 * cpu_used / max(answered, 1):.2f} ms per interaction")
     if len(procs) > 1:
         for k, (used, n) in enumerate(per_process):
+            each = f"{1000 * used / n:.2f} ms per interaction" if n else "idle"
             out.append(f"  bot process {k} (shard {k} of {len(procs)}): CPU {used:.1f} s = "
                        f"{100 * used / window:.0f}% of a core; {n} interactions answered, "
-                       f"{1000 * used / max(n, 1):.2f} ms per interaction")
+                       f"{each}")
     out.append(f"bot worker processes (courier, computers): CPU {kids_cpu:.1f} s = "
                f"{1000 * kids_cpu / max(answered, 1):.2f} ms per interaction; VmRSS "
                f"{child_rss[0] / 1024:.1f} MB before the tables, "
