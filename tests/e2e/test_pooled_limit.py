@@ -24,6 +24,8 @@ async def test_two_clusters_pool_the_global_limit(
     make_bot: Callable[..., AlbastiniBot], monkeypatch: pytest.MonkeyPatch, postgres_dsn: str,
     tmp_path: Path,
 ) -> None:
+    # the bots write their command hash under data/ of the working folder: not the repository's
+    monkeypatch.chdir(tmp_path)
     # every table edit paid for from the budget (as 15 minutes after the clicks)
     monkeypatch.setattr(table_message, "TABLE_TOKEN_LIFE", 0.0)
     async with FakeDiscord(shards=2, global_rate=(20, 1.0)) as fake:
