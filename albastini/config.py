@@ -81,8 +81,9 @@ class Settings:
     edit_interval: float = 1.0  # at most one edit of a table message per this many seconds
     workers: int = 0  # 0 = one per core
     #: Requests per second the bot token may spend on Discord's global rate limit (about 50;
-    #: interaction answers do not count), shared by every process of the bot in proportion to
-    #: its shards (``shards.share``; cogs/budget.py).
+    #: interaction answers do not count), shared by every process of the bot: pooled through
+    #: PostgreSQL (``global_pool``), else in proportion to its shards (``shards.share``;
+    #: cogs/messages/budget.py).
     global_rate: float = 45.0
     #: Clusters on PostgreSQL pool ``global_rate``: a busy one spends what idle ones leave
     #: (cogs/messages/pool.py); False gives each its fixed part (ALBASTINI_GLOBAL_POOL=off).

@@ -808,14 +808,14 @@ class Driver:
 
 
 def driver_process(args: argparse.Namespace, index: int, count: int,
-                   shared: SharedGlobalLimit, conn: Any) -> None:
+                   shared: SharedGlobalLimit | None, conn: Any) -> None:
     """A driver process's life (``--drivers N``), told what to do by the parent over ``conn``."""
     set_snowflake_worker(index)  # ids unique across the drivers: one bot stores them all
     uvloop.run(_driver_main(args, index, count, shared, conn))
 
 
 async def _driver_main(args: argparse.Namespace, index: int, count: int,
-                       shared: SharedGlobalLimit, conn: Any) -> None:
+                       shared: SharedGlobalLimit | None, conn: Any) -> None:
     async def recv() -> Any:
         return await asyncio.to_thread(conn.recv)
 
@@ -844,7 +844,7 @@ class RemoteDriver:
     """The parent's handle on a driver process (the same steps as :class:`Driver`)."""
 
     def __init__(self, ctx: Any, args: argparse.Namespace, index: int, count: int,
-                 shared: SharedGlobalLimit) -> None:
+                 shared: SharedGlobalLimit | None) -> None:
         self.index = index
         self.conn, child = ctx.Pipe()
         self.proc = ctx.Process(target=driver_process, args=(args, index, count, shared, child),
@@ -890,8 +890,8 @@ async def run(args: argparse.Namespace) -> float:
     else:
         ctx = multiprocessing.get_context("spawn")
         args.app_id = snowflake()  # the bot's one application id, in every driver
-        grate = args.global_rate or (10**6, 1.0)  # off: a limit never reached
-        shared = SharedGlobalLimit(grate[0], grate[1], ctx)
+        grate = args.global_rate  # None: lifted (--global-rate off)
+        shared = None if grate is None else SharedGlobalLimit(grate[0], grate[1], ctx)
         drivers = [RemoteDriver(ctx, args, d, args.drivers, shared) for d in range(args.drivers)]
     envs = await asyncio.gather(*(d.setup() for d in drivers))
     pg: Any = None
@@ -1079,7 +1079,7 @@ async def run(args: argparse.Namespace) -> float:
                f"fake server errors: {rep.server_errors}")
     grate = args.global_rate
     out.append(f"global rate limit ({'off' if grate is None else f'{grate[0]} per {grate[1]:g} s'}"
-               f"{', kept across the driver processes' if args.drivers > 1 else ''}"
+               f"{', kept across the driver processes' if args.drivers > 1 and grate else ''}"
                f"): {rep.global_limited} requests refused with a global 429")
     out.extend(lag_lines(rep, log_text))
     for what, n in rep.rejections.most_common(4):
