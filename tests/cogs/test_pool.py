@@ -12,7 +12,7 @@ import time
 import pytest
 
 from albastini.store.postgres.budget import RESERVE, Lease, Leases, allot
-from cogs.messages.budget import WINDOW_SECONDS, window_for
+from cogs.messages.budget import WINDOW_SECONDS, GlobalBudget, window_for
 from cogs.messages.pool import BudgetPool
 from tests.doubles import PostgresServer
 
@@ -47,6 +47,26 @@ def test_an_expired_lease_reserves_its_part() -> None:
     assert allot(LIMIT, Lease(base=24, want=LIMIT, holds=0), [gone]) == LIMIT - 24
     big = Lease(base=24, want=0, holds=40, live=False)  # it may still use what it held
     assert allot(LIMIT, Lease(base=24, want=LIMIT, holds=0), [big]) == LIMIT - 40
+
+
+async def test_a_resized_window_lets_waiters_in_and_a_smaller_one_holds_new_ones() -> None:
+    budget = GlobalBudget(1000.0)
+    budget.resize(0, 0.01)  # before the first lease: nothing may be sent
+    first = asyncio.create_task(budget.take())
+    await asyncio.sleep(0.05)
+    assert not first.done() and budget.waiting == 1
+    budget.resize(2, 1000.0)  # a lease of 2: the waiter goes
+    await asyncio.wait_for(first, 5)
+    await budget.take()
+    assert budget.occupied == 2
+    budget.resize(1, 1000.0)  # shrunk below what is inside: those stay, no new one enters
+    third = asyncio.create_task(budget.take())
+    await asyncio.sleep(0.05)
+    assert not third.done() and budget.occupied == 2
+    budget.refund()
+    budget.refund()  # both left without an answer: one place again
+    await asyncio.wait_for(third, 5)
+    assert budget.occupied == 1
 
 
 # ---------------------------------------------------------------- on a real PostgreSQL
