@@ -77,6 +77,8 @@ class BudgetPool:
         #: before the first renewal.
         self.pooling: bool | None = None
         self.renewals = 0
+        #: Renewals that failed (the database unreachable or too slow).
+        self.failures = 0
         #: The widest window this process was given, and its requests paid for.
         self.widest = 0
         self._task: asyncio.Task[None] | None = None
@@ -124,6 +126,7 @@ class BudgetPool:
         self._resize(granted)
 
     def _unreachable(self, exc: BaseException) -> None:
+        self.failures += 1
         if self.pooling is not False:
             log.warning(
                 "global budget: cannot reach the database (%s); this process spends its fixed "

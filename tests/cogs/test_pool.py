@@ -179,15 +179,17 @@ async def test_the_pool_falls_back_to_fixed_parts_while_the_database_is_down(
                 await until(lambda: busy.pooling is False and busy.budget.window == busy.base)
                 await until(lambda: idle.budget.window == idle.base)
                 down = busy.renewals
-                failures = [r for r in caplog.records if "cannot reach" in r.getMessage()]
-                assert len(failures) == 2  # one line per process, not one per renewal
                 n = len(sent)
                 await until(lambda: len(sent) >= n + 50)  # requests still go, within the part
                 await asyncio.to_thread(server.pg_ctl, "start", "-w")
                 await until(lambda: busy.pooling and busy.renewals > down)
                 await until(lambda: busy.budget.window == LIMIT - RESERVE)
+                await until(lambda: idle.pooling and idle.budget.window == RESERVE)
+            # one line per process when the database goes, one when it is back: not one per
+            # renewal (a renewal slowed past its timeout by a busy machine is one more outage)
+            lost = [r for r in caplog.records if "cannot reach" in r.getMessage()]
             again = [r for r in caplog.records if "pooling the rate limit" in r.getMessage()]
-            assert len(again) == 2 and idle.budget.window == RESERVE
+            assert 2 <= len(lost) < busy.failures + idle.failures and len(again) >= 2
         finally:
             stop.set()
             await run

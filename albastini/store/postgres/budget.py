@@ -88,7 +88,7 @@ class Leases:
     ``OSError``, ``asyncpg.PostgresError`` or ``TimeoutError`` when the database cannot be
     reached; the next call connects again."""
 
-    def __init__(self, dsn: str, holder: str, *, life: float = 3.0, timeout: float = 1.0) -> None:
+    def __init__(self, dsn: str, holder: str, *, life: float = 3.0, timeout: float = 2.0) -> None:
         self.dsn = dsn
         self.holder = holder
         self.life = life
