@@ -60,7 +60,8 @@ from albastini.config import (
     load_settings,
 )
 from albastini.session import TableService
-from albastini.store import Store, StoreError, open_store
+from albastini.store import Store, StoreError, is_postgres_url, open_store
+from albastini.store.postgres.budget import Leases
 from albastini.store.postgres.owner import ShardOwner
 from albastini.workers import HealingPool, process_pool
 from cogs.messages.courier import Courier
@@ -227,6 +228,7 @@ class AlbastiniBot(commands.AutoShardedBot):
             global_rate=settings.global_rate,
             global_share=settings.shards.share if settings.shards is not None else 1.0,
             token_life=settings.token_life,
+            global_pool=self._budget_leases(),
         )
         if settings.metrics_port is not None:
             await self._start_metrics(settings.metrics_host, settings.metrics_port)
@@ -277,6 +279,18 @@ class AlbastiniBot(commands.AutoShardedBot):
     ) -> None:
         if self.metrics is not None:
             self.metrics.interaction("command", interaction)
+    def _budget_leases(self) -> Leases | None:
+        """Where a cluster on PostgreSQL leases its part of the global rate limit from (the
+        clusters pool it: cogs/messages/pool.py); None: its fixed part (one process, SQLite,
+        or ALBASTINI_GLOBAL_POOL=off)."""
+        settings = self.settings
+        shards = settings.shards
+        if shards is None or shards.all or not settings.global_pool:
+            return None
+        if not isinstance(settings.database, str) or not is_postgres_url(settings.database):
+            return None
+        holder = f"shards {shards.describe()}, pid {os.getpid()} on {socket.gethostname()}"
+        return Leases(settings.database.strip(), holder)
 
     async def _start_courier(self) -> Courier | None:
         """The process that edits the table messages (cogs/courier.py); None if it cannot

@@ -84,9 +84,13 @@ class Settings:
     token_life: float = 900.0
     workers: int = 0  # 0 = one per core
     #: Requests per second the bot token may spend on Discord's global rate limit (about 50;
-    #: interaction answers do not count), shared by every process of the bot in proportion to
-    #: its shards (``shards.share``; cogs/budget.py).
+    #: interaction answers do not count), shared by every process of the bot: pooled through
+    #: PostgreSQL (``global_pool``), else in proportion to its shards (``shards.share``;
+    #: cogs/messages/budget.py).
     global_rate: float = 45.0
+    #: Clusters on PostgreSQL pool ``global_rate``: a busy one spends what idle ones leave
+    #: (cogs/messages/pool.py); False gives each its fixed part (ALBASTINI_GLOBAL_POOL=off).
+    global_pool: bool = True
     language: str = "en"
     sync_commands: str = "auto"  # auto | always | never
     api_base: str | None = None  # only for running against a fake Discord
@@ -197,6 +201,9 @@ def load_settings(env: dict[str, str] | None = None, *, require_token: bool = Tr
     if served not in {"wait", "refuse"}:
         raise ConfigError(f"ALBASTINI_ON_SERVED_SHARD must be wait or refuse, got {served!r}")
     metrics_port = _int(env, "ALBASTINI_METRICS_PORT", 0, 0, 65535) or None
+    pool = env.get("ALBASTINI_GLOBAL_POOL", "on").strip().lower() or "on"
+    if pool not in {"on", "off"}:
+        raise ConfigError(f"ALBASTINI_GLOBAL_POOL must be on or off, got {pool!r}")
     return Settings(
         token=token,
         database=_database(env),
@@ -210,6 +217,7 @@ def load_settings(env: dict[str, str] | None = None, *, require_token: bool = Tr
         global_rate=_float(
             env, "ALBASTINI_GLOBAL_RATE", 45.0, 1.0, 50.0, "a number of requests per second"
         ),
+        global_pool=pool == "on",
         language=language,
         sync_commands=sync,
         api_base=env.get("DISCORD_API_BASE", "").strip() or None,

@@ -49,6 +49,30 @@ interaction (the interactions of its servers) is printed.
 
     .venv/bin/python bench/bot_load.py --db postgresql --clusters 2 --tables 200
 
+``--drivers N`` (with ``--clusters``) spreads the driver over N processes: driver ``d`` runs a
+fake Discord serving shards ``d, d + N, ...`` and the people of the tables on those shards'
+servers, and each bot process is pointed at the driver of its shard (its gateway and REST
+calls all go there), so no single event loop carries every person and every request. Discord's
+global limit stays one limit per token across them (``tests/fakediscord/shared.py``: the last
+50 admitted requests' times in shared memory, behind a lock), and ids stay unique across them
+(each driver's snowflakes carry its number). The printed totals merge every driver's figures;
+the driver loop lag is printed for all and for each. ``--drivers 1`` (the default) runs the
+driver in this process, as before. On a 16-core machine, eight clusters and eight drivers:
+
+    .venv/bin/python bench/bot_load.py --db postgresql --clusters 8 --drivers 8 --tables 1600 \
+        --seconds 60 --pin-driver
+
+(``--pin-driver`` with several drivers keeps driver ``d`` on the ``d``-th CPU from the last.)
+
+``--only-shard K`` puts every table on shard K's servers (one busy cluster, the others idle) and
+``--global-pool on|off`` sets ``ALBASTINI_GLOBAL_POOL``: whether the clusters pool Discord's
+global limit through PostgreSQL (cogs/messages/pool.py) or each spends its fixed part. With
+``--what-if no-table-tokens`` every table edit is paid from that budget, which then sets the
+table-update lag:
+
+    .venv/bin/python bench/bot_load.py --db postgresql --clusters 2 --drivers 2 --tables 40 \
+        --only-shard 0 --what-if no-table-tokens --global-pool off    # then on
+
 ``--profile py-spy`` needs ``py-spy`` in the virtualenv (``.venv/bin/pip install py-spy``; it is
 not a project dependency); ``--profile cprofile`` runs the bot under ``python -m cProfile``
 (main thread only, large overhead); ``--profile pyinstrument`` samples the main thread every
@@ -64,6 +88,7 @@ import contextlib
 import contextvars
 import functools
 import math
+import multiprocessing
 import os
 import pstats
 import random
@@ -94,6 +119,8 @@ from tests.fakediscord import (  # noqa: E402
     FakeUser,
     InteractionResult,
 )
+from tests.fakediscord.models import set_snowflake_worker, snowflake  # noqa: E402
+from tests.fakediscord.shared import SharedGlobalLimit  # noqa: E402
 
 DEADLINE = 3.0  # Discord's time for the first response
 MOVE_ID = re.compile(r"alb:(m|[pbx]):")  # m: a move (ids since the presenters); p, b, x: before
@@ -519,15 +546,16 @@ def bot_command(args: argparse.Namespace, workdir: Path) -> list[str]:
     return [sys.executable, script]
 
 
-def pin_driver() -> int | None:
-    """Keep this process (the fake Discord and the simulated people) on the last CPU; the bot,
-    already started, keeps all of them. Discord is not on the bot's machine: sharing the bot's
-    CPUs with the load generator would measure the generator as much as the bot (a load
-    generator normally runs on a machine of its own). None when there is a single CPU."""
+def pin_driver(index: int = 0) -> int | None:
+    """Keep this process (the fake Discord and the simulated people) on the last CPU (driver
+    ``index``: the ``index``-th from the last); the bot, already started, keeps all of them.
+    Discord is not on the bot's machine: sharing the bot's CPUs with the load generator would
+    measure the generator as much as the bot (a load generator normally runs on a machine of
+    its own). None when there is a single CPU."""
     cpus = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
     if len(cpus) < 2:
         return None
-    last = cpus[-1]
+    last = cpus[-1 - index % (len(cpus) - 1)]
     for task in Path("/proc/self/task").iterdir():  # every thread, not only this one
         with contextlib.suppress(OSError, ValueError):
             os.sched_setaffinity(int(task.name), {last})
@@ -584,15 +612,16 @@ def summarize_cprofile(path: Path, top: int = 25) -> list[str]:
     return buf.getvalue().splitlines()
 
 
-def guilds_per_shard(fake: FakeDiscord, shards: int) -> list[int]:
-    """A server of the fake on each shard (index = shard): the default one where it fits, new
-    ones for the others (ids made a millisecond apart land on other shards)."""
-    found = {(fake.guild_id >> 22) % shards: fake.guild_id}
-    while len(found) < shards:
+def guilds_per_shard(fake: FakeDiscord, count: int, wanted: list[int]) -> dict[int, int]:
+    """A server of the fake on each of the ``wanted`` shards of ``count``: the default one
+    where it fits, new ones for the others (ids made a millisecond apart land on other
+    shards)."""
+    found = {(fake.guild_id >> 22) % count: fake.guild_id}
+    while not all(k in found for k in wanted):
         gid = fake.add_guild(f"Albastini Club {len(found) + 1}")
-        found.setdefault((gid >> 22) % shards, gid)
+        found.setdefault((gid >> 22) % count, gid)
         time.sleep(0.001)
-    return [found[k] for k in range(shards)]
+    return {k: found[k] for k in wanted}
 
 
 async def wait_exit(proc: subprocess.Popen[bytes], timeout: float) -> int | None:
@@ -605,21 +634,273 @@ async def wait_exit(proc: subprocess.Popen[bytes], timeout: float) -> int | None
     return None
 
 
+# --------------------------------------------------------------------------- the drivers
+@dataclass
+class DriverReport:
+    """What one driver (a fake Discord and its people) saw during play, merged by the parent."""
+
+    index: int
+    stats: Stats
+    lag_seen: list[float]  # move acknowledged -> its table message edited, per move
+    lag_unseen: int
+    public_edits: int
+    token_edits: int
+    failed: int
+    unknown_routes: int
+    rate_limited: int
+    rejections: Counter[str]
+    server_errors: int
+    global_limited: int
+    request_counts: Counter[str]
+    answered_by_shard: Counter[int]
+    loop_lags: list[float]
+    cpu: float
+
+
+def merge(reports: list[DriverReport]) -> DriverReport:
+    """The drivers' reports as one (sums, lists joined; the first and last interaction of all)."""
+    st = Stats()
+    total = DriverReport(-1, st, [], 0, 0, 0, 0, 0, 0, Counter(), 0, 0, Counter(), Counter(),
+                         [], 0.0)
+    firsts = [r.stats.first_interaction for r in reports if r.stats.first_interaction is not None]
+    st.first_interaction = min(firsts, default=None)
+    for r in reports:
+        s = r.stats
+        st.rtt += s.rtt
+        for kind, values in s.rtt_by_kind.items():
+            st.rtt_by_kind.setdefault(kind, []).extend(values)
+        st.failed += s.failed
+        st.failed_by_kind += s.failed_by_kind
+        st.driver_skips += s.driver_skips
+        st.moves += s.moves
+        st.pinged += s.pinged
+        st.saw_turn += s.saw_turn
+        st.tables_started += s.tables_started
+        st.tables_finished += s.tables_finished
+        st.setup_errors += s.setup_errors
+        st.lobby_ready += s.lobby_ready
+        st.match_ready += s.match_ready
+        st.last_interaction = max(st.last_interaction, s.last_interaction)
+        total.lag_seen += r.lag_seen
+        total.lag_unseen += r.lag_unseen
+        for name in ("public_edits", "token_edits", "failed", "unknown_routes", "rate_limited",
+                     "server_errors", "global_limited"):
+            setattr(total, name, getattr(total, name) + getattr(r, name))
+        total.rejections += r.rejections
+        total.request_counts += r.request_counts
+        total.answered_by_shard += r.answered_by_shard
+        total.loop_lags += r.loop_lags
+        total.cpu += r.cpu
+    return total
+
+
+def table_shard(args: argparse.Namespace, index: int) -> int:
+    """The shard (so the bot process) whose servers hold table ``index``."""
+    return int(args.only_shard) if args.only_shard is not None else index % args.clusters
+
+
+class Driver:
+    """A fake Discord serving shards ``index``, ``index + count``, ... of the bot's
+    ``args.clusters`` (all of them when ``count`` is 1), and the people of the tables on those
+    shards' servers; in this process (``--drivers 1``) or in one of its own."""
+
+    def __init__(self, args: argparse.Namespace, index: int = 0, count: int = 1,
+                 shared: SharedGlobalLimit | None = None) -> None:
+        self.args = args
+        self.index = index
+        edit_rate = None if args.edit_rate is None else (args.edit_rate[0], args.edit_rate[1])
+        # one application (one bot user) whichever driver a cluster talks to
+        self.fake = BenchFake(interaction_deadline=DEADLINE, edit_rate=edit_rate,
+                              max_messages=200, shards=args.clusters,
+                              global_rate=args.global_rate, global_limit=shared,
+                              app_id=getattr(args, "app_id", None))
+        self.shards = [k for k in range(args.clusters) if k % count == index]
+        seeded = argparse.Namespace(**{**vars(args), "seed": args.seed + index})
+        self.bench = Bench(seeded, self.fake)
+        self.tables: list[tuple[int, int, list[FakeUser]]] = []
+        self.guilds: dict[int, int] = {}
+        self.lags: list[float] = []
+        self._lag_task: asyncio.Task[None] | None = None
+        self._answered0: Counter[int] = Counter()
+        self._cpu0 = 0.0
+        self._cpu = 0.0
+
+    async def setup(self) -> dict[str, str]:
+        """Start the fake and make the servers, channels and people; the bot's environment."""
+        fake, args = self.fake, self.args
+        await fake.start()
+        self.guilds = guilds_per_shard(fake, args.clusters, self.shards)
+        for i in range(args.tables):
+            shard = table_shard(args, i)
+            if shard not in self.guilds:
+                continue  # another driver's
+            gid = self.guilds[shard]
+            cid = fake.add_channel(f"albastini-{i + 1}", gid)
+            people = [fake.add_user(f"P{i + 1}-{s + 1}", guild_id=gid)
+                      for s in range(args.players)]
+            self.tables.append((i, cid, people))
+        return fake.env()
+
+    async def ready(self, commands: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
+        """Wait for the bot's processes of these shards; the commands they synced (the first
+        driver's; the others are given them: one application, one list of commands)."""
+        fake = self.fake
+        await fake.wait_connected(timeout=60, shards=len(self.shards))
+        if commands is None:
+            await fake.wait_until(lambda: fake.commands(), timeout=60)
+        else:
+            fake.global_commands = commands
+        await fake.wait_idle(quiet=0.5, timeout=30)
+        return fake.global_commands
+
+    async def play(self) -> None:
+        """Play every table of this driver for ``args.seconds`` (people stop then)."""
+        args, bench = self.args, self.bench
+
+        async def loop_lag() -> None:  # how late this process's own loop runs (driver load)
+            while True:
+                t = time.perf_counter()
+                await asyncio.sleep(0.1)
+                self.lags.append(time.perf_counter() - t - 0.1)
+
+        self._lag_task = asyncio.create_task(loop_lag())
+        self._answered0 = Counter(self.fake.answered_in)
+        self._cpu0 = time.process_time()
+        bench.stop_at = time.monotonic() + args.seconds
+        jobs = [asyncio.create_task(bench.table(i, cid, people))
+                for i, cid, people in self.tables]
+        if jobs:
+            hard = args.seconds + args.ramp + 30.0  # people stop at `seconds`; this always stops
+            _done, pending = await asyncio.wait(jobs, timeout=hard)
+            for job in pending:
+                job.cancel()
+            await asyncio.gather(*pending, return_exceptions=True)
+        else:  # an idle cluster's driver: still measured over the run
+            await asyncio.sleep(args.seconds)
+        self._cpu = time.process_time() - self._cpu0
+        self._lag_task.cancel()
+        await asyncio.gather(self._lag_task, return_exceptions=True)
+
+    async def report(self) -> DriverReport:
+        """Once the bot is quiet: what this driver saw."""
+        import bisect
+
+        fake, st = self.fake, self.bench.stats
+        with contextlib.suppress(TimeoutError):
+            await fake.wait_idle(quiet=0.5, timeout=10)
+        seen: list[float] = []
+        unseen = 0
+        for mid, acked in st.move_acks:
+            edits = fake.edited_at.get(mid, [])
+            i = bisect.bisect_left(edits, acked)
+            if i < len(edits):
+                seen.append(edits[i] - acked)
+            else:
+                unseen += 1
+        by_shard: Counter[int] = Counter()
+        for shard, gid in self.guilds.items():
+            by_shard[shard] = fake.answered_in[gid] - self._answered0[gid]
+        st.move_acks = []
+        return DriverReport(
+            self.index, st, seen, unseen, sum(len(v) for v in fake.edited_at.values()),
+            fake.token_edits, len(fake.failed_interactions), len(fake.unknown_routes),
+            len(fake.rate_limited),
+            Counter(f"{r.status}/{r.body.get('code')} {r.body.get('message')}"
+                    for r in fake.rejections),
+            len(fake.server_errors), len(fake.global_limited), Counter(fake.request_counts),
+            by_shard, self.lags, self._cpu)
+
+    async def stop(self) -> None:
+        await self.fake.stop()
+
+
+def driver_process(args: argparse.Namespace, index: int, count: int,
+                   shared: SharedGlobalLimit | None, conn: Any) -> None:
+    """A driver process's life (``--drivers N``), told what to do by the parent over ``conn``."""
+    set_snowflake_worker(index)  # ids unique across the drivers: one bot stores them all
+    uvloop.run(_driver_main(args, index, count, shared, conn))
+
+
+async def _driver_main(args: argparse.Namespace, index: int, count: int,
+                       shared: SharedGlobalLimit | None, conn: Any) -> None:
+    async def recv() -> Any:
+        return await asyncio.to_thread(conn.recv)
+
+    driver = Driver(args, index, count, shared)
+    try:
+        conn.send(("env", await driver.setup()))
+        _, commands = await recv()
+        conn.send(("ready", await driver.ready(commands)))
+        await recv()  # go
+        if args.pin:
+            pin_driver(index)
+        await driver.play()
+        conn.send(("played", None))
+        await recv()  # report
+        conn.send(("report", await driver.report()))
+        await recv()  # stop: the bot has stopped (it stops against a live fake)
+    except Exception as exc:
+        import traceback
+
+        conn.send(("error", f"driver {index}: {exc!r}\n{traceback.format_exc()}"))
+    finally:
+        await driver.stop()
+
+
+class RemoteDriver:
+    """The parent's handle on a driver process (the same steps as :class:`Driver`)."""
+
+    def __init__(self, ctx: Any, args: argparse.Namespace, index: int, count: int,
+                 shared: SharedGlobalLimit | None) -> None:
+        self.index = index
+        self.conn, child = ctx.Pipe()
+        self.proc = ctx.Process(target=driver_process, args=(args, index, count, shared, child),
+                                name=f"bot_load driver {index}", daemon=True)
+        self.proc.start()
+
+    async def _reply(self, want: str) -> Any:
+        what, value = await asyncio.to_thread(self.conn.recv)
+        if what == "error":
+            raise RuntimeError(value)
+        assert what == want, (what, want)
+        return value
+
+    async def setup(self) -> dict[str, str]:
+        return await self._reply("env")  # type: ignore[no-any-return]
+
+    async def ready(self, commands: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
+        self.conn.send(("ready", commands))
+        return await self._reply("ready")  # type: ignore[no-any-return]
+
+    async def play(self) -> None:
+        self.conn.send(("go", None))
+        await self._reply("played")
+
+    async def report(self) -> DriverReport:
+        self.conn.send(("report", None))
+        return await self._reply("report")  # type: ignore[no-any-return]
+
+    async def stop(self) -> None:
+        with contextlib.suppress(OSError):
+            self.conn.send(("stop", None))
+        await asyncio.to_thread(self.proc.join, 30)
+        if self.proc.is_alive():
+            self.proc.kill()
+
+
 # --------------------------------------------------------------------------- main
 async def run(args: argparse.Namespace) -> float:
     workdir = Path(tempfile.mkdtemp(prefix="albastini-bot-load-"))
-    edit_rate = None if args.edit_rate is None else (args.edit_rate[0], args.edit_rate[1])
-    fake = BenchFake(interaction_deadline=DEADLINE, edit_rate=edit_rate, max_messages=200,
-                     shards=args.clusters, global_rate=args.global_rate)
-    await fake.start()
-    bench = Bench(args, fake)
-    tables: list[tuple[int, list[FakeUser]]] = []
-    guilds = guilds_per_shard(fake, args.clusters)  # guilds[k]: served by bot process k
-    for i in range(args.tables):
-        gid = guilds[i % len(guilds)]
-        cid = fake.add_channel(f"albastini-{i + 1}", gid)
-        people = [fake.add_user(f"P{i + 1}-{s + 1}", guild_id=gid) for s in range(args.players)]
-        tables.append((cid, people))
+    drivers: list[Driver | RemoteDriver]
+    if args.drivers == 1:
+        drivers = [Driver(args)]  # this process, as before --drivers
+    else:
+        ctx = multiprocessing.get_context("spawn")
+        args.app_id = snowflake()  # the bot's one application id, in every driver
+        grate = args.global_rate  # None: lifted (--global-rate off)
+        shared = None if grate is None else SharedGlobalLimit(grate[0], grate[1], ctx)
+        drivers = [RemoteDriver(ctx, args, d, args.drivers, shared) for d in range(args.drivers)]
+    envs = await asyncio.gather(*(d.setup() for d in drivers))
     pg: Any = None
     database = str(workdir / "albastini.db")
     if args.db == "postgresql":
@@ -630,13 +911,13 @@ async def run(args: argparse.Namespace) -> float:
         database = await pg.database()
 
     env = dict(os.environ)
-    env.update(fake.env())
     env.update({
         "DISCORD_TOKEN": "bench-token",
         "ALBASTINI_DB": database,
         "ALBASTINI_COMPUTER_PAUSE": "0",
         "ALBASTINI_SYNC": "always",
         "ALBASTINI_WORKERS": "1",
+        "ALBASTINI_GLOBAL_POOL": args.global_pool,
         "LOG_LEVEL": args.log_level,
         "PYTHONUNBUFFERED": "1",
     })
@@ -647,11 +928,14 @@ async def run(args: argparse.Namespace) -> float:
     procs: list[subprocess.Popen[bytes]] = []
     for k in range(args.clusters):  # one bot process, or one per shard (clusters)
         shards = ["--shards", str(k), "--shard-count", str(args.clusters)]
+        # a cluster's gateway and REST calls go to the driver serving its shard
         procs.append(subprocess.Popen(
-            bot_command(args, workdir) + (shards if args.clusters > 1 else []), env=env,
+            bot_command(args, workdir) + (shards if args.clusters > 1 else []),
+            env={**env, **envs[k % len(drivers)]},
             cwd=workdir, stdout=log_file, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL))
     proc = procs[0]  # the one profiled
-    pinned = pin_driver() if args.pin else None  # after the bot started: it keeps every CPU
+    # after the bot started: it keeps every CPU (driver processes pin themselves at "go")
+    pinned = pin_driver() if args.pin and args.drivers == 1 else None
     spy: subprocess.Popen[bytes] | None = None
     lines: list[str] = []
     samples: list[int] = []
@@ -662,10 +946,11 @@ async def run(args: argparse.Namespace) -> float:
     t_play0 = t_play1 = time.perf_counter()
     cpu0 = cpu1 = wait0 = wait1 = None
     load0 = load1 = math.nan
+    per_process: list[tuple[float, int]] = []
+    reports: list[DriverReport] = []
     try:
-        await fake.wait_connected(timeout=60)
-        await fake.wait_until(lambda: fake.commands(), timeout=60)
-        await fake.wait_idle(quiet=0.5, timeout=30)
+        commands = await drivers[0].ready()  # the first cluster syncs the commands
+        await asyncio.gather(*(d.ready(commands) for d in drivers[1:]))
         await asyncio.sleep(1.0)
         base = sum(rss_kb(p.pid) or 0 for p in procs)
         samples.append(base)
@@ -680,15 +965,6 @@ async def run(args: argparse.Namespace) -> float:
                     child_rss.append(kids)
                 await asyncio.sleep(0.25)
 
-        lags: list[float] = []
-        driver_cpu = 0.0
-
-        async def loop_lag() -> None:  # how late this process's own loop runs (driver load)
-            while True:
-                t = time.perf_counter()
-                await asyncio.sleep(0.1)
-                lags.append(time.perf_counter() - t - 0.1)
-
         if args.profile in ("py-spy", "py-spy-gil"):
             exe = find_py_spy()
             if exe is None:
@@ -699,34 +975,19 @@ async def run(args: argparse.Namespace) -> float:
                      "--nonblocking", "--threads", "--output", str(workdir / "py-spy.txt"),
                      *(["--gil"] if args.profile == "py-spy-gil" else [])],
                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        watchers = [asyncio.create_task(sample_rss()), asyncio.create_task(loop_lag())]
+        watchers = [asyncio.create_task(sample_rss())]
         cpus0 = [cpu_seconds(p.pid) for p in procs]
         cpu0 = sum(c or 0.0 for c in cpus0)
         kids0 = {c: v for p in procs for c, v in children_cpu(p.pid).items()}
         pg0 = postgres_cpu(pg)
         machine0 = machine_ticks()
-        answered0 = Counter(fake.answered_in)
         wait0 = run_queue_wait(proc.pid)
         load0 = os.getloadavg()[0]
         t_play0 = time.perf_counter()
-        driver0 = time.process_time()
-        bench.stop_at = time.monotonic() + args.seconds
-        jobs = [asyncio.create_task(bench.table(i, cid, people))
-                for i, (cid, people) in enumerate(tables)]
-        hard = args.seconds + args.ramp + 30.0  # people stop at `seconds`; this always stops
-        _done, pending = await asyncio.wait(jobs, timeout=hard)
-        for job in pending:
-            job.cancel()
-        await asyncio.gather(*pending, return_exceptions=True)
+        await asyncio.gather(*(d.play() for d in drivers))
         t_play1 = time.perf_counter()
-        driver_cpu = time.process_time() - driver0
         cpus1 = [cpu_seconds(p.pid) for p in procs]
         cpu1 = sum(c or 0.0 for c in cpus1)
-        per_process = [
-            (b - a if a is not None and b is not None else math.nan,
-             fake.answered_in[guilds[k]] - answered0[guilds[k]])
-            for k, (a, b) in enumerate(zip(cpus0, cpus1, strict=True))
-        ]
         kids1 = {c: v for p in procs for c, v in children_cpu(p.pid).items()}
         kids_cpu = sum(v - kids0.get(c, 0.0) for c, v in kids1.items())
         machine1 = machine_ticks()
@@ -737,8 +998,12 @@ async def run(args: argparse.Namespace) -> float:
         for w in watchers:
             w.cancel()
         await asyncio.gather(*watchers, return_exceptions=True)
-        with contextlib.suppress(TimeoutError):
-            await fake.wait_idle(quiet=0.5, timeout=10)
+        reports = list(await asyncio.gather(*(d.report() for d in drivers)))
+        by_shard = merge(reports).answered_by_shard
+        per_process = [
+            (b - a if a is not None and b is not None else math.nan, by_shard[k])
+            for k, (a, b) in enumerate(zip(cpus0, cpus1, strict=True))
+        ]
         peak = max(samples)
         if spy is not None:
             spy.send_signal(signal.SIGINT)  # py-spy writes its profile on SIGINT
@@ -768,30 +1033,41 @@ async def run(args: argparse.Namespace) -> float:
             spy.kill()
             spy.wait()
         log_file.close()
-        await fake.stop()
+        await asyncio.gather(*(d.stop() for d in drivers), return_exceptions=True)
         if pg is not None:
             await asyncio.to_thread(pg.stop)
 
-    st = bench.stats
+    rep = merge(reports)
+    st = rep.stats
     window = max(t_play1 - t_play0, 1e-9)
     answered = len(st.rtt)
     log_text = log_path.read_text(encoding="utf-8", errors="replace")
     bot_errors = sum(1 for ln in log_text.splitlines() if " ERROR " in ln or "Traceback" in ln)
-    total_requests = sum(fake.request_counts.values())
+    total_requests = sum(rep.request_counts.values())
     cpu_used = (cpu1 - cpu0) if cpu0 is not None and cpu1 is not None else math.nan
     think = f"{args.think_ms[0]:g}-{args.think_ms[1]:g} ms"
+    edit_rate = args.edit_rate
     rate = "off" if edit_rate is None else f"{edit_rate[0]} per {edit_rate[1]:g} s per channel"
 
     out = lines
     db = "SQLite" if args.db == "sqlite" else "PostgreSQL"
     setup = f"{args.clusters} bot processes" if args.clusters > 1 else "1 bot process"
+    if args.clusters > 1 and args.db == "postgresql":
+        setup += (", the global limit pooled" if args.global_pool == "on"
+                  else ", each its fixed part of the global limit")
+    if args.only_shard is not None:
+        setup += f", every table on shard {args.only_shard}'s servers"
+    if args.drivers > 1:
+        setup += f", {args.drivers} driver processes"
     out.insert(0, f"bot_load: {setup} on {db}, "
                   f"{args.tables} tables x {args.players} people, think {think}, "
                   f"{args.seconds:g} s (ramp {args.ramp:g} s), target "
                   f"{args.target or 'server default'}, edit rate limit {rate}"
                   + (f", what-if: {' + '.join(args.what_if)}" if args.what_if else "")
                   + (f", driver on CPU {pinned} (the bot on all {os.cpu_count()})"
-                     if pinned is not None else ", driver and bot share every CPU"))
+                     if pinned is not None else
+                     f", drivers pinned to the last {args.drivers} CPUs" if args.pin else
+                     ", driver and bot share every CPU"))
     out.append(f"tables started: {st.tables_started}/{args.tables}, matches finished: "
                f"{st.tables_finished}, moves by people: {st.moves}")
     out.append(f"interactions answered: {answered} in {window:.1f} s = "
@@ -803,18 +1079,17 @@ async def run(args: argparse.Namespace) -> float:
                    f"p99 {ms(pct(values, 0.99)):>7s} ms  max {ms(max(values)):>7s} ms")
     over = sum(1 for x in st.rtt if x > DEADLINE)
     out.append(f"failed interactions (no answer within {DEADLINE:g} s): "
-               f"{len(fake.failed_interactions)} (by kind: {dict(st.failed_by_kind)}; "
+               f"{rep.failed} (by kind: {dict(st.failed_by_kind)}; "
                f"answered but over {DEADLINE:g} s: {over})")
-    out.append(f"unknown routes: {len(fake.unknown_routes)}, rate-limited requests (429): "
-               f"{len(fake.rate_limited)}, rejected requests: {len(fake.rejections)}, "
-               f"fake server errors: {len(fake.server_errors)}")
+    out.append(f"unknown routes: {rep.unknown_routes}, rate-limited requests (429): "
+               f"{rep.rate_limited}, rejected requests: {sum(rep.rejections.values())}, "
+               f"fake server errors: {rep.server_errors}")
     grate = args.global_rate
     out.append(f"global rate limit ({'off' if grate is None else f'{grate[0]} per {grate[1]:g} s'}"
-               f"): {len(fake.global_limited)} requests refused with a global 429")
-    out.extend(lag_lines(st, fake, log_text, t_play1))
-    refused = Counter(f"{r.status}/{r.body.get('code')} {r.body.get('message')}"
-                      for r in fake.rejections)
-    for what, n in refused.most_common(4):
+               f"{', kept across the driver processes' if args.drivers > 1 and grate else ''}"
+               f"): {rep.global_limited} requests refused with a global 429")
+    out.extend(lag_lines(rep, log_text))
+    for what, n in rep.rejections.most_common(4):
         out.append(f"  rejected {n} x {what}")
     out.append(f"driver: clicks refused by the client {st.driver_skips}, turns found ready on "
                f"the private hand {st.saw_turn} / through a ping {st.pinged}, "
@@ -832,9 +1107,10 @@ async def run(args: argparse.Namespace) -> float:
                f"of a core; {1000 * cpu_used / max(answered, 1):.2f} ms per interaction")
     if len(procs) > 1:
         for k, (used, n) in enumerate(per_process):
+            each = f"{1000 * used / n:.2f} ms per interaction" if n else "idle"
             out.append(f"  bot process {k} (shard {k} of {len(procs)}): CPU {used:.1f} s = "
                        f"{100 * used / window:.0f}% of a core; {n} interactions answered, "
-                       f"{1000 * used / max(n, 1):.2f} ms per interaction")
+                       f"{each}")
     out.append(f"bot worker processes (courier, computers): CPU {kids_cpu:.1f} s = "
                f"{1000 * kids_cpu / max(answered, 1):.2f} ms per interaction; VmRSS "
                f"{child_rss[0] / 1024:.1f} MB before the tables, "
@@ -848,10 +1124,19 @@ async def run(args: argparse.Namespace) -> float:
         if values:
             out.append(f"{what}: p50 {ms(pct(values, 0.5))} ms, p99 {ms(pct(values, 0.99))} ms,"
                        f" max {ms(max(values))} ms")
-    if lags:
-        out.append(f"driver loop lag (this process, not the bot): p99 {ms(pct(lags, 0.99))} ms,"
-                   f" max {ms(max(lags))} ms; driver CPU {driver_cpu:.1f} s = "
-                   f"{100 * driver_cpu / window:.0f}% of a core")
+    if rep.loop_lags:
+        where = "this process" if args.drivers == 1 else f"{args.drivers} driver processes"
+        out.append(f"driver loop lag ({where}, not the bot): p99 {ms(pct(rep.loop_lags, 0.99))} "
+                   f"ms, max {ms(max(rep.loop_lags))} ms; driver CPU {rep.cpu:.1f} s = "
+                   f"{100 * rep.cpu / window:.0f}% of a core")
+        if args.drivers > 1:
+            for r in reports:
+                served = ", ".join(str(k) for k in range(r.index, args.clusters, args.drivers))
+                out.append(f"  driver {r.index} (shards {served}): "
+                           f"p99 {ms(pct(r.loop_lags, 0.99))} ms, max "
+                           f"{ms(max(r.loop_lags, default=math.nan))} ms, CPU "
+                           f"{100 * r.cpu / window:.0f}% of a core, "
+                           f"{len(r.stats.rtt)} interactions answered")
     if pg is not None:
         out.append(f"PostgreSQL server CPU: {pg_cpu:.1f} s = {100 * pg_cpu / window:.0f}% of a "
                    f"core; {1000 * pg_cpu / max(answered, 1):.2f} ms per interaction")
@@ -859,7 +1144,7 @@ async def run(args: argparse.Namespace) -> float:
                "(everything: bot, workers, driver, database server, anything else)")
     out.append(f"REST requests from the bot: {total_requests} "
                f"({total_requests / max(st.moves, 1):.1f} per move by a person)")
-    for route, n in sorted(fake.request_counts.items(), key=lambda kv: -kv[1])[:8]:
+    for route, n in sorted(rep.request_counts.items(), key=lambda kv: -kv[1])[:8]:
         out.append(f"  {n:7d}  {route}")
     out.append(f"bot log: {bot_errors} error lines; clean shutdown on SIGTERM: {clean}")
     seen: Counter[str] = Counter()
@@ -877,7 +1162,7 @@ async def run(args: argparse.Namespace) -> float:
     verdict = []
     verdict.append(f"p99 {'ok' if p99 <= TARGETS['p99_ms'] else 'MISSED'} "
                    f"(target <= {TARGETS['p99_ms']:g} ms)")
-    verdict.append(f"failed {'ok' if not fake.failed_interactions else 'MISSED'} (target 0)")
+    verdict.append(f"failed {'ok' if not rep.failed else 'MISSED'} (target 0)")
     verdict.append(f"memory {'ok' if kb <= TARGETS['kb_per_table'] else 'MISSED'} "
                    f"(target <= {TARGETS['kb_per_table']:g} KB per table)")
     out.append("targets: " + ", ".join(verdict))
@@ -890,33 +1175,23 @@ async def run(args: argparse.Namespace) -> float:
     return p99
 
 
-def lag_lines(st: Stats, fake: BenchFake, log_text: str, end: float) -> list[str]:
+def lag_lines(rep: DriverReport, log_text: str) -> list[str]:
     """The table-update lag: as people see it (a move's acknowledgement to the next edit of
     its table message reaching the fake) and as the bot measured it (its log line)."""
-    import bisect
-
-    seen: list[float] = []
-    unseen = 0
-    for mid, acked in st.move_acks:
-        edits = fake.edited_at.get(mid, [])
-        i = bisect.bisect_left(edits, acked)
-        if i < len(edits):
-            seen.append(edits[i] - acked)
-        else:
-            unseen += 1
-    patches = sum(len(v) for v in fake.edited_at.values())
-    channel = fake.request_counts.get("PATCH /api/v{version}/channels/{cid}/messages/{mid}", 0)
+    seen = rep.lag_seen
+    channel = rep.request_counts.get("PATCH /api/v{version}/channels/{cid}/messages/{mid}", 0)
     out = [f"table-update lag, move acknowledged -> its table message edited (fake's view): "
            f"p50 {ms(pct(seen, 0.5))} ms, p99 {ms(pct(seen, 0.99))} ms, "
            f"max {ms(max(seen, default=math.nan))} ms over {len(seen)} moves "
-           f"({unseen} not shown by the end)",
-           f"public message edits: {patches}, of which {channel} through the channel (PATCH, "
-           f"counted by the global limit) and {fake.token_edits} through an interaction's token"
-           f" (not counted); the rest are answers to clicks on them"]
+           f"({rep.lag_unseen} not shown by the end)",
+           f"public message edits: {rep.public_edits}, of which {channel} through the channel "
+           f"(PATCH, counted by the global limit) and {rep.token_edits} through an interaction's"
+           f" token (not counted); the rest are answers to clicks on them"]
     found = re.findall(r"table updates: .*", log_text)  # one line per bot process
     out.append("table-update lag, change -> edit done (the bot's view): "
                + (found[0] if found else "no line in the bot log (LOG_LEVEL INFO needed)"))
     out.extend(f"  another bot process: {line}" for line in found[1:])
+    out.extend(f"  {line}" for line in re.findall(r"global budget pool: .*", log_text))
     return out
 
 
@@ -981,6 +1256,14 @@ def main() -> None:
                         "started by the bench")
     p.add_argument("--clusters", type=int, default=1,
                    help="bot processes (PostgreSQL), one shard each; 1 by default")
+    p.add_argument("--drivers", type=int, default=1,
+                   help="driver processes (fake Discord + people), each serving shards d, "
+                        "d + N, ... (with --clusters); 1 by default: this process")
+    p.add_argument("--only-shard", type=int, default=None, metavar="K",
+                   help="every table on shard K's servers (one busy cluster, the others idle)")
+    p.add_argument("--global-pool", choices=["on", "off"], default="on",
+                   help="clusters pool the global limit through PostgreSQL (on, the bot's "
+                        "default) or each spends its fixed part (off): ALBASTINI_GLOBAL_POOL")
     p.add_argument("--seed", type=int, default=20261122)
     p.add_argument("--keep", action="store_true", help="keep the temp dir (log, db, profile)")
     args = p.parse_args()
@@ -989,6 +1272,10 @@ def main() -> None:
     args.clusters = max(1, min(args.clusters, 16))
     if args.clusters > 1 and args.db != "postgresql":
         p.error("--clusters shares one PostgreSQL database: add --db postgresql")
+    if not 1 <= args.drivers <= args.clusters:
+        p.error("--drivers runs from 1 to --clusters (a driver serves whole shards)")
+    if args.only_shard is not None and not 0 <= args.only_shard < args.clusters:
+        p.error("--only-shard names a shard: 0 to --clusters - 1")
     p99 = uvloop.run(run(args))
     print(f"p99_ms: {'nan' if math.isnan(p99) else f'{p99:.1f}'}")
 

@@ -67,6 +67,10 @@ def test_defaults() -> None:
     assert s.token_life == 900.0 and token_margin(s.token_life) == 60.0
     short = load_settings({"DISCORD_TOKEN": "t", "ALBASTINI_TOKEN_LIFE": "8"}).token_life
     assert short == 8.0 and 0 < token_margin(short) < 1
+    assert s.global_pool  # clusters on PostgreSQL pool the rate limit unless told not to
+    assert not load_settings({"DISCORD_TOKEN": "t", "ALBASTINI_GLOBAL_POOL": "off"}).global_pool
+    with pytest.raises(ConfigError, match="ALBASTINI_GLOBAL_POOL must be on or off"):
+        load_settings({"DISCORD_TOKEN": "t", "ALBASTINI_GLOBAL_POOL": "maybe"})
 
 
 def test_albastini_db_is_a_file_path_or_a_postgresql_url() -> None:

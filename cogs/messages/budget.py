@@ -38,9 +38,12 @@ Where a message can be updated through an interaction's token, it is, and that c
 here: a person's private hand (:mod:`cogs.hands`), and a table message for 14 minutes after a
 click that updated it (:mod:`cogs.table_message`).
 
-Clusters: every process has a budget of its own, its part of ``ALBASTINI_GLOBAL_RATE`` and of
-the window in proportion to the bot's shards it runs (``bot.py --shards``, albastini/shards.py;
-see bench/README.md, "Discord's global rate limit").
+Clusters: every process has a budget of its own. On PostgreSQL its window is a lease of the
+bot's window that the processes share through the database (:mod:`cogs.messages.pool`): a busy
+cluster uses what an idle one leaves. Without the pool (SQLite, ``ALBASTINI_GLOBAL_POOL=off``, or
+while the database is unreachable) it is its fixed part of ``ALBASTINI_GLOBAL_RATE`` and of the
+window, in proportion to the bot's shards it runs (``bot.py --shards``, albastini/shards.py; see
+bench/README.md, "Discord's global rate limit").
 """
 
 from __future__ import annotations
@@ -181,6 +184,16 @@ class GlobalBudget:
             self.taken += 1
         if window:
             self._in_flight += 1
+
+    def resize(self, window: int, rate: float) -> None:
+        """Change the window and the rate (a pooled budget, :mod:`cogs.messages.pool`, as this
+        process's lease of the bot's window changes). A smaller window takes effect for the
+        requests that enter from now on (those inside stay until they leave); ``window`` 0
+        lets none enter."""
+        self._refill()
+        self.window = max(0, window)
+        self.rate = max(rate, 0.01)
+        self._grant()
 
     @property
     def occupied(self) -> int:

@@ -30,6 +30,7 @@ from cogs.messages.notices import (
     deadline_text,
     posts_channel,
 )
+from cogs.messages.pool import BudgetPool, LeaseSource
 from cogs.messages.relay import TOKEN_LIFE, Relay
 from cogs.messages.table_message import EDIT_INTERVAL, TableMessages
 from cogs.ui import views
@@ -63,6 +64,7 @@ class Publisher:
         global_rate: float | None = None,
         global_share: float = 1.0,
         token_life: float = TOKEN_LIFE,
+        global_pool: LeaseSource | None = None,
     ) -> None:
         self.bot = bot
         self.service = service
@@ -70,7 +72,15 @@ class Publisher:
         #: The process's part (``global_share``: a cluster's share of the bot's shards) of the
         #: ``global_rate`` requests per second the bot token spends on Discord's global rate
         #: limit (None: unlimited), spent by every counted request of ``bot.http``.
-        self.budget = budgets.for_share(global_rate, global_share) if global_rate else None
+        #: With ``global_pool`` (clusters on PostgreSQL), the processes lend each other what
+        #: they do not use (cogs/messages/pool.py); else each spends its fixed part.
+        self.pool: BudgetPool | None = None
+        self.budget: budgets.GlobalBudget | None = None
+        if global_rate and global_pool is not None:
+            self.pool = BudgetPool.start_with(global_pool, rate=global_rate, share=global_share)
+            self.budget = self.pool.budget
+        elif global_rate:
+            self.budget = budgets.for_share(global_rate, global_share)
         http = getattr(bot, "http", None)
         if self.budget is not None and callable(getattr(http, "request", None)):
             budgets.guard(http, self.budget)
@@ -272,3 +282,5 @@ class Publisher:
                 task.cancel()
         self.notices.close()
         await self.message.close()
+        if self.pool is not None:
+            await self.pool.close()

@@ -32,6 +32,10 @@ Running the bot
   * subprocess: pass `fake.env()` (DISCORD_API_BASE, DISCORD_GATEWAY_URL) to bot.py, then
     `await fake.wait_connected()`.
   * `commands.AutoShardedBot` works: GET /gateway/bot points at the fake (`shards=1` default).
+  * Several fakes for one bot (a load generator's processes, each serving some shards, a
+    cluster pointed at the one of its shards): give each `FakeDiscord(shards=N,
+    global_limit=SharedGlobalLimit(...))` (`shared.py`: Discord's global limit kept across
+    processes) and call `models.set_snowflake_worker(k)` in process k first (unique ids).
   * Restart: close the bot and start a new one against the same fake; messages, commands and
     users persist. RESUME is answered with INVALID_SESSION (start tests with reconnect=False).
 

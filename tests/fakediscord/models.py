@@ -47,10 +47,22 @@ EVERYONE_PERMISSIONS = (
 _counter = itertools.count(1)
 
 
+_worker = 0  # Discord's worker and process bits: tell apart ids made by fake processes
+
+
+def set_snowflake_worker(worker: int) -> None:
+    """Make this process's snowflakes differ from those of other fake processes (0-31) made
+    in the same millisecond (``bench/bot_load.py --drivers``: one bot, several fakes)."""
+    global _worker
+    if not 0 <= worker < 32:
+        raise ValueError("a worker is 0 to 31")
+    _worker = worker
+
+
 def snowflake() -> int:
     """A fresh, increasing snowflake whose timestamp is now."""
     ms = int(time.time() * 1000) - DISCORD_EPOCH_MS
-    return (ms << 22) | (next(_counter) & 0x3FFFFF)
+    return (ms << 22) | (_worker << 17) | (next(_counter) & 0x1FFFF)
 
 
 def iso_now() -> str:

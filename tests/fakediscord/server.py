@@ -44,6 +44,7 @@ from .models import (
     snowflake,
     validate_message,
 )
+from .shared import SharedGlobalLimit
 
 JSON = {"Content-Type": "application/json"}
 GUILD_MEMBERS_INTENT = 1 << 1
@@ -239,6 +240,7 @@ class FakeDiscord:
         global_rate: tuple[int, float] | None = GLOBAL_RATE,
         cv2_media_patch_bug: bool = True,
         token_lifetime: float = TOKEN_LIFETIME,
+        global_limit: SharedGlobalLimit | None = None,
     ) -> None:
         self.interaction_deadline = interaction_deadline
         #: Seconds an interaction's token works (Discord: 15 minutes; a test shortens it so as
@@ -299,6 +301,11 @@ class FakeDiscord:
         self._runner: web.AppRunner | None = None
         self.identify_count = 0
         self.global_rate = global_rate
+        #: The global limit shared with other fake processes (``shared.py``); None: this
+        #: process's own windows, per token.
+        self.global_limit = global_limit
+        if global_limit is not None:
+            self.global_rate = (global_limit.limit, global_limit.per)
         #: Requests refused by the global rate limit, as "METHOD /path" (also in rate_limited).
         self.global_limited: list[str] = []
         self._global_windows: dict[str, deque[float]] = {}  # token -> counted request times
@@ -1070,15 +1077,21 @@ class FakeDiscord:
         if match is None or GLOBAL_EXEMPT.match(request.path[match.end():]):
             return None
         limit, per = self.global_rate
-        token = request.headers.get("Authorization", "")
-        window = self._global_windows.setdefault(token, deque())
-        now = time.monotonic()
-        while window and window[0] <= now - per:
-            window.popleft()
-        if len(window) < limit:
-            window.append(now)
-            return None
-        retry_after = max(window[0] + per - now, 0.001)
+        if self.global_limit is not None:  # kept with other fake processes
+            wait = self.global_limit.admit()
+            if wait is None:
+                return None
+            retry_after = max(wait, 0.001)
+        else:
+            token = request.headers.get("Authorization", "")
+            window = self._global_windows.setdefault(token, deque())
+            now = time.monotonic()
+            while window and window[0] <= now - per:
+                window.popleft()
+            if len(window) < limit:
+                window.append(now)
+                return None
+            retry_after = max(window[0] + per - now, 0.001)
         where = f"{request.method} {request.path}"
         self.global_limited.append(where)
         self.rate_limited.append(where)

@@ -20,6 +20,7 @@ import pytest
 from tests.fakediscord import DriverError, FakeDiscord, FakeMessage, FakeUser
 from tests.fakediscord.minibot import MiniBot
 from tests.fakediscord.models import validate_message
+from tests.fakediscord.shared import SharedGlobalLimit
 
 DEADLINE = 0.4
 ROOT = Path(__file__).resolve().parents[2]
@@ -479,6 +480,61 @@ async def test_global_rate_limit_discordpy_waits_and_retries() -> None:
 
 def test_global_rate_limit_is_on_by_default() -> None:
     assert FakeDiscord().global_rate == (50, 1.0)
+
+
+def test_shared_global_limit_slides_exactly() -> None:
+    """The limit shared by fake processes: at most ``limit`` admitted in any ``per`` seconds;
+    a refusal says how long until the oldest leaves, and is not counted."""
+    limit = SharedGlobalLimit(3, 1.0)
+    assert [limit.admit(t) for t in (10.0, 10.2, 10.4)] == [None, None, None]
+    assert limit.admit(10.9) == pytest.approx(0.1)  # 10.0 is still within the second
+    assert limit.admit(11.0) is None  # 10.0 has left: room for one
+    assert limit.admit(11.1) == pytest.approx(0.1)  # 10.2 leaves at 11.2
+    assert limit.admit(11.2) is None and limit.admit(11.4) is None
+    assert limit.admit(11.5) is not None
+
+
+def _serve_shared_fake(shared: SharedGlobalLimit, conn: Any) -> None:
+    """A fake Discord in a process of its own, on ``shared``'s global limit, until told."""
+    async def main() -> None:
+        async with FakeDiscord(global_limit=shared) as fake:
+            conn.send(f"{fake.api_base}/channels/{fake.channel_id}/messages")
+            await asyncio.to_thread(conn.recv)
+
+    asyncio.run(main())
+
+
+async def test_global_rate_limit_kept_across_fake_processes() -> None:
+    """Two fake Discords in two processes on one shared global limit count one bot token's
+    requests together, as the one Discord they stand for (bench/bot_load.py --drivers)."""
+    import multiprocessing
+
+    ctx = multiprocessing.get_context("spawn")
+    shared = SharedGlobalLimit(5, 60.0, ctx)  # the window never moves on during the test
+    fakes = []
+    for _ in range(2):
+        mine, theirs = ctx.Pipe()
+        proc = ctx.Process(target=_serve_shared_fake, args=(shared, theirs), daemon=True)
+        proc.start()
+        fakes.append((proc, mine))
+    try:
+        urls = [await asyncio.to_thread(conn.recv) for _proc, conn in fakes]
+        bot = {"Authorization": "Bot token-a"}
+        statuses = []
+        async with aiohttp.ClientSession() as s:
+            for url in [urls[0]] * 3 + [urls[1]] * 3 + [urls[0]]:
+                async with s.post(url, json={"content": "x"}, headers=bot) as resp:
+                    statuses.append(resp.status)
+                    if resp.status == 429:
+                        assert resp.headers["X-RateLimit-Global"] == "true"
+                        assert 0 < (await resp.json())["retry_after"] <= 60
+        assert statuses == [200, 200, 200, 200, 200, 429, 429]
+    finally:
+        for proc, conn in fakes:
+            conn.send("stop")
+            proc.join(20)
+            if proc.is_alive():
+                proc.kill()
 
 
 async def test_unknown_route_is_recorded(fake: FakeDiscord, bot: MiniBot,
