@@ -113,7 +113,7 @@ class Table:
     #: the deal's views by seat (None: the public one) as of ``_views_at``: a move is read by
     #: the acting person's answer, every followed hand and the table message, each several
     #: times, and the views only change with a move or a new deal
-    _views: dict[int | None, dict[str, Any]] = field(default_factory=dict, repr=False)
+    _views: dict[object, dict[str, Any]] = field(default_factory=dict, repr=False)
     _views_at: tuple[object, int, int] | None = field(default=None, repr=False)
 
     @property
@@ -169,6 +169,26 @@ class Table:
         """The current deal's view for ``seat`` (None: the public table), as the game gives it;
         worked out once per move and shared, so read it and never change it. The match must
         be on."""
+        views = self._current_views()
+        view = views.get(seat)
+        if view is None:
+            assert self.match is not None
+            view = views[seat] = self.rules.view(self.match, seat)
+        return view
+
+    def hand_view(self, seat: int) -> dict[str, Any]:
+        """What ``seat`` holds and may do now as the deal itself tells it (``hand``, ``legal``,
+        ``phase``...), without what the game adds for a reader (Albastini's history): enough to
+        tell whether a private hand changed, and cheaper; the full view when it is already
+        worked out. Shared like :meth:`deal_view`: read it, never change it."""
+        views = self._current_views()
+        view = views.get(seat) or views.get(("hand", seat))
+        if view is None:
+            assert self.match is not None
+            view = views[("hand", seat)] = self.match.deal.view(seat)
+        return view
+
+    def _current_views(self) -> dict[object, dict[str, Any]]:
         match = self.match
         assert match is not None
         at = (match, self.deal_no, self.move_no)
@@ -176,10 +196,7 @@ class Table:
             self._views.clear()
             self._views_at = at
             _keep_views(self)
-        view = self._views.get(seat)
-        if view is None:
-            view = self._views[seat] = self.rules.view(match, seat)
-        return view
+        return self._views
 
     def public_view(self) -> dict[str, Any]:
         """What everyone may see: the deal's public view (no hand) plus the game's name, the deal

@@ -87,7 +87,7 @@ class PrivateHands:
             return None
         if table.match is None or table.status == "lobby":
             return (table.status,), False
-        view = table.deal_view(seat)
+        view = table.hand_view(seat)
         legal = tuple(view.get("legal") or ())
         shown = (
             table.status,

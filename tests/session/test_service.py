@@ -702,9 +702,14 @@ async def test_what_a_table_shows_follows_every_move_and_deal(db: Path, game: st
                 break
             assert table.match is not None
             seat = table.seat_of(HOST)
+            assert seat is not None
             fresh = table.rules.view(table.match, seat)
+            held = table.hand_view(seat)  # before the full view, then from it
+            assert held == table.match.deal.view(seat)
             mine = table.view_for(HOST)
             assert mine is not None and {k: mine[k] for k in fresh} == fresh
+            assert {k: table.hand_view(seat)[k] for k in ("hand", "legal", "phase")} == {
+                k: fresh[k] for k in ("hand", "legal", "phase")}
             everyone = table.rules.view(table.match, None)
             public = table.public_view()
             assert {k: public[k] for k in everyone} == everyone
