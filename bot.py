@@ -289,8 +289,10 @@ class AlbastiniBot(commands.AutoShardedBot):
             return None
         if not isinstance(settings.database, str) or not is_postgres_url(settings.database):
             return None
-        holder = f"shards {shards.describe()}, pid {os.getpid()} on {socket.gethostname()}"
-        return Leases(settings.database.strip(), holder)
+        mine = f"shards {shards.describe()}, "
+        holder = f"{mine}pid {os.getpid()} on {socket.gethostname()}"
+        # the shards are this process's alone by now (ShardOwner): an earlier holder is gone
+        return Leases(settings.database.strip(), holder, succeeds=mine)
 
     async def _start_courier(self) -> Courier | None:
         """The process that edits the table messages (cogs/courier.py); None if it cannot

@@ -198,3 +198,33 @@ async def test_the_pool_falls_back_to_fixed_parts_while_the_database_is_down(
         assert most_in_a_second(sent) <= LIMIT
     finally:
         await asyncio.to_thread(server.stop)
+
+
+async def test_a_restarted_cluster_takes_its_dead_predecessors_part_at_once(
+    postgres_dsn: str,
+) -> None:
+    """A cluster killed and started again: the dead process's row would keep its part reserved
+    for a minute, but the new process owns those shards alone (one owner per shard), so its
+    first connection deletes that row and it may use its whole part at once; the rows of other
+    shards stay."""
+    half = LIMIT // 2
+    dead = Leases(postgres_dsn, "shards 0 of 2, pid 1 on h")
+    other = Leases(postgres_dsn, "shards 1 of 2, pid 2 on h")
+    lookalike = Leases(postgres_dsn, "shards 0 of 20, pid 3 on h")
+    await dead.renew(LIMIT, half, half, half)
+    await other.renew(LIMIT, half, 0, RESERVE)
+    await lookalike.renew(LIMIT, 2, 0, RESERVE)
+    await dead._drop()  # killed: no release, its row stays
+    stranger = Leases(postgres_dsn, "shards 0 of 2, pid 4 on h")  # knows of no predecessor
+    kept = await stranger.renew(LIMIT, half, half, 0)
+    await stranger.release()
+    heir = Leases(postgres_dsn, "shards 0 of 2, pid 5 on h", succeeds="shards 0 of 2, ")
+    got = await heir.renew(LIMIT, half, half, 0)
+    assert kept < half <= got  # the dead row held the part back; the heir has it at once
+    conn = await heir._connection()
+    rows = await conn.fetch("SELECT holder FROM albastini_budget_leases")
+    holders = sorted(r["holder"] for r in rows)
+    assert holders == ["shards 0 of 2, pid 5 on h", "shards 0 of 20, pid 3 on h",
+                       "shards 1 of 2, pid 2 on h"]
+    for lease in (heir, other, lookalike):
+        await lease.release()

@@ -88,11 +88,23 @@ class Leases:
     ``OSError``, ``asyncpg.PostgresError`` or ``TimeoutError`` when the database cannot be
     reached; the next call connects again."""
 
-    def __init__(self, dsn: str, holder: str, *, life: float = 3.0, timeout: float = 2.0) -> None:
+    def __init__(
+        self,
+        dsn: str,
+        holder: str,
+        *,
+        life: float = 3.0,
+        timeout: float = 2.0,
+        succeeds: str | None = None,
+    ) -> None:
         self.dsn = dsn
         self.holder = holder
         self.life = life
         self.timeout = timeout
+        #: rows whose holder starts with this were an earlier process's for the same shards,
+        #: which this one now owns alone (albastini/store/postgres/owner.py): that process is
+        #: gone, so its row is deleted at once instead of reserving its part for ``FORGET`` s
+        self.succeeds = succeeds
         self._conn: Any = None
 
     async def _connection(self) -> Any:
@@ -104,6 +116,12 @@ class Leases:
             async with self._conn.transaction():  # two processes creating it take turns
                 await self._conn.execute("SELECT pg_advisory_xact_lock($1)", _LOCK_KEY)
                 await self._conn.execute(_CREATE)
+                if self.succeeds:
+                    await self._conn.execute(
+                        f"DELETE FROM {TABLE} WHERE starts_with(holder, $1) AND holder <> $2",
+                        self.succeeds,
+                        self.holder,
+                    )
         return self._conn
 
     async def renew(self, limit: int, base: int, want: int, holds: int) -> int:
