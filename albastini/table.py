@@ -110,7 +110,8 @@ class Table:
     #: running: the score of every finished deal whose result is in the store, in order.
     results: list[DealScore] = field(default_factory=list, repr=False)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
-    #: the deal's views by seat (None: the public one) as of ``_views_at``: a move is read by
+    #: the deal's views by seat (None: the public one; ("hand", seat): the deal's own view of a
+    #: seat, :meth:`hand_view`) as of ``_views_at``: a move is read by
     #: the acting person's answer, every followed hand and the table message, each several
     #: times, and the views only change with a move or a new deal
     _views: dict[object, dict[str, Any]] = field(default_factory=dict, repr=False)

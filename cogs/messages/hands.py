@@ -191,6 +191,10 @@ class HandFollower:
         )
         self._hands[key] = hand
         self._at_table.setdefault(table.id, set()).add(key[1])
+        if state is not None and self._state(table, key[1]) != state:
+            # the table moved on while this answer was on its way (a computer played): the
+            # change was announced before the hand followed the game, so catch up now
+            self._touch(key)
 
     async def quiet(self, table_id: int, user_id: int, timeout: float = 1.0) -> None:
         """Wait (at most ``timeout``) until no edit of the person's followed hand is on its way:
@@ -228,13 +232,16 @@ class HandFollower:
         if self._closing:
             return
         for user_id in self._at_table.get(table.id, ()):
-            key = (table.id, user_id)
-            self._dirty.add(key)
-            task = self._editors.get(key)
-            if task is None or task.done():
-                self._editors[key] = asyncio.get_running_loop().create_task(
-                    self._edit_loop(key), name=f"hand-edit-{key[0]}-{key[1]}"
-                )
+            self._touch((table.id, user_id))
+
+    def _touch(self, key: Key) -> None:
+        """Bring this hand up to date (an edit, if what it shows changed)."""
+        self._dirty.add(key)
+        task = self._editors.get(key)
+        if task is None or task.done():
+            self._editors[key] = asyncio.get_running_loop().create_task(
+                self._edit_loop(key), name=f"hand-edit-{key[0]}-{key[1]}"
+            )
 
     def covers(self, table_id: int, user_id: int) -> bool:
         """Whether the person's hand follows the game and they opened or used it recently:

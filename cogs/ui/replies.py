@@ -7,8 +7,8 @@ then go through the follow-up webhook. A lock makes the timer and the handler ne
 A click's answer goes before the public work it causes: what :func:`after_answer` is given
 while an interaction is being answered (a table edit, the other players' hands) waits until that
 interaction's first response is sent, or ``AFTER_ANSWER_LIMIT`` seconds, whichever comes first.
-At 400 busy tables that work, queued on the event loop ahead of the answer, made the answers
-wait for it (bench/README.md).
+At many busy tables that work, queued on the event loop ahead of the answer, made the answers
+wait for it (bench/README.md, issue 28).
 """
 
 from __future__ import annotations

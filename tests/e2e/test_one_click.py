@@ -11,9 +11,11 @@ import pytest
 from bot import AlbastiniBot
 from cogs.messages.courier import Courier, CourierGone
 from cogs.ui import buttons as ids
+from cogs.ui.replies import Reply
 from tests.e2e.conftest import (
     assert_clean,
     enabled_moves,
+    match_with_computers,
     press_start,
     settle,
     table_of,
@@ -258,4 +260,47 @@ async def test_a_move_is_answered_before_the_updates_it_causes(
             assert log[0] == f"POST /api/v10/interactions/{r.interaction_id}/{r.token}/callback"
             assert len(log) >= 2, log  # the table message, the next player's hand
             assert enabled_moves(hands[nxt])
+        assert_clean(fake)
+
+
+async def test_a_hand_shown_while_the_table_moves_on_catches_up(
+    fake: FakeDiscord,
+    make_bot: Callable[..., AlbastiniBot],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A person opens their hand while the computer is about to play; the computer plays while
+    that answer is on its way to Discord, and their turn comes. The hand then follows the game
+    from a state older than the table's: it is brought up to date at once (their moves
+    enabled), not left waiting for a change that has already happened."""
+    bot = make_bot(computer_pause=0.3)
+    async with fake.run_bot(bot):
+        neema = fake.add_user("Neema")
+        table_msg = await match_with_computers(fake, neema, players=2, target=3)
+        table = table_of(bot, fake)
+        await fake.wait_until(lambda: table.seats[table.to_act].user_id == neema.id)
+        hand = (await fake.click(neema, table_msg, label="Show my hand")).message
+        assert hand is not None
+        await fake.click(neema, hand, custom_id=enabled_moves(hand)[0].custom_id)
+        mine = table.seat_of(neema.id)
+        if table.to_act == mine:  # the move ended a trick that the person leads: once more
+            hand = (await fake.click(neema, table_msg, label="Show my hand")).message
+            assert hand is not None
+            await fake.click(neema, hand, custom_id=enabled_moves(hand)[0].custom_id)
+        assert table.status == "running" and table.to_act != mine  # the computer to play
+
+        send = Reply.send
+
+        async def slow_send(self: Reply, *args: Any, **kwargs: Any) -> Any:
+            sent = await send(self, *args, **kwargs)
+            # the answer is out; the computer plays before the bot goes on
+            await fake.wait_until(lambda: table.to_act == mine or table.status != "running")
+            return sent
+
+        monkeypatch.setattr(Reply, "send", slow_send)
+        r = await fake.click(neema, table_msg, label="Show my hand")
+        monkeypatch.setattr(Reply, "send", send)
+        assert r.message is not None and not enabled_moves(r.message)  # drawn before
+        if table.status == "running":
+            await fake.wait_until(lambda: enabled_moves(r.message), timeout=5)
+        await settle(bot, fake)
         assert_clean(fake)

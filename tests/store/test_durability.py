@@ -221,7 +221,9 @@ async def test_a_stream_of_moves_lets_the_event_loop_run(
     loop (and every click waiting on it) to itself."""
     import albastini.store.sqlite.engine as store_module
 
-    monkeypatch.setattr(store_module, "INLINE_BUDGET", 0.0005)
+    # one inline commit per turn, whatever the machine's speed (any commit takes over 1 ns):
+    # with a budget of time, a fast machine fits all 200 in a few turns and the test fails
+    monkeypatch.setattr(store_module, "INLINE_BUDGET", 1e-9)
     table_id = await running_table(store)
     ticks = 0
 
