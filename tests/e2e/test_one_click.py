@@ -29,6 +29,11 @@ async def fake() -> AsyncIterator[FakeDiscord]:
         yield server
 
 
+async def _no_courier(self: Courier) -> None:
+    """Courier.start when the bot must edit its messages itself."""
+    raise CourierGone("no courier in this test")
+
+
 def record_posts(fake: FakeDiscord) -> list[FakeMessage]:
     """Every public message posted from now on, kept even once deleted (turn notices are)."""
     posted: list[FakeMessage] = []
@@ -91,11 +96,7 @@ async def test_a_whole_four_pair_match_one_click_per_move(
     watches their hand is pinged. The hands are edited by the courier process, or by the bot
     itself when it has none."""
     if not courier:
-
-        async def no_courier(self: Courier) -> None:
-            raise CourierGone("no courier in this test")
-
-        monkeypatch.setattr(Courier, "start", no_courier)
+        monkeypatch.setattr(Courier, "start", _no_courier)
     bot = make_bot(notice_delay=0.0)
     posted = record_posts(fake)
     async with fake.run_bot(bot):
@@ -236,11 +237,7 @@ async def test_a_move_is_answered_before_the_updates_it_causes(
     player's hand (enabled for their turn) reach Discord after it, not ahead of it on the bot's
     event loop, where at many busy tables they made every answer wait."""
     if not courier:
-
-        async def no_courier(self: Courier) -> None:
-            raise CourierGone("no courier in this test")
-
-        monkeypatch.setattr(Courier, "start", no_courier)
+        monkeypatch.setattr(Courier, "start", _no_courier)
     bot = make_bot(notice_delay=0.0)
     async with fake.run_bot(bot):
         people = [fake.add_user(name) for name in ("Asha", "Baraka", "Chiku", "Dalila")]
