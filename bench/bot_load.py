@@ -521,11 +521,52 @@ WHAT_IF = {
 }
 
 
+#: ``--profile tracemalloc``: the bot traces its allocations and, as it exits (the tables still
+#: held), writes the lines that hold the most memory
+_TRACE_MEMORY = (
+    "import atexit, tracemalloc\n"
+    "tracemalloc.start(1)\n"
+    "def _held(path={path!r}):\n"
+    "    import gc; gc.collect()  # what is garbage is not held\n"
+    "    stats = tracemalloc.take_snapshot().statistics('lineno')\n"
+    "    with open(path, 'w', encoding='utf-8') as out:\n"
+    "        for s in stats[:40]:\n"
+    "            out.write(f'{{s.size}}\\t{{s.count}}\\t{{s.traceback[0]}}\\n')\n"
+    "atexit.register(_held)\n"
+)
+
+#: ``--profile gc``: the bot times each pass of the garbage collector and, as it exits, writes
+#: their count, total and longest by generation
+_GC_PAUSES = (
+    "import atexit, gc, os, time\n"
+    "_gc_began = [0.0]\n"
+    "_gc_took = {{0: [], 1: [], 2: []}}\n"
+    "def _gc_pass(phase, info):\n"
+    "    if phase == 'start':\n"
+    "        _gc_began[0] = time.perf_counter()\n"
+    "    else:\n"
+    "        _gc_took[info['generation']].append(time.perf_counter() - _gc_began[0])\n"
+    "gc.callbacks.append(_gc_pass)\n"
+    "_gc_pid = os.getpid()  # not the processes the bot spawns\n"
+    "def _gc_write(path={path!r}):\n"
+    "    if os.getpid() == _gc_pid:\n"
+    "        with open(path, 'w', encoding='utf-8') as out:\n"
+    "            for gen, took in _gc_took.items():\n"
+    "                longest = max(took, default=0)\n"
+    "                out.write(f'{{gen}}\\t{{len(took)}}\\t{{sum(took)}}\\t{{longest}}\\n')\n"
+    "atexit.register(_gc_write)\n"
+)
+
+
 def bot_command(args: argparse.Namespace, workdir: Path) -> list[str]:
     script = str(ROOT / "bot.py")
-    if args.what_if:
+    if args.what_if or args.profile in ("tracemalloc", "gc"):
         launcher = workdir / "launch_bot.py"
-        patches = "".join(WHAT_IF[name] for name in args.what_if)
+        patches = "".join(WHAT_IF[name] for name in args.what_if or ())
+        if args.profile == "tracemalloc":
+            patches += _TRACE_MEMORY.format(path=str(workdir / "memory.txt"))
+        if args.profile == "gc":
+            patches += _GC_PAUSES.format(path=str(workdir / "gc.txt"))
         launcher.write_text(
             # bot.py is imported as the module ``bot`` (patched here) and started as
             # ``python bot.py`` would be; the bot's spawned processes do not run this script
@@ -597,6 +638,31 @@ def summarize_py_spy(raw: Path, top: int = 25, gil: bool = False) -> list[str]:
     out.append("  inclusive time, top functions:")
     for name, n in incl.most_common(top + 15):
         out.append(f"    {100 * n / total:5.1f}%  {name}")
+    return out
+
+
+def summarize_memory(path: Path, tables: int, top: int = 25) -> list[str]:
+    """The lines whose allocations the bot still held as it stopped (``--profile
+    tracemalloc``), with their size per table."""
+    if not path.exists():
+        return ["tracemalloc: the bot wrote no snapshot (did it stop cleanly?)"]
+    out = [f"memory the bot still held as it stopped, by line (KB per table of {tables}):"]
+    for line in path.read_text(encoding="utf-8").splitlines()[:top]:
+        size, count, where = line.split("\t")
+        per_table = int(size) / 1024 / max(tables, 1)
+        out.append(f"  {per_table:7.2f} KB  {int(count):8d} blocks  {where}")
+    return out
+
+
+def summarize_gc(path: Path) -> list[str]:
+    """The garbage collector's passes in the bot by generation (``--profile gc``)."""
+    if not path.exists():
+        return ["gc: the bot wrote no figures (did it stop cleanly?)"]
+    out = ["garbage collector in the bot (main process), by generation:"]
+    for line in path.read_text(encoding="utf-8").splitlines():
+        gen, n, total, longest = line.split("\t")
+        out.append(f"  generation {gen}: {int(n)} passes, {float(total) * 1000:.0f} ms in all, "
+                   f"longest {float(longest) * 1000:.1f} ms")
     return out
 
 
@@ -1157,6 +1223,10 @@ async def run(args: argparse.Namespace) -> float:
         out.extend(summarize_py_spy(workdir / "py-spy.txt", gil=args.profile == "py-spy-gil"))
     elif args.profile in ("cprofile", "pyinstrument"):
         out.extend(summarize_cprofile(workdir / "bot.pstats"))
+    elif args.profile == "tracemalloc":
+        out.extend(summarize_memory(workdir / "memory.txt", args.tables))
+    elif args.profile == "gc":
+        out.extend(summarize_gc(workdir / "gc.txt"))
     p99 = pct(st.rtt, 0.99) * 1000
     kb = (peak - base) / max(args.tables, 1)
     verdict = []
@@ -1239,11 +1309,13 @@ def main() -> None:
     p.add_argument("--bot-rate", type=float, default=None,
                    help="the bot's budget, requests/s (ALBASTINI_GLOBAL_RATE; default the bot's "
                         "own, 45)")
-    p.add_argument("--profile", choices=["py-spy", "py-spy-gil", "cprofile", "pyinstrument"],
+    p.add_argument("--profile", choices=["py-spy", "py-spy-gil", "cprofile", "pyinstrument",
+                                        "tracemalloc", "gc"],
                    default=None,
                    help="profile the bot: py-spy (every busy thread), py-spy-gil (only the "
                         "thread holding the GIL), cprofile (main thread, slow), pyinstrument "
-                        "(main thread, sampled)")
+                        "(main thread, sampled), tracemalloc (what memory the bot holds, by "
+                        "line), gc (the garbage collector's passes, by generation)")
     p.add_argument("--what-if", action="append", choices=sorted(WHAT_IF), default=[],
                    help="measure the bot with a change patched in at start-up (repeatable)")
     p.add_argument("--pin-driver", dest="pin", action="store_true",
