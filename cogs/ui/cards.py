@@ -56,6 +56,10 @@ class Card:
     alt: str | None = None
     classic: bool = False
 
+    def __reduce__(self) -> tuple[type[Card], tuple[Any, ...]]:
+        # sent to the courier with every table edit (as ButtonSpec.__reduce__ says why)
+        return Card, (self.accent, self.texts, self.buttons, self.alt, self.classic)
+
     def components(self, with_picture: bool = False) -> list[dict[str, Any]]:
         """The message's components: one container; ``with_picture``: the picture (the
         message's attachment) under the first text."""
