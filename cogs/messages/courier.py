@@ -37,7 +37,10 @@ import multiprocessing.connection
 import os
 import signal
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:
+    from cogs.messages.painter import Painted
 
 log = logging.getLogger(__name__)
 
@@ -154,9 +157,10 @@ class Courier:
         result: Outcome = await self._call(job)
         return result
 
-    async def paint(self, view: dict[str, Any], names: list[str], game: str, lang: str) -> bytes:
-        """The table picture for a public view (see :func:`cogs.render.table_picture`)."""
-        result: bytes = await self._call(Paint(view, names, game, lang))
+    async def paint(self, view: dict[str, Any], names: list[str], game: str,
+                    lang: str) -> Painted:
+        """The table picture for a public view and its alt text (:func:`.painter.paint`)."""
+        result: Painted = await self._call(Paint(view, names, game, lang))
         return result
 
     async def _call(self, job: Edit | Paint | HandEdit) -> Any:
@@ -384,18 +388,13 @@ async def _serve(conn: multiprocessing.connection.Connection, token: str, api_ba
 _drawer: concurrent.futures.ThreadPoolExecutor | None = None
 
 
-async def _draw_aside(view: dict[str, Any], names: list[str], game: str, lang: str) -> bytes:
-    """:func:`_draw` in the drawing thread (on the loop when there is none)."""
+async def _draw_aside(view: dict[str, Any], names: list[str], game: str, lang: str) -> Painted:
+    """:func:`.painter.paint` in the drawing thread (on the loop when there is none)."""
+    from cogs.messages.painter import paint
+
     if _drawer is None:
-        return _draw(view, names, game, lang)
-    return await asyncio.get_running_loop().run_in_executor(_drawer, _draw, view, names, game, lang)
-
-
-def _draw(view: dict[str, Any], names: list[str], game: str, lang: str) -> bytes:
-    from cogs import render
-    from cogs.games import presenter
-
-    return render.table_picture(view, names, lang, shows=presenter(game))
+        return paint(view, names, game, lang)
+    return await asyncio.get_running_loop().run_in_executor(_drawer, paint, view, names, game, lang)
 
 
 async def _edit(http: Any, job: Edit) -> tuple[Outcome, bool]:
@@ -412,15 +411,16 @@ async def _edit(http: Any, job: Edit) -> tuple[Outcome, bool]:
     painted = False
     if job.picture is not None:
         try:
-            jpeg = await _draw_aside(*job.picture)
+            jpeg, alt = await _draw_aside(*job.picture)
         except Exception:
             log.exception("could not draw a table picture")
             failed = dataclasses.replace(card, texts=(*card.texts, job.picture_failed))
             kwargs.update(laid_out(failed))
             kwargs["attachments"] = []
         else:
+            card = dataclasses.replace(card, alt=alt)
             file = discord.File(io.BytesIO(jpeg), filename=render.PICTURE_FILE,
-                                description=(card.alt or "")[:ALT_MAX])
+                                description=alt[:ALT_MAX])
             kwargs.update(laid_out(card, with_picture=True))
             kwargs["attachments"] = [file]
             painted = True

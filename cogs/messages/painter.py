@@ -16,7 +16,10 @@ from typing import Any
 
 from albastini.workers import WORKER_NICE, HealingPool, lower_priority, process_pool
 
-__all__ = ["WORKER_NICE", "lower_priority", "new_pool", "paint", "stop_pool", "warm"]
+__all__ = ["WORKER_NICE", "Painted", "lower_priority", "new_pool", "paint", "stop_pool", "warm"]
+
+#: A table's picture (JPEG bytes) and its alt text.
+Painted = tuple[bytes, str]
 
 
 def warm() -> bool:
@@ -27,13 +30,16 @@ def warm() -> bool:
     return True
 
 
-def paint(view: dict[str, Any], names: list[str], game: str, lang: str) -> bytes:
+def paint(view: dict[str, Any], names: list[str], game: str, lang: str) -> Painted:
     """The picture of a table of ``game`` for a public view, in ``lang`` (see
-    :func:`cogs.render.table_picture`)."""
+    :func:`cogs.render.table_picture`), and its alt text, which says in words what it shows
+    (:func:`cogs.render.describe_table`; worked out here too, off the bot's event loop)."""
     from cogs import render
     from cogs.games import presenter
 
-    return render.table_picture(view, names, lang, shows=presenter(game))
+    shows = presenter(game)
+    return (render.table_picture(view, names, lang, shows=shows),
+            render.describe_table(view, names, lang, shows=shows))
 
 
 async def stop_pool(pool: concurrent.futures.Executor) -> None:

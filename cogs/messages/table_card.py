@@ -4,15 +4,15 @@ refuses a Components V2 message's new picture through an interaction's token
 (discord-api-docs#7529), which edits this message outside the global rate limit.
 
 The table card: a header (game, deal, score and target), the picture of the table at its foot
-(with its alt text, :func:`picture_alt`, worked out only for a new picture), the text table
-(whose turn, the game's facts and lines, the trick and the last one), the sides, and the
-table's buttons. The lobby card: the lobby's title and seats, and its buttons. Only public
-views are read here (``table.public_view()``): no hand, ever.
+(its alt text is worked out with the picture, off the event loop: cogs/messages/painter.py),
+the text table (whose turn, the game's facts and lines, the trick and the last one), the
+sides, and the table's buttons. The lobby card: the lobby's title and seats, and its
+buttons. Only public views are read here (``table.public_view()``): no hand, ever.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from cogs import render
 from cogs.games import presenter
@@ -23,7 +23,7 @@ from cogs.ui.cards import Card
 if TYPE_CHECKING:
     from albastini.table import Table
 
-__all__ = ["lobby_card", "picture_alt", "table_card"]
+__all__ = ["lobby_card", "table_card"]
 
 
 def lobby_card(table: Table, closed_reason: str | None) -> Card:
@@ -61,9 +61,3 @@ def table_card(table: Table, clock: str, note: str | None = None) -> Card:
     head = f"{note}\n### {header}" if note else f"### {header}"
     return Card(shows.ACCENT, (head, body), tuple(views.table_buttons(table, lang)),
                 classic=True)
-
-
-def picture_alt(table: Table, view: dict[str, Any], names: list[str]) -> str:
-    """The alt text of the table's picture drawn from its public ``view`` and ``names`` (as
-    the picture names the seats): what it shows, in words, for a screen reader."""
-    return render.describe_table(view, names, table.language, shows=presenter(table.game))

@@ -387,8 +387,7 @@ class TableMessages:
         if kept and self._shown.get(table.id) == picture_key:
             return payload, None  # the one there shows this already
         self._drawn[table.id] = picture_key  # forgotten again if the drawing fails
-        payload["card"] = replace(card, alt=table_card.picture_alt(table, view, names_now))
-        return payload, (view, names_now, table.game, lang)
+        return payload, (view, names_now, table.game, lang)  # the alt comes with the picture
 
     def _noted(self, table: Table, card: Card) -> Card:
         """The card with, first, the word that it may fall behind (a table played through
@@ -404,7 +403,7 @@ class TableMessages:
         card: Card = payload["card"]
         self._painting += 1
         try:
-            jpeg = await self._paint(*draw)
+            jpeg, alt = await self._paint(*draw)
         except Exception:
             log.exception("could not draw table %s", table.id)
             self._drawn.pop(table.id, None)
@@ -412,16 +411,17 @@ class TableMessages:
             payload.update(laid_out(failed))
             payload["attachments"] = []
         else:
+            card = payload["card"] = replace(card, alt=alt)
             payload.update(laid_out(card, with_picture=True))
             payload["attachments"] = [discord.File(io.BytesIO(jpeg), filename=render.PICTURE_FILE,
-                                                   description=(card.alt or "")[:ALT_MAX])]
+                                                   description=alt[:ALT_MAX])]
         finally:
             self._painting -= 1
 
     async def _paint(self, view: dict[str, Any], names: list[str], game: str,
-                     lang: str) -> bytes:
-        """The picture's bytes, drawn by the painter process (its pool starts a new one if it
-        died: :class:`albastini.workers.HealingPool`)."""
+                     lang: str) -> painter.Painted:
+        """The picture's bytes and alt text, drawn by the painter process (its pool starts a
+        new one if it died: :class:`albastini.workers.HealingPool`)."""
         if self.courier is not None:
             return await self.courier.paint(view, names, game, lang)
         if self._painter is None:

@@ -7,7 +7,7 @@ import os
 from albastini import new_deal
 from cogs.games import presenter
 from cogs.messages import painter
-from cogs.render import table_picture
+from cogs.render import describe_table, table_picture
 
 ALB = presenter("albastini")
 
@@ -24,7 +24,8 @@ def test_the_painter_draws_at_a_lower_priority_than_the_bot() -> None:
         )
         view = new_deal(2, 1, 0, seed=5).view(None)
         drawn = pool.submit(painter.paint, view, ["Neema", "Juma"], "albastini", "en")
-        picture = drawn.result(timeout=60)
+        picture, alt = drawn.result(timeout=60)
         assert picture == table_picture(view, ["Neema", "Juma"], "en", shows=ALB)
+        assert alt == describe_table(view, ["Neema", "Juma"], "en", shows=ALB)
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
