@@ -64,8 +64,9 @@ Shown = tuple[str, frozenset[tuple[str, bool]]]
 #: ``state(table, user_id)``: (a summary of what the person's hand shows, whether it offers them
 #: a move now); None if they do not sit at the table.
 State = Callable[["Table", int], tuple[Hashable, bool] | None]
-#: ``build(table, user_id, lang, retired)``: the message (``content``, ``view``); ``retired``:
-#: every move disabled, with a note to press Refresh. None if they do not sit at the table.
+#: ``build(table, user_id, lang, retired)``: the message (``content``, and ``specs``: its
+#: buttons' specs, or ``view``: a view of them); ``retired``: every move disabled, with a note
+#: to press Refresh. None if they do not sit at the table.
 Build = Callable[["Table", int, str, bool], dict[str, Any] | None]
 
 
@@ -372,13 +373,12 @@ class HandFollower:
         refused: 401), and the person is then pinged on their turn as before."""
         if not self._usable(hand, final=final):
             return False
-        view = payload.get("view")
         job = HandEdit(
             hand.application_id,
             hand.token,
             hand.target,
             payload.get("content") or "",
-            tuple(getattr(view, "specs", ())),
+            _specs(payload),
         )
         courier = self.courier()
         outcome: Outcome | None = None
@@ -420,15 +420,17 @@ class HandFollower:
         task.add_done_callback(self._tasks.discard)
 
 
+def _specs(payload: dict[str, Any]) -> tuple[Any, ...]:
+    """The button specs of a hand payload: its ``specs``, or its view's (none: no buttons).
+    The private hands give specs alone: a discord.py view would cost the event loop its
+    construction for nothing, since the courier sends the specs."""
+    specs = payload.get("specs")
+    return tuple(specs if specs is not None else getattr(payload.get("view"), "specs", ()))
+
+
 def payload_shown(payload: dict[str, Any]) -> Shown:
     """The text and buttons (custom id, disabled) of a hand payload."""
-    view = payload.get("view")
-    rows: list[dict[str, Any]] = view.to_components() if view is not None else []
-    buttons = frozenset(
-        (str(c.get("custom_id")), bool(c.get("disabled")))
-        for row in rows
-        for c in row.get("components", ())
-    )
+    buttons = frozenset((str(s.custom_id), bool(s.disabled)) for s in _specs(payload))
     return str(payload.get("content") or ""), buttons
 
 

@@ -52,12 +52,27 @@ class PrivateHands:
     ) -> dict[str, Any] | None:
         """content + view of a person's private hand; None if they do not sit at the table.
         ``retired``: the hand stops following the game, so no move is left enabled on it."""
+        parts = self._parts(table, user_id, lang, note=note, retired=retired)
+        if parts is None:
+            return None
+        return {"content": parts["content"], "view": views.build_view(parts["specs"])}
+
+    def _parts(
+        self,
+        table: Table,
+        user_id: int,
+        lang: str,
+        *,
+        note: str | None = None,
+        retired: bool = False,
+    ) -> dict[str, Any] | None:
+        """:meth:`payload` with its buttons as specs (``specs``), not a view."""
         view = table.view_for(user_id)
         if view is None:
             return None
         if not view:  # lobby
             content = (note + "\n" if note else "") + t(lang, "hand.not_started")
-            return {"content": content, "view": views.build_view([])}
+            return {"content": content, "specs": []}
         if retired:
             view = {**view, "legal": []}
             note = t(lang, "hand.retired")
@@ -72,8 +87,8 @@ class PrivateHands:
             if timed is not None:
                 note = f"{timed}\n{note}" if note else timed
         content = texts.hand_content(view, names, lang, note=note, shows=shows)
-        specs = views.hand_buttons(view, table.id, lang, shows=shows)
-        return {"content": content, "view": views.build_view(specs)}
+        specs = views.checked(views.hand_buttons(view, table.id, lang, shows=shows))
+        return {"content": content, "specs": specs}
 
     @staticmethod
     def state(table: Table, user_id: int) -> Any:
@@ -103,7 +118,7 @@ class PrivateHands:
     def _build(
         self, table: Table, user_id: int, lang: str, retired: bool
     ) -> dict[str, Any] | None:
-        return self.payload(table, user_id, lang, retired=retired)
+        return self._parts(table, user_id, lang, retired=retired)  # the follower sends specs
 
     def _lost(self, table: Table, user_id: int) -> None:
         """A hand that could not be updated while its person is to act: ping them instead."""

@@ -276,10 +276,15 @@ def button_rows(specs: Sequence[ButtonSpec]) -> list[dict[str, Any]]:
     return [{"type": 1, "components": rows[row]} for row in sorted(rows)]
 
 
-def build_view(specs: Sequence[ButtonSpec]) -> StaticView:
+def checked(specs: Sequence[ButtonSpec]) -> Sequence[ButtonSpec]:
+    """``specs``, which one message can carry (ValueError: more than 25 buttons)."""
     if len(specs) > 25:
         raise ValueError("maximum number of children exceeded")
-    return SpecView(specs)
+    return specs
+
+
+def build_view(specs: Sequence[ButtonSpec]) -> StaticView:
+    return SpecView(checked(specs))
 
 
 def discord_view(specs: Sequence[ButtonSpec]) -> StaticView:
