@@ -78,6 +78,9 @@ not a project dependency); ``--profile cprofile`` runs the bot under ``python -m
 (main thread only, large overhead); ``--profile pyinstrument`` samples the main thread every
 0.5 ms (``.venv/bin/pip install pyinstrument``; it counts wall time, so a run on a busy machine
 also counts the waits for a CPU). Each prints the functions that dominate the bot's time.
+``--profile tracemalloc`` traces the bot's allocations and prints the lines that hold the most
+memory as it stops (after a full collection: what is live, not garbage); ``--profile gc`` times
+every pass of the garbage collector and prints their count, total and longest by generation.
 """
 
 from __future__ import annotations
