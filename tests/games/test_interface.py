@@ -205,3 +205,23 @@ def test_albastinis_first_api_keeps_moves_as_objects() -> None:
         albastini.Bid(match.deal.hand(match.deal.to_act)[0]), albastini.Pass())
     copied = classic.copy()
     assert type(copied) is albastini.Deal
+
+
+@pytest.mark.parametrize(("name", "package"), PACKAGES, ids=IDS)
+def test_a_match_draws_its_deals_seeds_as_it_always_has(name: str, package: ModuleType) -> None:
+    """A match's deals come from its seed as ``random.Random(seed).getrandbits(63)`` one after
+    another (what tables already played and stored were dealt from), without keeping the
+    generator; and a match holds no generator's state per open table."""
+    mode = next(iter(package.MODES.values()))
+    match = package.Match(mode["players"], mode["team_size"], 50, 0, seed=4242)
+    rng = random.Random(4242)
+    expected = [rng.getrandbits(63) for _ in range(4)]
+    rng_deal = random.Random(7)
+    for _ in range(3):
+        play_out(match.deal, rng_deal)
+        if match.finished:  # a short match (Ass: one bank may end it)
+            break
+        match.next_deal()
+    assert len(match.deal_seeds) >= 2
+    assert match.deal_seeds == expected[: len(match.deal_seeds)]
+    assert not any(isinstance(v, random.Random) for v in vars(match).values())

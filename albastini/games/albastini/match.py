@@ -6,6 +6,7 @@ import random
 from collections.abc import Callable, Iterable
 from typing import Any, ClassVar
 
+from ..seeds import DealSeeds
 from .cards import Card
 from .deal import Deal, DealResult, mode_name, new_deal
 
@@ -55,9 +56,9 @@ class Match:
         self.teams = players // team_size
         self.target = target
         self.seed = seed if seed is not None else random.SystemRandom().getrandbits(63)
-        self._seeds = random.Random(self.seed)
+        self._seeds = DealSeeds(self.seed)
         self.history: list[tuple[Deal, DealResult]] = []
-        drawn = self._seeds.getrandbits(63)
+        drawn = self._seeds.next_seed()
         if deal_seed is None:
             deal_seed = drawn
         self.deal_seeds: list[int] = [deal_seed]
@@ -110,7 +111,7 @@ class Match:
             raise ValueError("The match is over")
         dealer = self.next_dealer()
         self.history.append((self.deal, self.deal.result()))
-        deal_seed = seed if seed is not None else self._seeds.getrandbits(63)
+        deal_seed = seed if seed is not None else self._seeds.next_seed()
         self.deal_seeds.append(deal_seed)
         self.deal = self.dealing(self.players, self.team_size, dealer, deck=deck, seed=deal_seed)
         return self.deal

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from ..seeds import DealSeeds
 from .deal import Deal, DealResult, IllegalMove, check_options, new_deal
 
 #: Banks each player starts with; six or more loses.
@@ -57,9 +58,9 @@ class Match:
         self.trumps = opts.variant
         self.suits = opts.suits
         self.seed = seed if seed is not None else random.SystemRandom().getrandbits(63)
-        self._seeds = random.Random(self.seed)
+        self._seeds = DealSeeds(self.seed)
         self.history: list[tuple[Deal, DealResult]] = []
-        drawn = self._seeds.getrandbits(63)
+        drawn = self._seeds.next_seed()
         first = deal_seed if deal_seed is not None else drawn
         self.deal_seeds: list[int] = [first]
         self.deal: Deal = self._new(dealer, first, True, [START_BANKS] * players)
@@ -128,7 +129,7 @@ class Match:
         dealer = self.next_dealer()
         banks = self.banks
         self.history.append((self.deal, self.deal.result()))
-        drawn = self._seeds.getrandbits(63)
+        drawn = self._seeds.next_seed()
         deal_seed = seed if seed is not None else drawn
         self.deal_seeds.append(deal_seed)
         self.deal = self._new(dealer, deal_seed, False, banks)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from ..seeds import DealSeeds
 from .deal import Deal, DealResult, IllegalMove, check_mode, new_deal
 
 
@@ -41,9 +42,9 @@ class Match:
         self.teams = players // team_size
         self.target = target
         self.seed = seed if seed is not None else random.SystemRandom().getrandbits(63)
-        self._seeds = random.Random(self.seed)
+        self._seeds = DealSeeds(self.seed)
         self.history: list[tuple[Deal, DealResult]] = []
-        drawn = self._seeds.getrandbits(63)  # drawn anyway: later deals keep their seeds
+        drawn = self._seeds.next_seed()  # drawn anyway: later deals keep their seeds
         first = deal_seed if deal_seed is not None else drawn
         self.deal_seeds: list[int] = [first]
         self.deal: Deal = new_deal(players, team_size, dealer, seed=first)
@@ -94,7 +95,7 @@ class Match:
             raise IllegalMove("The match is over.", "match_over")
         dealer = self.next_dealer()
         self.history.append((self.deal, self.deal.result()))
-        drawn = self._seeds.getrandbits(63)
+        drawn = self._seeds.next_seed()
         deal_seed = seed if seed is not None else drawn
         self.deal_seeds.append(deal_seed)
         self.deal = new_deal(self.players, self.team_size, dealer, seed=deal_seed)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from ..seeds import DealSeeds
 from .deal import Deal, DealResult, IllegalMove, check_mode, new_deal
 
 #: The options a match passes to every deal.
@@ -45,9 +46,9 @@ class Match:
         self.target = target
         self.options: dict[str, bool] = dict(options)
         self.seed = seed if seed is not None else random.SystemRandom().getrandbits(63)
-        self._seeds = random.Random(self.seed)
+        self._seeds = DealSeeds(self.seed)
         self.history: list[tuple[Deal, DealResult]] = []
-        drawn = self._seeds.getrandbits(63)  # drawn anyway: later deals keep their seeds
+        drawn = self._seeds.next_seed()  # drawn anyway: later deals keep their seeds
         first = deal_seed if deal_seed is not None else drawn
         self.deal_seeds: list[int] = [first]
         self.deal: Deal = self._new(dealer, first)
@@ -102,7 +103,7 @@ class Match:
             raise IllegalMove("The match is over.", "match_over")
         dealer = self.next_dealer()
         self.history.append((self.deal, self.deal.result()))
-        drawn = self._seeds.getrandbits(63)
+        drawn = self._seeds.next_seed()
         deal_seed = seed if seed is not None else drawn
         self.deal_seeds.append(deal_seed)
         self.deal = self._new(dealer, deal_seed)
