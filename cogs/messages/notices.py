@@ -155,7 +155,9 @@ class Notices:
         runs in one of the shared lanes (a job that only waits for others must not hold one)."""
         if self._closing:
             return
-        queue = self._queues.setdefault(table_id, asyncio.Queue())
+        queue = self._queues.get(table_id)
+        if queue is None:
+            queue = self._queues[table_id] = asyncio.Queue()
         if self.restoring and table_id not in self._swept:
             self._swept.add(table_id)
             queue.put_nowait((lambda: self._sweep_notices(table_id), True))
@@ -179,6 +181,12 @@ class Notices:
                         await job()
             except Exception:
                 log.exception("a notice of table %s failed", table_id)
+        # drained: nothing is kept for the table until its next job (a queue and a finished
+        # task per open table were memory spent for nothing between a table's notices)
+        if self._queues.get(table_id) is queue:
+            del self._queues[table_id]
+        if self._workers.get(table_id) is asyncio.current_task():
+            del self._workers[table_id]
 
     def turn_started(self, table_id: int, seat: int, move_no: int) -> None:
         """Seat ``seat`` is to make move ``move_no``: ping them after ``notice_delay`` unless

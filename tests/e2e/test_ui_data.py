@@ -334,6 +334,22 @@ async def test_turn_notice_waits_its_delay() -> None:
     await pub.close()
 
 
+async def test_a_running_table_keeps_no_notice_queue_between_its_notices() -> None:
+    """Memory per open table: once a table's notices are sent, nothing is kept for it (a
+    queue and a finished task per table were held for the table's whole life), and its next
+    notice goes out as the first did."""
+    pub, table, sent = _notice_publisher(0.0)
+    for move_no, seat in ((7, 2), (8, 3)):
+        table.move_no = move_no
+        pub.turn_started(table.id, seat, move_no)
+        for _ in range(20):
+            await asyncio.sleep(0)
+        assert pub.settled
+        assert not pub.notices._queues and not pub.notices._workers
+    assert len(sent) == 2 and "<@12>" in sent[0]["content"]
+    await pub.close()
+
+
 async def test_no_turn_notice_for_someone_who_played_in_time() -> None:
     pub, table, sent = _notice_publisher(0.1)
     pub.turn_started(table.id, 2, 7)
