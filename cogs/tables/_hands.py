@@ -49,24 +49,19 @@ class PrivateHands:
         *,
         note: str | None = None,
         retired: bool = False,
+        as_specs: bool = False,
     ) -> dict[str, Any] | None:
         """content + view of a person's private hand; None if they do not sit at the table.
-        ``retired``: the hand stops following the game, so no move is left enabled on it."""
-        parts = self._parts(table, user_id, lang, note=note, retired=retired)
-        if parts is None:
-            return None
+        ``retired``: the hand stops following the game, so no move is left enabled on it.
+        ``as_specs``: the buttons as specs (``specs``), not a view (what the follower sends)."""
+        parts = self._parts(table, user_id, lang, note, retired)
+        if parts is None or as_specs:
+            return parts
         return {"content": parts["content"], "view": views.build_view(parts["specs"])}
 
     def _parts(
-        self,
-        table: Table,
-        user_id: int,
-        lang: str,
-        *,
-        note: str | None = None,
-        retired: bool = False,
+        self, table: Table, user_id: int, lang: str, note: str | None, retired: bool
     ) -> dict[str, Any] | None:
-        """:meth:`payload` with its buttons as specs (``specs``), not a view."""
         view = table.view_for(user_id)
         if view is None:
             return None
@@ -118,7 +113,7 @@ class PrivateHands:
     def _build(
         self, table: Table, user_id: int, lang: str, retired: bool
     ) -> dict[str, Any] | None:
-        return self._parts(table, user_id, lang, retired=retired)  # the follower sends specs
+        return self.payload(table, user_id, lang, retired=retired, as_specs=True)
 
     def _lost(self, table: Table, user_id: int) -> None:
         """A hand that could not be updated while its person is to act: ping them instead."""

@@ -85,6 +85,17 @@ async def open_hands(
     return hands
 
 
+async def four_in_pairs(
+    fake: FakeDiscord, bot: AlbastiniBot
+) -> tuple[Any, dict[int, FakeMessage], dict[int, FakeUser]]:
+    """Four people at an Albastini table in pairs, each with their hand open: the table, the
+    hands by user id, the people by id."""
+    people = [fake.add_user(name) for name in ("Asha", "Baraka", "Chiku", "Dalila")]
+    table_msg = await open_table(fake, people, teams="pairs", target=1, game="albastini")
+    hands = await open_hands(fake, people, table_msg)
+    return table_of(bot, fake), hands, {u.id: u for u in people}
+
+
 @pytest.mark.parametrize("courier", [True, False], ids=["courier", "no-courier"])
 async def test_a_whole_four_pair_match_one_click_per_move(
     fake: FakeDiscord,
@@ -242,11 +253,7 @@ async def test_a_move_is_answered_before_the_updates_it_causes(
         monkeypatch.setattr(Courier, "start", _no_courier)
     bot = make_bot(notice_delay=0.0)
     async with fake.run_bot(bot):
-        people = [fake.add_user(name) for name in ("Asha", "Baraka", "Chiku", "Dalila")]
-        table_msg = await open_table(fake, people, teams="pairs", target=1, game="albastini")
-        table = table_of(bot, fake)
-        hands = await open_hands(fake, people, table_msg)
-        by_id = {u.id: u for u in people}
+        table, hands, by_id = await four_in_pairs(fake, bot)
         for _ in range(6):
             await settle(bot, fake)
             current = table.seats[table.to_act].user_id
@@ -314,11 +321,7 @@ async def test_a_handled_click_is_freed_at_once(
     paused the event loop to free it)."""
     bot = make_bot(notice_delay=0.0)
     async with fake.run_bot(bot):
-        people = [fake.add_user(name) for name in ("Asha", "Baraka", "Chiku", "Dalila")]
-        table_msg = await open_table(fake, people, teams="pairs", target=1, game="albastini")
-        table = table_of(bot, fake)
-        hands = await open_hands(fake, people, table_msg)
-        by_id = {u.id: u for u in people}
+        table, hands, by_id = await four_in_pairs(fake, bot)
         await settle(bot, fake)
         gc.collect()
         gc.disable()  # from here, only reference counting frees anything
