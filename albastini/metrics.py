@@ -20,7 +20,8 @@ in one process, as in the tests, count apart):
   waiting now and in the one-second window (cogs/messages/budget.py);
 * ``albastini_discord_errors_total{kind}``: requests Discord refused or that failed, by kind
   (``not_found``, ``forbidden``, ``unauthorized``, ``rate_limited``, ``server_error``,
-  ``other``, ``network``): the bot's REST requests, and the answers to interactions that failed;
+  ``other``, ``network``): the bot's REST requests, the answers to interactions that failed,
+  and the edits the courier or an interaction's webhook sent (:meth:`Metrics.refused`);
 * ``albastini_worker_restarts_total``, ``albastini_courier_restarts_total``: computer
   players' worker processes and courier processes started again after one died;
 * ``albastini_info{shards}``: 1, with the shards this process serves.
@@ -68,6 +69,12 @@ def error_kind(exc: BaseException) -> str:
             return kinds[status]
         return "server_error" if status >= 500 else "other"
     return "network"
+
+
+#: What became of an edit sent by the courier or through a webhook -> the kind of error it was
+#: (a token that no longer edits its message: Discord answered 401, or 404 for a hand's token)
+_OUTCOME_KINDS = {"not_found": "not_found", "forbidden": "forbidden",
+                  "token_gone": "unauthorized", "failed": "other"}
 
 
 class Metrics:
@@ -119,6 +126,14 @@ class Metrics:
 
     def discord_error(self, exc: BaseException) -> None:
         self.discord_errors.labels(error_kind(exc)).inc()
+
+    def refused(self, outcome: str) -> None:
+        """An edit sent through an interaction's webhook or by the courier process (which
+        discord.py's client, watched by :meth:`watch_http`, does not see) came back
+        ``outcome`` (cogs/messages/courier.py's ``Outcome``); "ok" counts nothing."""
+        kind = _OUTCOME_KINDS.get(outcome)
+        if kind is not None:
+            self.discord_errors.labels(kind).inc()
 
     def watch_http(self, http: Any) -> None:
         """Count the failures of every REST request of discord.py's client ``http``."""

@@ -79,6 +79,7 @@ class HistoryCog(FeatureCog):
     async def cog_load(self) -> None:
         await super().cog_load()
         self.watchers.courier = lambda: self.bot.publisher.courier
+        self.watchers.refused = self.count_refused
         self.watchers.lazy = self.bot.settings.edit_interval
         self.bot.service.add_listener(self.on_events)
 

@@ -140,6 +140,8 @@ class HandFollower:
         #: Edits sent and edits that failed (tests and the benchmark read them).
         self.edits = 0
         self.failures = 0
+        #: Told what became of each edit that failed (the bot's metrics count it).
+        self.refused: Callable[[Outcome], None] = lambda outcome: None
 
     # ------------------------------------------------------------------ what the cog says
     def remember(
@@ -393,6 +395,7 @@ class HandFollower:
                 outcome = "failed"
         if outcome != "ok":
             self.failures += 1
+            self.refused(outcome)
             return False
         self.edits += 1
         return True

@@ -498,7 +498,9 @@ class TableMessages:
             payload.pop("card")
             if through is not None:
                 session = getattr(self.bot.http, "_HTTPClient__session", None)
-                return await courier.edit_original(session, self.bot.http, through, **payload)
+                outcome = await courier.edit_original(session, self.bot.http, through, **payload)
+                self._count(outcome)  # a webhook's request: not seen by the client's count
+                return outcome
             channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
             try:
                 with budgets.prepaid():  # the edit loop took its token
@@ -524,6 +526,7 @@ class TableMessages:
             self._painting += 1
         try:
             outcome, painted = await self.courier.edit(job)
+            self._count(outcome)
         except courier.CourierGone as exc:
             log.warning("table %s not updated: %s", table.id, exc)
             if self.courier is not None and self.courier.failed_starts >= COURIER_STARTS:
@@ -539,6 +542,11 @@ class TableMessages:
                 self._drawn.pop(table.id, None)
                 payload["attachments"] = []
         return outcome
+
+    def _count(self, outcome: Outcome) -> None:
+        """An edit that Discord refused counts among the bot's Discord errors (metrics on)."""
+        if (metrics := getattr(self.bot, "metrics", None)) is not None:
+            metrics.refused(outcome)
 
     def _without_courier(self) -> None:
         """The courier cannot be started again: edit the table messages from here from now on."""

@@ -68,6 +68,7 @@ class TablesCog(FeatureCog):
         follower = self.hands.follower
         self.bot.publisher.followed = follower.covers
         follower.courier = lambda: self.bot.publisher.courier
+        follower.refused = self.count_refused
         # a hand change that offers no move keeps the table message's pace
         follower.lazy = self.bot.settings.edit_interval
         follower.lifetime = self.bot.settings.token_life

@@ -64,6 +64,12 @@ class FeatureCog(commands.Cog):
     def store(self) -> Store:
         return self.bot.store
 
+    def count_refused(self, outcome: str) -> None:
+        """An edit of a private message that Discord refused (a hand or a spectator's view,
+        sent through its webhook, often by the courier): counted when metrics are on."""
+        if (metrics := self.bot.metrics) is not None:
+            metrics.refused(outcome)
+
     async def _lang(self, interaction: discord.Interaction[Any]) -> str:
         """The language of the person who interacts, for private answers."""
         return await self.bot.languages.user(interaction.user.id, place_id(interaction))

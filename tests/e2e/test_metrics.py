@@ -13,8 +13,15 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from albastini.launcher import cluster_env
 from bot import AlbastiniBot
-from tests.e2e.conftest import assert_clean, match_with_computers, settle
+from tests.e2e.conftest import (
+    assert_clean,
+    enabled_moves,
+    match_with_computers,
+    settle,
+    table_of,
+)
 from tests.e2e.test_courier import _my_move
+from tests.e2e.test_one_click import open_hands, open_table
 from tests.fakediscord import FakeDiscord
 
 
@@ -104,3 +111,30 @@ def test_the_launcher_gives_each_cluster_its_own_metrics_port() -> None:
         "9300", "9301", "9302"]  # fmt: skip
     assert cluster_env(env, 1)["OTHER"] == "x"
     assert "ALBASTINI_METRICS_PORT" not in cluster_env({}, 1)
+
+
+async def test_a_refused_edit_of_a_private_hand_counts_as_a_discord_error(
+    make_bot: Callable[..., AlbastiniBot],
+) -> None:
+    """The courier's requests are not discord.py's client's: a hand edit Discord refuses (the
+    person dismissed their hand: 404) still counts among the Discord errors."""
+    port = free_port()
+    async with FakeDiscord() as fake:
+        async with fake.run_bot(make_bot(metrics_port=port, notice_delay=0.0)) as bot:
+            people = [fake.add_user("Asha"), fake.add_user("Baraka")]
+            table_msg = await open_table(fake, people, game="albastini")
+            table = table_of(bot, fake)
+            hands = await open_hands(fake, people, table_msg)
+            await settle(bot, fake)
+            before = one(await scrape(port), "albastini_discord_errors_total", kind="not_found")
+            current = next(u for u in people if u.id == table.seats[table.to_act].user_id)
+            other = next(u for u in people if u is not current)
+            fake._delete(hands[other.id])  # the person dismissed their private hand
+            hand = hands[current.id]
+            await fake.click(current, hand, custom_id=enabled_moves(hand)[0].custom_id)
+            await settle(bot, fake)  # now the other's turn: their hand's edit is refused
+            assert bot.tables.hands.follower.failures >= 1
+            after = one(await scrape(port), "albastini_discord_errors_total", kind="not_found")
+            assert after - before == bot.tables.hands.follower.failures
+        assert fake.failed_interactions == [] and fake.unknown_routes == []
+        assert {(r.status, r.body["code"]) for r in fake.rejections} == {(404, 10008)}
