@@ -117,3 +117,84 @@ def test_rollout_moves_are_the_greedy_rule_without_a_sweep_left() -> None:
                     sorted([*st.table, (a[1], (a[1],), K.LOOSE, K.VALUE[a[1]], -1)]), nxt)]
                 assert not safe or move in safe
             st.apply(rng.choice(legal))
+
+
+def test_hard_takes_the_sweep_and_the_big_cassino_and_leaves_no_easy_sweep() -> None:
+    hard = make_player("hard", seed=3, iterations=40)
+    # the other hand as large as this one, so that the round deals out evenly
+    deal = position([loose("4C"), loose("5D")], ["9S", "2C", "KH"], others=["3H", "7C", "JS"])
+    assert hard.choose(deal.view(1)) == "capture:9S:4C5D"  # the whole table: a sweep
+    deal = position([loose("TD"), loose("9C"), loose("KH")], ["TS", "5C", "QD"],
+                    others=["3H", "7C", "JS"])
+    # the 10 of diamonds (2 points) now, not left for the other side's tens
+    assert hard.choose(deal.view(1)) == "capture:TS:TD"
+    # no capture: trailing the 6 lets any ten sweep 4+6; trailing the queen leaves none
+    deal = position([loose("4C")], ["6D", "QH"], others=["3H", "7C"])
+    assert hard.choose(deal.view(1)) == "trail:QH"
+
+
+def test_passed_up_names_only_cards_the_other_seat_does_not_hold() -> None:
+    """Against players who always take a capture worth more (greedy), what the history says
+    a seat lacks is never in its hand, and it says something in most deals; the sampled
+    worlds then deal that seat none of those cards while others are left, and every world
+    holds each unseen card exactly once."""
+    from albastini.games.cassino import kernel as K
+    from albastini.games.cassino.ai.core import card_key, passed_up, read_view
+    from albastini.games.cassino.ai.search import sample_world
+
+    found = 0
+    rng = random.Random(7)
+    for players in (2, 2, 3, 4):
+        for seed in range(6):
+            deal = new_deal(players, seed=seed + 40 * players)
+            greedy = make_player("greedy")
+            while deal.phase != "finished":
+                seat = deal.to_act
+                assert seat is not None
+                view = table_view(deal, seat)
+                k = read_view(view)
+                lacks = passed_up(view, k)
+                for other, keys in lacks.items():
+                    assert k.team_of(other) != k.team_of(seat)
+                    held = {card_key(K.CODE_INT[x.code]) for x in deal.hand(other)}
+                    assert not keys & held, (other, keys, held)
+                    found += 1
+                world = sample_world(k, rng, lacks)
+                cards = [c for h in world.hands for c in h] + [
+                    c for c in world.deck[world.pos:]]
+                assert sorted(cards) == sorted(k.unseen + k.hand)
+                assert [len(h) for h in world.hands] == k.hand_sizes
+                for other, keys in lacks.items():
+                    spare = [c for c in k.unseen if card_key(c) not in keys]
+                    if len(spare) >= k.hand_sizes[other] + players * 2:
+                        assert not {card_key(c) for c in world.hands[other]} & keys
+                deal.apply(greedy.choose(view))
+    assert found > 20
+
+
+def test_hard_sees_only_its_view() -> None:
+    """The other hand and the undealt pack dealt differently around the same view: the
+    same view, so the same choice (the player reads nothing else)."""
+    from albastini.games.cassino import kernel as K
+
+    deal = new_deal(2, seed=12)
+    greedy = make_player("greedy")
+    for _ in range(9):
+        deal.apply(greedy.choose(table_view(deal, deal.to_act)))
+    seat = deal.to_act
+    assert seat is not None
+    view = table_view(deal, seat)
+    choice = make_player("hard", seed=2, iterations=30).choose(view)
+    st = deal.state
+    other = 1 - seat
+    hidden = st.hands[other] + list(st.deck[st.pos:])
+    rng = random.Random(1)
+    for _ in range(5):
+        rng.shuffle(hidden)
+        n = len(st.hands[other])
+        st.hands[other] = sorted(hidden[:n])
+        st.deck = tuple(list(st.deck[:st.pos]) + hidden[n:])
+        again = table_view(deal, seat)
+        assert again == view
+        assert make_player("hard", seed=2, iterations=30).choose(again) == choice
+    assert all(K.CODES[c] not in json.dumps(view) for c in hidden)

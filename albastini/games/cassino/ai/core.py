@@ -28,6 +28,27 @@ WORTH: tuple[float, ...] = tuple(
 )
 #: What a sweep is worth (its point, and the table won).
 SWEEP = 1.0
+#: The least a captured card is worth (its share of "most cards").
+PLAIN = 0.15
+
+
+def worth_now(piles: Sequence[Sequence[int]], captured: Sequence[int]) -> tuple[float, ...]:
+    """What capturing each card is worth from now on, given the cards each team has captured
+    (``piles``, replayed from the history; [] when unknown) and their numbers (``captured``):
+    as :data:`WORTH`, but a spade counts 0.2 towards most spades (its point is shared by 13
+    cards, "most cards"' 3 by 52), and a majority that a team has already won (more than half
+    the cards, more than half the spades) counts nothing."""
+    spades = [sum(1 for c in p if c < 52 and c % 4 == K.SPADE) for p in piles] or [0]
+    card_share = 0.0 if max(captured, default=0) > 26 else PLAIN
+    spade_share = 0.0 if max(spades) > 6 else 0.2
+    return tuple(
+        card_share
+        + (spade_share if c % 4 == K.SPADE else 0.0)
+        + (2.0 if c == K.TEN_D else 0.0)
+        + (1.0 if c == K.TWO_S else 0.0)
+        + (1.0 if K.RANK[c] == 0 else 0.0)
+        for c in range(52)
+    )
 
 
 def worth(cards: Sequence[int]) -> float:
@@ -129,6 +150,77 @@ def read_view(view: Mapping[str, Any]) -> Knowledge:
         legal=[str(c) for c in view.get("legal") or ()],
         piles=captured_cards(view, n_teams) or [],
     )
+
+
+def card_key(card: int) -> int:
+    """What a card captures with: its value (1-10), or ``-rank - 1`` for a face card (a face
+    takes only cards of its own rank)."""
+    return K.VALUE[card] or -K.RANK[card] - 1
+
+
+def takes_by_key(table: Sequence[K.Item]) -> dict[int, float]:
+    """For each :func:`card_key`, the most :func:`worth` (and :data:`SWEEP`) one capture with
+    such a card takes from ``table`` (the capturing card not counted); keys with no capture
+    are left out."""
+    out: dict[int, float] = {}
+    if not table:
+        return out
+    summ = K.summables(table)
+    full = (1 << len(table)) - 1
+    for v in range(1, 11):
+        best = 0.0
+        for m in K.capture_sets(table, summ, v):
+            w = sum(worth(it[1]) for i, it in enumerate(table) if m >> i & 1)
+            best = max(best, w + (SWEEP if m == full else 0.0))
+        if best:
+            out[v] = best
+    for r in range(10, 13):
+        same = [it for it in table if it[2] == K.LOOSE and K.RANK[it[0]] == r]
+        if same:
+            out[-r - 1] = (sum(worth(it[1]) for it in same)
+                           + (SWEEP if len(same) == len(table) else 0.0))
+    return out
+
+
+#: How much more a passed-up capture must have been worth than the play made instead for
+#: :func:`passed_up` to conclude that the player lacks the card (a sweep, the 10♦, an Ace or
+#: the 2♠ with a card or so: every level and the expert take those when they can).
+PASSED_UP = 0.9
+
+
+def passed_up(view: Mapping[str, Any], k: Knowledge) -> dict[int, set[int]]:
+    """Per seat of another team, the :func:`card_key` values it most likely does not hold:
+    earlier in this round (its hand now is part of its hand then) it made a play worth at
+    least :data:`PASSED_UP` less than a capture such a card offered. Read from the public
+    history alone; {} when there is none or the replay does not match the table. A seat that
+    controlled a build then is skipped (the rules may have kept it from capturing)."""
+    history = view.get("history") or view.get("log") or ()
+    this_round = sum(4 - n for n in k.hand_sizes)  # every seat gets 4 cards a round
+    if not history or this_round <= 0:
+        return {}
+    table: list[K.Item] = sorted(
+        (c, (c,), K.LOOSE, K.VALUE[c], -1)
+        for c in (K.CODE_INT[x] for x in view.get("first_table") or ()))
+    start = len(history) - this_round
+    out: dict[int, set[int]] = {}
+    for j, (who, code) in enumerate(history):
+        seat = int(who)
+        action = action_of(str(code))
+        rest, taken = after(table, action, seat)
+        if (j >= start and k.team_of(seat) != k.team_of(k.seat)
+                and not any(it[4] == seat for it in table)):
+            kind, card = action[0], action[1]
+            made = worth(taken) + (SWEEP if kind == K.CAPTURE and not rest else 0.0)
+            if kind == K.BUILD:  # worth what it will take
+                made = worth(next(it[1] for it in rest if it[4] == seat and card in it[1]))
+            for key, take in takes_by_key(table).items():
+                # the capturing card itself would have counted too (at least a plain card)
+                if take + PLAIN - made >= PASSED_UP:
+                    out.setdefault(seat, set()).add(key)
+        table = rest
+    if sorted(it[0] for it in table) != sorted(it[0] for it in k.table):
+        return {}
+    return out
 
 
 def action_of(code: str) -> K.Action:

@@ -3,30 +3,50 @@
 Each iteration deals the cards this seat has not seen to the other hands (by their sizes)
 and to the rest of the pack, at random (:func:`sample_world`), then scores every legal
 action on that same world (common random numbers: the moves are compared on the same
-cards) by playing on with :func:`.core.greedy_action` for every seat to the end of the next
+cards) by playing on with :func:`.core.rollout_move` for every seat to the end of the next
 round, or of the deal, and valuing what each side captured meanwhile (:func:`outcome`). The
 action with the best mean wins. The kernel's own rules run the rollouts.
+
+Two readings of the view make the worlds and their values truer (bench/README.md, "Cassino:
+what was tried", has the figures): a card is valued by what it is still worth
+(:func:`.core.worth_now`: a majority a side has already won counts nothing, a spade counts
+its share of most spades), and a seat that passed up a capture earlier in this round (a
+sweep, the 10♦, an Ace) is dealt no card that would have made it (:func:`.core.passed_up`)
+while other cards remain.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping, Sequence
 from time import perf_counter
 from typing import Any
 
 from .. import kernel as K
-from .core import SWEEP, Knowledge, action_of, read_view, rollout_move, worth
+from .core import (
+    SWEEP,
+    WORTH,
+    Knowledge,
+    action_of,
+    card_key,
+    passed_up,
+    read_view,
+    rollout_move,
+    worth_now,
+)
 from .players import NormalPlayer
 
 #: Placeholder for a captured card whose identity does not matter (counted, never scored).
 HIDDEN = 52
 
 
-def sample_world(k: Knowledge, rng: random.Random) -> K.State:
+def sample_world(k: Knowledge, rng: random.Random,
+                 lacks: Mapping[int, Collection[int]] | None = None) -> K.State:
     """A full :class:`..kernel.State` consistent with what the seat knows: the unseen cards
     shuffled into the other hands and the undealt pack (a seat that controls a build gets a
-    card of its value first: the rules say it holds one); the piles as placeholders."""
+    card of its value first: the rules say it holds one); the piles as replayed from the
+    history (placeholders without one). ``lacks`` (:func:`.core.passed_up`): per seat, the
+    card keys it is dealt only when the other unseen cards run out."""
     unseen = list(k.unseen)
     rng.shuffle(unseen)
     forced: dict[int, list[int]] = {}
@@ -50,8 +70,18 @@ def sample_world(k: Knowledge, rng: random.Random) -> K.State:
         else:
             mine = forced.get(s, [])
             take = size - len(mine)
-            st.hands.append(sorted(mine + unseen[:take]))
-            del unseen[:take]
+            keys = lacks.get(s) if lacks else None
+            if keys:
+                # the cards it probably lacks only when the others run out (the draw stays
+                # uniform among the rest: ``unseen`` is shuffled)
+                order = sorted(range(len(unseen)), key=lambda i: card_key(unseen[i]) in keys)
+                chosen = set(order[:take])
+                mine = mine + [unseen[i] for i in order[:take]]
+                unseen = [c for i, c in enumerate(unseen) if i not in chosen]
+            else:
+                mine = mine + unseen[:take]
+                del unseen[:take]
+            st.hands.append(sorted(mine))
     st.deck = tuple([HIDDEN] * st.pos + unseen)
     st.table = list(k.table)
     # the captured cards are public (replayed from the history), so the end can be scored
@@ -64,11 +94,13 @@ def sample_world(k: Knowledge, rng: random.Random) -> K.State:
     return st
 
 
-def outcome(st: K.State, start: K.State, team: int) -> float:
+def outcome(st: K.State, start: K.State, team: int,
+            values: Sequence[float] = WORTH) -> float:
     """What this seat's team gained against the best other team since ``start``: the worth
-    of the cards captured and the sweeps. When the deal is over (and the piles are the real
-    cards), the deal itself: 1 for a win, a half for a tie for the top, plus a twentieth of
-    the points' margin."""
+    of the cards captured (``values``, per card: :func:`.core.worth_now` of the piles at the
+    decision) and the sweeps. When the deal is over (and the piles are the real cards), the
+    deal itself: 1 for a win, a half for a tie for the top, plus a twentieth of the points'
+    margin."""
     if st.finished and not any(c == HIDDEN for p in st.piles for c in p):
         points, _ = st.score()
         ours = points[team]
@@ -78,7 +110,7 @@ def outcome(st: K.State, start: K.State, team: int) -> float:
     gains = []
     for t in range(st.n_teams):
         new = st.piles[t][len(start.piles[t]):]
-        g = worth(new) + SWEEP * (st.sweeps[t] - start.sweeps[t])
+        g = sum(values[c] for c in new if c < 52) + SWEEP * (st.sweeps[t] - start.sweeps[t])
         if st.finished:
             counts = [len(p) for p in st.piles]
             top = max(counts)
@@ -116,6 +148,10 @@ class SearchPlayer(NormalPlayer):
         horizon = k.round + self.HORIZON  # builds are settled within a round
         # the heuristic's order breaks ties and is the answer if no world fits in the time
         prior = [self.score(k, a) for a in actions]
+        # what a card is worth now (majorities already won count nothing), and the cards
+        # the others showed they lack by passing up a capture this round
+        values = worth_now(k.piles, k.captured)
+        lacks = passed_up(view, k)
         totals = [0.0] * len(actions)
         deadline = perf_counter() + self.time_ms / 1000
         done = 0
@@ -125,12 +161,12 @@ class SearchPlayer(NormalPlayer):
                     break
             elif done and perf_counter() >= deadline:
                 break
-            world = sample_world(k, self.rng)
+            world = sample_world(k, self.rng, lacks)
             for i, action in enumerate(actions):
                 st = world.copy()
                 st.apply(action)
                 rollout(st, horizon)
-                totals[i] += outcome(st, world, team)
+                totals[i] += outcome(st, world, team, values)
             done += 1
         best = max(range(len(actions)),
                    key=lambda i: (totals[i] / max(done, 1) + 0.05 * prior[i], legal[i]))
