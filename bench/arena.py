@@ -76,6 +76,7 @@ from albastini.ai import DIFFICULTIES, make_player
 from albastini.games import ass as ass_game
 from albastini.games import cassino as cas
 from albastini.games import twentyeight as t28
+from albastini.games.twentyeight.ai import SearchPlayer as SearchPlayer28
 from bench.experts import make_expert
 
 
@@ -85,7 +86,17 @@ def make_bot(game: str, level: str, seed: int, options: dict[str, Any]) -> Any:
     if level == "expert":
         return make_expert(game, seed)
     if game == "twentyeight":
-        return t28.make_player(level, seed=seed, **options)
+        opts = dict(options)
+        play = opts.pop("play", None)
+        explore = opts.pop("explore", None)
+        bot = t28.make_player(level, seed=seed, **opts)
+        if isinstance(bot, SearchPlayer28):
+            # how the search player searches its play (--play28, --explore28)
+            if play is not None:
+                bot.play_search = play
+            if explore is not None:
+                bot.explore = explore
+        return bot
     if game == "cassino":
         return cas.make_player(level, seed=seed, **options)
     if game == "ass":
@@ -379,6 +390,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--iterations", type=int, default=None, help="search samples instead")
     parser.add_argument("--rollout", default=None, choices=["policy", "greedy"],
                         help="albastini search: its rollout policy (default policy)")
+    parser.add_argument("--play28", default=None, choices=["ismcts", "pimc"],
+                        help="28 hard: how its play is searched (default the player's: "
+                             "pimc)")
+    parser.add_argument("--explore28", type=float, default=None,
+                        help="28 hard, ismcts: the UCB1 exploration constant (default 0.7)")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--all-modes", action="store_true",
@@ -409,6 +425,10 @@ def main(argv: list[str] | None = None) -> None:
             opts28: dict[str, Any] = {"time_ms": args.time_ms}
             if args.iterations:
                 opts28["iterations"] = args.iterations
+            if twenty_eight and args.play28:
+                opts28["play"] = args.play28
+            if twenty_eight and args.explore28 is not None:
+                opts28["explore"] = args.explore28
             options[lv] = opts28
         elif not twenty_eight and DIFFICULTIES.get(lv, lv) == "search":
             # the player's own budget (a fixed number of samples, a time cap) unless given
@@ -432,6 +452,9 @@ def main(argv: list[str] | None = None) -> None:
         f"arena: {game}A={args.a} vs B={args.b}, mode {args.mode}, {args.deals} packs {times}, "
         f"time {args.time_ms or 'default'} ms, iterations {args.iterations or 'default'}, "
         f"workers {args.workers}, seed {args.seed}"
+        + (f", play {args.play28}" if twenty_eight and args.play28 else "")
+        + (f", explore {args.explore28}" if twenty_eight and args.explore28 is not None
+           else "")
     )
     run = (play_pair_28 if twenty_eight else play_pair_cassino if cassino
            else play_pair_ass if is_ass else play_pair)

@@ -102,6 +102,13 @@ class Knowledge:
 _PACK_SETS = {n: frozenset(K.pack_ints(n)) for n in (3, 4, 6)}
 
 
+def side_of(st: K.State, seat: int) -> int:
+    """0 for the bidding side (3 players: the bidder alone), 1 for the defenders."""
+    if st.n_teams == 3:
+        return 0 if seat == st.bidder else 1
+    return 0 if seat % st.n_teams == st.bidder % st.n_teams else 1
+
+
 def read_view(view: Mapping[str, Any]) -> Knowledge:
     """A :class:`Knowledge` from a seat's view."""
     def ints(codes: list[str]) -> list[int]:

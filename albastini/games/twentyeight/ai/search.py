@@ -10,6 +10,9 @@ suit, the face-down card is of the suit the bidder's first cards favoured); then
 every legal action on that same world by playing the deal out with :func:`rollout`, a fast
 policy on :class:`..kernel.State` that uses only what each player could know. The action
 with the best weighted mean wins: winning the deal first, a little the card points.
+Information-set MCTS over the same worlds and rollouts (:mod:`.ismcts`, ``play_search =
+"ismcts"``) measured no better against the expert (bench/README.md) and is kept for the
+bench only.
 
 Auction: for passing and for the lowest legal bid, deals sampled around its cards (the
 other players' first cards weighted by their speeches, the second batch at random) are bid
@@ -28,8 +31,10 @@ from time import perf_counter
 from typing import Any
 
 from .. import kernel as K
-from .core import CODE_INT, Knowledge, card_key, read_view, sample_world
+from . import ismcts
+from .core import CODE_INT, Knowledge, card_key, read_view, sample_world, side_of
 from .infer import MARGIN, hand_value, played_by_seat, seat_weight, speeches, world_weight
+from .ismcts import side_utilities
 from .players import NormalPlayer
 
 #: Sampled deals behind an auction speech or a trump card when the number of samples is
@@ -41,13 +46,6 @@ MAX_BID_SAMPLES = 2000
 TRIES = 12
 #: A raise (or Thani) needs at least this chance of making it.
 RAISE_SURE = 0.85
-
-
-def side_of(st: K.State, seat: int) -> int:
-    """0 for the bidding side (3 players: the bidder alone), 1 for the defenders."""
-    if st.n_teams == 3:
-        return 0 if seat == st.bidder else 1
-    return 0 if seat % st.n_teams == st.bidder % st.n_teams else 1
 
 
 def policy(st: K.State) -> int:
@@ -245,14 +243,7 @@ ROLLOUT: list[Callable[[K.State], int]] = [fair_policy]
 def utility(st: K.State, seat: int) -> float:
     """1 when this seat's side won the deal, plus a hundredth per card point of its side
     (a redeal: one half)."""
-    if st.redeal:
-        return 0.5
-    _, made, _ = st.settlement()
-    mine = side_of(st, seat)
-    won = made if mine == 0 else not made
-    # (in 3 players each seat is a team: the defenders' points are those of both)
-    pts = sum(p for t, p in enumerate(st.points) if side_of(st, t) == mine)
-    return (1.0 if won else 0.0) + 0.01 * pts
+    return side_utilities(st)[side_of(st, seat)]
 
 
 def lay_card(hand: list[int], players: int) -> int:
@@ -298,6 +289,12 @@ class SearchPlayer(NormalPlayer):
         self.time_ms = time_ms
         self.iterations = iterations
         self.last_samples = 0
+        #: How the play is searched: ``"pimc"`` (one step of search over rollouts per sampled
+        #: world, :meth:`evaluate`) or ``"ismcts"`` (:mod:`.ismcts`: measured no better, so
+        #: only the bench sets it, ``arena.py --play28``).
+        self.play_search = "pimc"
+        #: The tree search's UCB1 exploration constant.
+        self.explore = ismcts.EXPLORE
 
     def _choose(self, view: Mapping[str, Any], legal: list[str]) -> str:
         start = perf_counter()
@@ -310,6 +307,13 @@ class SearchPlayer(NormalPlayer):
         if k.phase == "raising":
             return self.raise_by_search(k, legal, deadline)
         actions = [K.EXPOSE if c == "expose" else CODE_INT[c[5:]] for c in legal]
+        if self.play_search == "ismcts" and len(actions) > 1:
+            # (a fixed budget: as many rollouts as PIMC plays on that many worlds)
+            fixed = (self.iterations or 0) * len(actions)
+            visits = ismcts.search(ismcts.world_drawer(k, self.rng), actions, self.rng,
+                                   self.samples(deadline, fixed, 10**9), rollout, self.explore)
+            self.last_samples = sum(visits)
+            return legal[max(range(len(actions)), key=lambda i: visits[i])]
         totals = self.evaluate(k, actions, deadline)
         best = max(range(len(actions)), key=lambda i: totals[i])
         return legal[best]
