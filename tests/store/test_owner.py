@@ -72,6 +72,7 @@ async def test_a_waiting_process_takes_over_when_the_owner_and_its_connections_a
         await old.release()
     waits = [r for r in caplog.records if "waiting for it to stop" in r.getMessage()]
     assert len(waits) == 1 and waits[0].levelno == logging.WARNING
+    assert "taking over anyway" not in caplog.text  # it saw the old connections go
 
 
 async def test_a_lost_lock_is_taken_again_or_the_process_is_told_to_stop(

@@ -205,7 +205,7 @@ class ShardOwner:
         deadline = loop.time() + HANDOVER_TIMEOUT
         while await conn.fetchval(
             "SELECT count(*) FROM pg_stat_activity WHERE application_name = ANY($1::text[]) "
-            "AND datname = current_database()",
+            "AND datname = current_database() AND pid <> pg_backend_pid()",  # not this one
             sorted(old),
         ):
             if loop.time() > deadline:
