@@ -198,3 +198,33 @@ def test_hard_sees_only_its_view() -> None:
         assert again == view
         assert make_player("hard", seed=2, iterations=30).choose(again) == choice
     assert all(K.CODES[c] not in json.dumps(view) for c in hidden)
+
+
+def test_hard_keeps_its_time_inside_a_slow_world(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A world whose actions are slow to play out (many builds, a loaded machine) does not run
+    the decision past its time: once one world is weighed, the deadline is kept between the
+    actions of the next, and a world left half done is dropped rather than weighed on some
+    actions only. The clock here is the search's own, moved by each rollout."""
+    from albastini.games.cassino.ai import search
+
+    deal = new_deal(2, seed=12)
+    greedy = make_player("greedy")
+    for _ in range(9):
+        deal.apply(greedy.choose(table_view(deal, deal.to_act)))
+    view = table_view(deal, deal.to_act)
+    actions = len(view["legal"])
+    assert actions >= 2
+    clock = [0.0]
+    step = 0.150 / (actions + 0.5)  # the first world ends just inside 150 ms, the second not
+    played = search.rollout
+
+    def slow_rollout(st: object, horizon: int) -> None:
+        played(st, horizon)  # type: ignore[arg-type]
+        clock[0] += step
+
+    monkeypatch.setattr(search, "perf_counter", lambda: clock[0])
+    monkeypatch.setattr(search, "rollout", slow_rollout)
+    hard = make_player("hard", seed=3, time_ms=150)
+    assert hard.choose(view) in view["legal"]
+    assert hard.worlds == 1
+    assert clock[0] < 0.150 + 2 * step  # one action of the second world, not all of them

@@ -140,6 +140,8 @@ class SearchPlayer(NormalPlayer):
         super().__init__(seed)
         self.time_ms = float(time_ms)
         self.iterations = iterations
+        #: The worlds the last decision weighed (each with every action played out in it).
+        self.worlds = 0
 
     def _choose(self, view: Mapping[str, Any], legal: list[str]) -> str:
         k = read_view(view)
@@ -162,12 +164,22 @@ class SearchPlayer(NormalPlayer):
             elif done and perf_counter() >= deadline:
                 break
             world = sample_world(k, self.rng, lacks)
-            for i, action in enumerate(actions):
+            scores = []
+            for action in actions:
+                # a world with many builds to play out can take long under load: once one
+                # world is in, the deadline is kept between actions and a world left half
+                # done is dropped (its actions would be weighed on different worlds)
+                if done and self.iterations is None and perf_counter() >= deadline:
+                    break
                 st = world.copy()
                 st.apply(action)
                 rollout(st, horizon)
-                totals[i] += outcome(st, world, team, values)
+                scores.append(outcome(st, world, team, values))
+            if len(scores) < len(actions):
+                break
+            totals = [t + s for t, s in zip(totals, scores, strict=True)]
             done += 1
+        self.worlds = done
         best = max(range(len(actions)),
                    key=lambda i: (totals[i] / max(done, 1) + 0.05 * prior[i], legal[i]))
         return legal[best]
