@@ -6,6 +6,7 @@ database that goes away and comes back costs one warning, the fixed parts meanwh
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import time
 
@@ -14,6 +15,7 @@ import pytest
 from albastini.store.postgres.budget import RESERVE, Lease, Leases, allot
 from cogs.messages.budget import WINDOW_SECONDS, GlobalBudget, window_for
 from cogs.messages.pool import BudgetPool
+from tests import doubles
 from tests.doubles import PostgresServer
 
 RATE = 45.0
@@ -115,12 +117,8 @@ def pool_of(dsn: str, name: str, interval: float = 0.05) -> BudgetPool:
     return BudgetPool.start_with(Leases(dsn, name), rate=RATE, share=0.5, interval=interval)
 
 
-async def until(predicate: object, timeout: float = 30.0) -> None:
-    loop = asyncio.get_running_loop()
-    end = loop.time() + timeout
-    while not predicate():  # type: ignore[operator]
-        assert loop.time() < end, "never happened"
-        await asyncio.sleep(0.02)
+#: the shared poll, with the time a loaded machine may need for a server round trip
+until = functools.partial(doubles.until, timeout=30.0)
 
 
 async def test_a_busy_process_takes_most_of_the_pool_and_two_busy_ones_share_it(

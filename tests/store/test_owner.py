@@ -6,6 +6,7 @@ per try, while the server is down."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 
 import asyncpg
@@ -16,6 +17,7 @@ from albastini.store import PostgresStore, StoreUnavailable
 from albastini.store.postgres import owner as owner_module
 from albastini.store.postgres.engine import FLOOR_WARNINGS
 from albastini.store.postgres.owner import ShardOwner, ShardsServed, application_name
+from tests import doubles
 from tests.doubles import PostgresServer
 
 
@@ -155,9 +157,5 @@ async def test_a_server_that_stays_down_is_one_warning_line_not_a_traceback_per_
     assert len(back) == 1 and "failed reconnection(s)" in back[0]
 
 
-async def _until(condition: object, timeout: float = 30) -> None:
-    loop = asyncio.get_running_loop()
-    end = loop.time() + timeout
-    while not condition():  # type: ignore[operator]
-        assert loop.time() < end, "the condition never came true"
-        await asyncio.sleep(0.05)
+#: the shared poll, with the time a loaded machine may need for a server round trip
+_until = functools.partial(doubles.until, timeout=30.0)
