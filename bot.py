@@ -62,7 +62,7 @@ from albastini.config import (
 from albastini.session import TableService
 from albastini.store import Store, StoreError, is_postgres_url, open_store
 from albastini.store.postgres.budget import Leases
-from albastini.store.postgres.owner import ShardOwner
+from albastini.store.postgres.owner import ShardOwner, application_name
 from albastini.workers import HealingPool, process_pool
 from cogs.messages.courier import Courier
 from cogs.messages.painter import stop_pool
@@ -290,7 +290,7 @@ class AlbastiniBot(commands.AutoShardedBot):
         if not isinstance(settings.database, str) or not is_postgres_url(settings.database):
             return None
         mine = f"shards {shards.describe()}, "
-        holder = f"{mine}pid {os.getpid()} on {socket.gethostname()}"
+        holder = mine + application_name()  # this process, as PostgreSQL's sessions name it
         # the shards are this process's alone by now (ShardOwner): an earlier holder is gone
         return Leases(settings.database.strip(), holder, succeeds=mine)
 
