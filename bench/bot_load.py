@@ -483,17 +483,22 @@ class Bench:
 
 
 # --------------------------------------------------------------------------- the bot process
+_NO_PICTURE = (
+    "import base64, cogs.messages.painter as _p\n"
+    "_png = base64.b64decode('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4"
+    "nGNgYGAAAAAEAAH2FzhVAAAAAElFTkSuQmCC')\n"
+    "_p.paint = lambda view, names, game, lang: (_png, 'a table')\n"
+)
+
 #: What-if experiments: the unmodified bot, patched at start-up by the launcher below (nothing in
 #: cogs/ or albastini/ changes), to measure what a change would buy.
 WHAT_IF = {
-    # the table picture replaced by a fixed 1x1 PNG: what drawing + encoding costs
-    "no-picture": (
-        "import base64, cogs.render as r\n"
-        "_png = base64.b64decode('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4"
-        "nGNgYGAAAAAEAAH2FzhVAAAAAElFTkSuQmCC')\n"
-        "r.table_picture = lambda view, names, *args, **kw: _png\n"
-        # the picture process would import the real renderer: paint in a thread here instead
-        "import concurrent.futures as _cf, cogs.painter as _p\n"
+    # the table picture replaced by a fixed 1x1 PNG and its alt text by a word: what drawing,
+    # encoding and describing cost (in the painter, where the bot draws its own pictures when
+    # the courier is away; and in the courier, below)
+    "no-picture": _NO_PICTURE + (
+        # a lambda does not cross to the painter's process: paint in a thread instead
+        "import concurrent.futures as _cf\n"
         "_p.new_pool = lambda: _cf.ThreadPoolExecutor(1)\n"
     ),
     # the table messages edited by the bot itself (pictures in the painter), not by the courier
@@ -522,6 +527,8 @@ WHAT_IF = {
         "cr.AlbastiniBot.__init__ = _init_no_cache\n"
     ),
 }
+#: What-if patches that the courier's process needs too (it draws the table pictures)
+WHAT_IF_COURIER = {"no-picture": _NO_PICTURE}
 
 
 #: ``--profile tracemalloc``: the bot traces its allocations and, as it exits (the tables still
@@ -570,10 +577,23 @@ def bot_command(args: argparse.Namespace, workdir: Path) -> list[str]:
             patches += _TRACE_MEMORY.format(path=str(workdir / "memory.txt"))
         if args.profile == "gc":
             patches += _GC_PAUSES.format(path=str(workdir / "gc.txt"))
+        courier = "".join(WHAT_IF_COURIER.get(name, "") for name in args.what_if or ())
+        if courier:
+            # The courier's process does not run this launcher, but it imports by name what
+            # it runs: its entry point, wrapped in a module that patches it first.
+            (workdir / "courier_what_if.py").write_text(
+                f"{courier}import cogs.messages.courier as _courier\n"
+                "_serve = _courier.serve\n"
+                "def serve(*args, **kwargs):\n"
+                "    return _serve(*args, **kwargs)\n"
+                "_courier.serve = serve\n",
+                encoding="utf-8",
+            )
+            patches = "import courier_what_if\n" + patches
         launcher.write_text(
             # bot.py is imported as the module ``bot`` (patched here) and started as
             # ``python bot.py`` would be; the bot's spawned processes do not run this script
-            f"import sys\nsys.path.insert(0, {str(ROOT)!r})\n{patches}"
+            f"import sys\nsys.path[:0] = [{str(ROOT)!r}, {str(workdir)!r}]\n{patches}"
             f"if __name__ == '__main__':\n"
             f"    import bot\n    sys.argv = [{script!r}, *sys.argv[1:]]\n"
             f"    bot.keep_spawned_processes_light()\n    sys.exit(bot.main())\n",
