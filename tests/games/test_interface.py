@@ -162,6 +162,30 @@ def test_the_platform_checks_and_applies_codes_the_same_way(name: str) -> None:
     assert tricks >= 1
 
 
+@pytest.mark.parametrize("name", IDS)
+def test_the_platform_reports_each_trick_the_table_shows(name: str) -> None:
+    """After every move, the trick ``apply`` reports (read without a whole view) is the
+    public view's newest ``last_trick`` when that changed, and nothing otherwise: what the
+    statistics count and the table says happened."""
+    rules: Game = game(name)
+    for players, team_size in rules.modes:
+        match = rules.new_match(players, team_size, 2, 0, seed=players)
+        rng = random.Random(players)
+        reported = 0
+        while not rules.deal_over(match):
+            before = match.deal.view(None)["last_trick"]
+            trick = rules.apply(match, rng.choice(rules.legal(match)))
+            after = match.deal.view(None)["last_trick"]
+            if after == before:
+                assert trick is None
+                continue
+            reported += 1
+            assert trick is not None
+            assert (trick.winner, trick.points) == (after["winner"], after["points"])
+            assert [list(play) for play in trick.plays] == after["plays"]
+        assert reported >= 1
+
+
 @pytest.mark.parametrize(("name", "package"), PACKAGES, ids=IDS)
 def test_every_view_lists_the_deals_codes_sorted(name: str, package: ModuleType) -> None:
     """One interface type: ``legal_actions()`` is the codes themselves, sorted, and the view of

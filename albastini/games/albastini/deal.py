@@ -370,6 +370,11 @@ class Deal:
         return replace(score(self._eaten, self.team_size), leftover=self.leftover)
 
     # ----------------------------------------------------------------- views
+    def last_trick_json(self) -> dict[str, Any] | None:
+        """The public view's ``last_trick`` alone (the same dict), without the rest of the
+        view: the table service reads it after every move to tell whether a trick ended."""
+        return self.tricks[-1].to_json() if self.tricks else None
+
     def view(self, seat: int | None, history: bool = False) -> dict[str, Any]:
         """What ``seat`` may know, as a JSON-serializable dict; ``seat=None`` is the public view.
 

@@ -249,6 +249,12 @@ class Deal:
         return {"winner": winner, "points": value,
                 "plays": [[s, K.CODES[c]] for s, c in plays]}
 
+    def last_trick_json(self) -> dict[str, Any] | None:
+        """The public view's ``last_trick`` alone (the same dict), without the rest of the
+        view: the table service reads it after every move to tell whether a trick ended."""
+        count = len(self.state.tricks)
+        return self.trick_json(count - 1) if count else None
+
     def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may see (None: a spectator): the own hand (its own trumps first, by
         suit, highest first in the plain order), every trump, the bets, the

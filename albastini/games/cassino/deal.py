@@ -359,6 +359,16 @@ class Deal:
             last_capturer=st.last_capturer if st.last_capturer >= 0 else None,
         )
 
+    def last_trick_json(self) -> dict[str, Any] | None:
+        """The public view's ``last_trick`` alone (the same dict: the latest capture), without
+        the rest of the view: the table service reads it after every move to tell whether a
+        capture was made."""
+        if self.last_capture is None:
+            return None
+        s, played, taken, sweep = self.last_capture
+        return {"winner": s, "points": len(taken) + 1, "plays": [[s, played]],
+                "cards": taken, "sweep": sweep}
+
     def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may know (None: the public view): the keys of the rules' view, plus
         ``teams``, ``n_teams``, ``last``, ``history`` (every play as ``[seat, code]``: all
@@ -378,11 +388,7 @@ class Deal:
         last = None
         if self.actions:
             last = {"seat": self.seats[-1], "action": self.actions[-1]}
-        capture = None
-        if self.last_capture is not None:
-            s, played, taken, sweep = self.last_capture
-            capture = {"winner": s, "points": len(taken) + 1, "plays": [[s, played]],
-                       "cards": taken, "sweep": sweep}
+        capture = self.last_trick_json()
         finished = st.finished
         return {
             "game": "cassino",

@@ -404,6 +404,11 @@ class Deal:
             return False
         return not st.face_down or (seat is not None and seat == st.bidder)
 
+    def last_trick_json(self) -> dict[str, Any] | None:
+        """The public view's ``last_trick`` alone (the same dict), without the rest of the
+        view: the table service reads it after every move to tell whether a trick ended."""
+        return self.tricks[-1].to_json() if self.tricks else None
+
     def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may see, as a JSON-serialisable dict (``None``: a spectator). Never in
         it: another hand, the pack's order, the second batch, and for anyone but the bidder
