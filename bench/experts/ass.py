@@ -99,7 +99,7 @@ def reach_density(points: int, target: int, tricks_left: int, players: int) -> f
     tricks = 36 // players
     mean_trick = DEAL_POINTS.get(players, 222.0) / tricks
     mu = mean_trick * tricks_left / players
-    sigma = SPREAD_PER_TRICK * mean_trick / 24.7 * float(tricks_left) ** 0.35
+    sigma = SPREAD_PER_TRICK * mean_trick / 24.7 * math.pow(tricks_left, 0.35)
     z = (target - points - mu) / sigma
     return math.exp(-0.5 * z * z) / (sigma * math.sqrt(2 * math.pi))
 
