@@ -7,7 +7,8 @@ progress and every card played, with who took each trick and its points) and not
 * Betting: a "go" costs a bank when missed, and its lower target is worth it only when the
   hand makes it very likely: "go" when ``2 P(reach the "go" target) - 1 > P(reach the usual
   one) + GO_MARGIN``, both chances from a logistic model of the four cards (eights above
-  all, the own trump's high cards, a King-Queen pair), fitted on deals this player played.
+  all, the own trump's high cards, a King-Queen pair), fitted on deals this player played
+  (four players; elsewhere always "no").
 * Points are weighed by what they do to the banks, not counted flat: a bank changes only when
   a player's total crosses their target, so a point is worth the chance that it carries its
   taker over (a normal spread of what the tricks still to play will bring, by the points
@@ -21,11 +22,18 @@ progress and every card played, with who took each trick and its points) and not
   over otherwise; when it would not hold the trick, the points it gives to the holder (a
   Six, worth -1, is a good card to give; an eight, worth 16, the worst). A card that wins
   tricks later (a Six, an eight, a Ten or an Ace beats most of its suit) costs its power.
+* The endgame: once nobody draws any more, every unseen card is in another hand, and a
+  player who has discarded on a suit (or interrupted it with an eight of another suit) has
+  shown that it holds none of it for the rest of the deal. Each card is then priced by
+  :data:`ENDGAME_WORLDS` deals of the unseen cards to the other hands, none of a suit its
+  holder lacks, played out as the normal player plays them out (normal's own
+  ``sample_world`` and ``rollout``), by the weighed points above.
 """
 
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Mapping, Sequence
 from math import comb
 from typing import Any
@@ -37,7 +45,9 @@ from albastini.games.players import CodeChooser
 #: The bet's models, per number of players: logistic weights of (1, sixes, eights, Jacks,
 #: Queens, Kings, Tens, Aces, own trumps, own trumps Queen and up, the chance of leading the
 #: first trick, a King-Queen pair) for reaching the "go" target and the usual one, fitted on
-#: 3,000-6,000 deals of this player against itself. Eights are nearly all of it.
+#: ~5,000 four-player deals of this player's rules against themselves (without the endgame).
+#: Eights are nearly all of it, and four cards say little: with four players the rule almost
+#: never says "go". Tables without a model always say "no".
 GO_MODEL: dict[int, tuple[tuple[float, ...], tuple[float, ...]]] = {
     4: ((-0.984, 0.004, 0.630, 0.049, -0.059, 0.037, -0.079, 0.023, -0.001, 0.156, -0.047,
          0.136),
@@ -51,9 +61,10 @@ GO_MARGIN = 0.05
 POWER_WORTH = 8.0
 COST_WIN = 1.0
 COST_LOSE = 0.5
-RANK_POWER = list(POWER)
-#: Deals sampled per card once the stock is out.
+#: Deals sampled per card once nobody draws any more (the stock holds fewer cards than
+#: ENDGAME_DRAWS rounds of draws): 0 plays the rules to the end.
 ENDGAME_WORLDS = 12
+ENDGAME_DRAWS = 1
 #: The points a deal brings in all (cards and combinations: more with more players, whose
 #: tricks hold more combinations), and the spread of one player's points over the tricks
 #: still to play: SPREAD_PER_TRICK * (mean trick) / 24.7 * tricks ** 0.35 (measured with
@@ -104,6 +115,61 @@ def reach_density(points: int, target: int, tricks_left: int, players: int) -> f
     return math.exp(-0.5 * z * z) / (sigma * math.sqrt(2 * math.pi))
 
 
+def known_voids(k: Knowledge, tricks: Sequence[Mapping[str, Any]]) -> list[set[int]]:
+    """Per seat, the suits it has shown it lacks since the last draw (so for the rest of
+    the deal): it discarded, or interrupted with an eight of another suit, on that main
+    suit (both are allowed only to a player without it). Read from the public tricks."""
+    n = k.players
+    last_draw = (36 - 4 * n) // n  # the tricks after which everyone drew
+    voids: list[set[int]] = [set() for _ in range(n)]
+    played = [[(int(s), K.CODE_INT[c]) for s, c in t["plays"]] for t in tricks[last_draw:]]
+    if len(tricks) >= last_draw:
+        played.append(list(k.trick.plays))
+    for plays in played:
+        tr = K.Trick()
+        for seat, card in plays:
+            main = tr.main_suit
+            if tr.play(seat, card, k.levels, k.main_levels, False) in (K.DISCARD,
+                                                                         K.EIGHT_RULE):
+                voids[seat].add(main)
+    return voids
+
+
+def deal_around_voids(k: Knowledge, voids: Sequence[set[int]], rng: random.Random
+                      ) -> K.State:
+    """A world for the endgame: :func:`~albastini.games.ass.ai.core.sample_world`, its
+    other hands dealt again so that nobody holds a suit it has shown it lacks (the rest to
+    the stock; unconstrained if twenty tries find no such deal)."""
+    st = sample_world(k, rng)
+    others = [s for s in range(k.players) if s != k.seat]
+    if not any(voids[s] for s in others):
+        return st
+    for _ in range(20):
+        cards = list(k.unseen)
+        rng.shuffle(cards)
+        room = {s: k.hand_sizes[s] for s in others}
+        hands: dict[int, list[int]] = {s: [] for s in others}
+        stock: list[int] = []
+        for i, c in enumerate(cards):
+            fits = [s for s in others if room[s] > 0 and c // 9 not in voids[s]]
+            if len(cards) - i > sum(room.values()):
+                fits.append(-1)  # the card left in the stock
+            if not fits:
+                break
+            s = rng.choice(fits)
+            if s < 0:
+                stock.append(c)
+            else:
+                hands[s].append(c)
+                room[s] -= 1
+        else:
+            for s in others:
+                st.hands[s] = hands[s]
+            st.stock, st.pos = stock, 0
+            return st
+    return st
+
+
 class ExpertPlayer(CodeChooser):
     """The expert rule player of Ass (see the module's docstring)."""
 
@@ -115,8 +181,9 @@ class ExpertPlayer(CodeChooser):
             return self.bet(k, legal)
         weights = self.weights(k, len(view["tricks"]), int(view["tricks_total"]))
         cards = [K.CODE_INT[c[5:]] for c in legal]
-        if k.stock == 0 and ENDGAME_WORLDS > 0 and len(cards) > 1:
-            return "play:" + K.CODES[self.endgame(k, cards, weights)]
+        if k.stock < ENDGAME_DRAWS * k.players and ENDGAME_WORLDS > 0 and len(cards) > 1:
+            voids = known_voids(k, view["tricks"])
+            return "play:" + K.CODES[self.endgame(k, cards, weights, voids)]
         return "play:" + K.CODES[max(cards, key=lambda c: (self.value(k, c, weights), -c))]
 
     def bet(self, k: Knowledge, legal: list[str]) -> str:
@@ -139,13 +206,14 @@ class ExpertPlayer(CodeChooser):
             out.append(w * (k.players - 1) if s == k.seat else -w)
         return out
 
-    def endgame(self, k: Knowledge, cards: list[int], weights: Sequence[float]) -> int:
-        """The stock is out: every unseen card is in another hand. The card whose deals,
-        the unseen cards dealt at random and played out as the normal player plays them
-        out, bring the most weighed points (:meth:`weights`)."""
+    def endgame(self, k: Knowledge, cards: list[int], weights: Sequence[float],
+                voids: Sequence[set[int]]) -> int:
+        """Nobody draws any more: the card whose deals, the unseen cards dealt at random
+        to the other hands (none of a suit its holder has shown it lacks) and played out as
+        the normal player plays them out, bring the most weighed points (:meth:`weights`)."""
         totals = dict.fromkeys(cards, 0.0)
         for _ in range(int(ENDGAME_WORLDS)):
-            world = sample_world(k, self.rng)
+            world = deal_around_voids(k, voids, self.rng)
             for c in cards:
                 st = world.copy()
                 st.play(c)
@@ -191,7 +259,7 @@ class ExpertPlayer(CodeChooser):
         worth = K.trick_value(cards)
         later = [(k.seat + i) % n for i in range(1, n - len(cards) + 1)]
         mine = weights[k.seat]
-        cost = POWER_WORTH * RANK_POWER[card % 9] * mine
+        cost = POWER_WORTH * POWER[card % 9] * mine
         holder = tr.holder()
         if holder != k.seat:
             # its points go to another player (the holder now: rarely taken over)
