@@ -12,8 +12,11 @@ import pytest
 from albastini import MODES as ALBASTINI_MODES
 from albastini import new_deal as new_albastini
 from albastini.games import ass, cassino, twentyeight
+from albastini.games.ass.ai.core import read_view
 from albastini.games.twentyeight.ai.core import CODE_INT
 from bench.experts import GAMES, make_expert
+from bench.experts.ass import ExpertPlayer as ExpertAss
+from bench.experts.ass import known_voids, reach_density
 from bench.experts.twentyeight import ExpertPlayer as Expert28
 from bench.experts.twentyeight import trump_value
 
@@ -144,3 +147,82 @@ def test_ass_expert_gives_a_six_not_an_eight_to_a_trick_it_does_not_take() -> No
             checked += 1
             assert code not in eights
     assert checked
+
+
+def _ass_hidden_dealt_again(deal: Any, seat: int, rng: random.Random) -> Any:
+    """A copy of an Ass ``deal`` whose cards ``seat`` cannot see (the other hands and the
+    stock) are dealt again, each hand and the stock keeping its size."""
+    other = deal.copy()
+    st = other.state
+    others = [s for s in range(deal.players) if s != seat]
+    pool = [c for s in others for c in st.hands[s]] + st.stock[st.pos:]
+    rng.shuffle(pool)
+    for s in others:
+        size = len(st.hands[s])
+        st.hands[s], pool = pool[:size], pool[size:]
+    st.stock = st.stock[:st.pos] + pool
+    return other
+
+
+@pytest.mark.parametrize("tricks", [0, 3, 6, 7])
+def test_ass_expert_sees_only_its_view(tricks: int) -> None:
+    """The hidden cards dealt differently around the same view (the bet, a trick with the
+    stock still out, and the endgame that prices cards by sampled deals around the voids
+    read from the public tricks): the same choice every time."""
+    checked = 0
+    for seed in range(6):
+        deal = ass.new_deal(4, 1, seed % 4, seed=seed)
+        players = [make_expert("ass", seed=s) for s in range(4)]
+        while deal.phase != "finished" and ((deal.phase == "betting" and tricks > 0)
+                                            or len(deal.state.tricks) < tricks):
+            deal.apply(players[deal.to_act].choose(ass.table_view(deal, deal.to_act)))
+        if deal.phase == "finished":
+            continue
+        seat = deal.to_act
+        view = ass.table_view(deal, seat)
+        codes = set()
+        rng = random.Random(seed)
+        for _ in range(8):
+            again = _ass_hidden_dealt_again(deal, seat, rng)
+            assert ass.table_view(again, seat) == view
+            codes.add(make_expert("ass", seed=1).choose(ass.table_view(again, seat)))
+        assert len(codes) == 1
+        checked += 1
+    assert checked >= 4
+
+
+def test_ass_expert_reads_only_true_voids_once_nobody_draws() -> None:
+    """A seat that discarded on a suit after the last draw holds none of it (the endgame's
+    deals are dealt around that); across many deals the reading finds voids and is never
+    wrong."""
+    found = 0
+    for seed in range(40):
+        deal = ass.new_deal(4, 1, seed % 4, seed=seed)
+        players = [make_expert("ass", seed=s) for s in range(4)]
+        while deal.phase != "finished":
+            seat = deal.to_act
+            view = ass.table_view(deal, seat)
+            if deal.phase == "playing":
+                voids = known_voids(read_view(view), view["tricks"])
+                for s, suits in enumerate(voids):
+                    held = {c // 9 for c in deal.state.hands[s]}
+                    assert not suits & held
+                    found += len(suits)
+            deal.apply(players[seat].choose(view))
+    assert found > 0
+
+
+def test_ass_expert_weighs_points_by_the_banks_they_can_change() -> None:
+    """A point is worth most to a player near the target, nothing to one who has reached
+    it, more after a "go" (a miss takes a bank), and the expert's own counts once per
+    opponent."""
+    near, far, reached = (reach_density(p, 92, 3, 4) for p in (80, 10, 95))
+    assert near > 5 * far and reached == 0.0
+    deal = ass.new_deal(4, 1, 0, seed=2)
+    for code in ("go", "no", "no", "no"):  # seat 1 (the dealer's left) speaks first
+        deal.apply(code)
+    weights = ExpertAss().weights(read_view(ass.table_view(deal, 2)), 0, 9)
+    assert weights[2] > 0 and all(weights[s] < 0 for s in (0, 1, 3))
+    # keeping points from a "go" counts twice (above a small floor every weight has)
+    assert weights[1] < 1.5 * weights[0] < 0
+    assert weights[2] == -3 * weights[0]  # its own: once per opponent
