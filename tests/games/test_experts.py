@@ -144,3 +144,50 @@ def test_ass_expert_gives_a_six_not_an_eight_to_a_trick_it_does_not_take() -> No
             checked += 1
             assert code not in eights
     assert checked
+
+
+def _codes_in(value: Any) -> set[str]:
+    """Every string anywhere in a view (card codes among them)."""
+    if isinstance(value, str):
+        return {value}
+    if isinstance(value, dict):
+        return set().union(*(_codes_in(v) for v in value.values()), set(map(str, value)))
+    if isinstance(value, (list, tuple)):
+        return set().union(set(), *(_codes_in(v) for v in value))
+    return set()
+
+
+@pytest.mark.parametrize(("players", "team_size"), [(2, 1), (4, 2)])
+def test_albastini_expert_sees_only_its_view(players: int, team_size: int) -> None:
+    """At every decision of several deals (the bid, the leads, the last draw's face-up trump,
+    the endgame read over sampled placements), the cards the seat cannot see are dealt
+    differently, the same moves replayed: the view is the same, and so is the expert's choice."""
+    checked = 0
+    for seed in range(4):
+        deal = new_albastini(players, team_size, seed % players, seed=seed)
+        deck = [c.code for c in deal.deck]
+        moves: list[str] = []
+        rng = random.Random(seed)
+        while deal.phase != "finished":
+            seat = deal.to_act
+            view = deal.view(seat, history=True)
+            code = make_expert("albastini", seed=7).choose(view)
+            if len(view["legal"]) > 1:
+                seen = _codes_in(view)
+                hidden = [i for i, c in enumerate(deck) if c not in seen]
+                if len(hidden) > 1:
+                    cards = [deck[i] for i in hidden]
+                    rng.shuffle(cards)
+                    other = list(deck)
+                    for i, c in zip(hidden, cards, strict=True):
+                        other[i] = c
+                    twin = new_albastini(players, team_size, seed % players, deck=other)
+                    for m in moves:
+                        twin.apply(m)
+                    twin_view = twin.view(seat, history=True)
+                    assert twin_view == view
+                    assert make_expert("albastini", seed=7).choose(twin_view) == code
+                    checked += 1
+            deal.apply(code)
+            moves.append(code)
+    assert checked > 20
