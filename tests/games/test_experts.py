@@ -11,6 +11,7 @@ import pytest
 
 from albastini import MODES as ALBASTINI_MODES
 from albastini import new_deal as new_albastini
+from albastini.ai import make_player
 from albastini.games import ass, cassino, twentyeight
 from albastini.games.ass.ai.core import read_view
 from albastini.games.twentyeight.ai.core import CODE_INT
@@ -226,3 +227,119 @@ def test_ass_expert_weighs_points_by_the_banks_they_can_change() -> None:
     # keeping points from a "go" counts twice (above a small floor every weight has)
     assert weights[1] < 1.5 * weights[0] < 0
     assert weights[2] == -3 * weights[0]  # its own: once per opponent
+
+
+def _codes_in(value: Any) -> set[str]:
+    """Every string anywhere in a view (card codes among them)."""
+    if isinstance(value, str):
+        return {value}
+    if isinstance(value, dict):
+        return set().union(*(_codes_in(v) for v in value.values()), set(map(str, value)))
+    if isinstance(value, (list, tuple)):
+        return set().union(set(), *(_codes_in(v) for v in value))
+    return set()
+
+
+@pytest.mark.parametrize(("players", "team_size"), [(2, 1), (4, 2)])
+def test_albastini_expert_sees_only_its_view(players: int, team_size: int) -> None:
+    """At every decision of several deals (the bid, the leads, the last draw's face-up trump,
+    the endgame read over sampled placements), the cards the seat cannot see are dealt
+    differently, the same moves replayed: the view is the same, and so is the expert's choice."""
+    checked = 0
+    for seed in range(4 if players == 2 else 2):  # 4 pairs: its deep endgame reads are slow
+        deal = new_albastini(players, team_size, seed % players, seed=seed)
+        deck = [c.code for c in deal.deck]
+        moves: list[str] = []
+        rng = random.Random(seed)
+        while deal.phase != "finished":
+            seat = deal.to_act
+            view = deal.view(seat, history=True)
+            code = make_expert("albastini", seed=7).choose(view)
+            if len(view["legal"]) > 1:
+                seen = _codes_in(view)
+                hidden = [i for i, c in enumerate(deck) if c not in seen]
+                if len(hidden) > 1:
+                    cards = [deck[i] for i in hidden]
+                    rng.shuffle(cards)
+                    other = list(deck)
+                    for i, c in zip(hidden, cards, strict=True):
+                        other[i] = c
+                    twin = new_albastini(players, team_size, seed % players, deck=other)
+                    for m in moves:
+                        twin.apply(m)
+                    twin_view = twin.view(seat, history=True)
+                    assert twin_view == view
+                    assert make_expert("albastini", seed=7).choose(twin_view) == code
+                    checked += 1
+            deal.apply(code)
+            moves.append(code)
+    assert checked > 20
+
+
+def _albastini_positions(stop: Callable[[Any], bool], want: int = 4) -> list[Any]:
+    """``want`` heads-up deals played by the normal player, each stopped at its first
+    decision where ``stop(deal)`` holds while cards are left to draw (the deal is left
+    there)."""
+    found: list[Any] = []
+    for seed in range(1000):
+        deal = new_albastini(2, 1, seed % 2, seed=seed)
+        bots = [make_player("normal", seed=seed), make_player("normal", seed=seed + 1)]
+        while deal.stock_size >= 2:
+            if deal.phase == "playing" and stop(deal):
+                found.append(deal)
+                break
+            deal.apply(bots[deal.to_act].choose(deal.view(deal.to_act, history=True)))
+        if len(found) == want:
+            break
+    return found
+
+
+def test_albastini_expert_leaves_a_pointless_last_draw_round_to_take_the_face_up_ace() -> None:
+    """At the last draw the face-up card goes to the seat that loses the round: with the Ace
+    or Seven of trumps face up and nothing in the round, the expert does not take it."""
+
+    def stop(deal: Any) -> bool:
+        view = deal.view(deal.to_act)
+        if view["stock"] != 2 or len(view["current"]) != 1 or not view["face_up"]:
+            return False
+        led = view["current"][0][1]
+        hand = view["hand"]
+        return (view["face_up"][0] in "A7" and led[0] in "3456"
+                and any(c[1] == led[1] and c[0] in "A7KJQ" for c in hand)
+                and any(c[1] not in (led[1], view["trump"]) for c in hand))
+
+    positions = _albastini_positions(stop)
+    assert len(positions) == 4
+    for deal in positions:
+        seat = deal.to_act
+        code = make_expert("albastini", seed=1).choose(deal.view(seat, history=True))
+        deal.apply(code)
+        view = deal.view(seat)
+        assert not view["current"] and view["last_trick"]["winner"] != seat, code
+
+
+def test_albastini_expert_leads_away_from_suits_whose_points_are_out() -> None:
+    """Heads-up, the follower banks the higher cards of the suit led for nothing: between two
+    plain lisci the expert does not lead the one whose suit's Ace and Seven are both unseen
+    when the other suit's are both played."""
+
+    def split(view: dict[str, Any]) -> tuple[list[str], list[str]]:
+        played = {c for t in view["tricks"] for _, c in t["plays"]}
+        trump = view["trump"]
+        lisci = [c for c in view["hand"] if c[0] in "3456" and c[1] != trump]
+        open_ = [c for c in lisci if f"A{c[1]}" not in played and f"7{c[1]}" not in played
+                 and f"A{c[1]}" not in view["hand"] and f"7{c[1]}" not in view["hand"]]
+        closed = [c for c in lisci if f"A{c[1]}" in played and f"7{c[1]}" in played]
+        return open_, closed
+
+    def stop(deal: Any) -> bool:
+        view = deal.view(deal.to_act, history=True)
+        open_, closed = split(view)
+        return not view["current"] and view["stock"] > 2 and bool(open_) and bool(closed)
+
+    positions = _albastini_positions(stop)
+    assert len(positions) == 4
+    for deal in positions:
+        view = deal.view(deal.to_act, history=True)
+        open_, _ = split(view)
+        assert make_expert("albastini", seed=1).choose(view)[5:] not in open_

@@ -165,12 +165,19 @@ def keep_value(k: Knowledge, card: int) -> float:
 
 def heuristic_card(k: Knowledge) -> int:
     """The card with the best estimated value for the round (see :class:`HeuristicPlayer`)."""
+    values = card_values(k)
+    return min(values, key=lambda c: (-values[c], cheap_key(c, k.trump)))
+
+
+def card_values(k: Knowledge) -> dict[int, float]:
+    """Each card's estimated swing in card points of the round, less what keeping it is worth
+    (see :class:`HeuristicPlayer`); the heuristic plays the best, the cheapest among equals."""
     n = k.players
     seat = k.seat
     after = play_order(seat, n)[1 : n - len(k.current)]  # the seats still to play
     pot = sum(POINTS[c] for _, c in k.current)
     best_seat, best = winner_of(k.current, k.trump) if k.current else (-1, -1)
-    scored: list[tuple[float, tuple[int, int, int], int]] = []
+    values: dict[int, float] = {}
     for c in k.hand:
         stake = pot + POINTS[c]
         if best < 0 or beats(c, best, k.trump):
@@ -183,8 +190,5 @@ def heuristic_card(k: Knowledge) -> int:
             ev = (2.0 * p - 1.0) * stake
         else:
             ev = -float(stake)
-        ev -= keep_value(k, c)
-        tie = (SUIT[c] == k.trump, POINTS[c], STRENGTH[c])
-        scored.append((ev, tie, c))
-    scored.sort(key=lambda x: (-x[0], x[1]))
-    return scored[0][2]
+        values[c] = ev - keep_value(k, c)
+    return values
