@@ -12,7 +12,8 @@ policy on :class:`..kernel.State` that uses only what each player could know. Th
 with the best weighted mean wins: winning the deal first, a little the card points.
 Information-set MCTS over the same worlds and rollouts (:mod:`.ismcts`, ``play_search =
 "ismcts"``) measured no better against the expert (bench/README.md) and is kept for the
-bench only.
+bench only; so is solving the last tricks of each world exactly instead of rolling them out
+(:mod:`.solve`, ``exact_tricks``).
 
 Auction: for passing and for the lowest legal bid, deals sampled around its cards (the
 other players' first cards weighted by their speeches, the second batch at random) are bid
@@ -48,9 +49,10 @@ MAX_BID_SAMPLES = 2000
 TRIES = 12
 #: A raise (or Thani) needs at least this chance of making it.
 RAISE_SURE = 0.85
-#: With the trump exposed and at most this many tricks left, the play is solved exactly in
-#: each sampled world (:mod:`.solve`) instead of rolled out (0: never).
-EXACT_TRICKS = 3
+#: With at most this many tricks left (and no Thani), the play is solved exactly in each
+#: sampled world (:mod:`.solve`) instead of rolled out; 0: never. 3 and 4 measured no better
+#: against the expert (bench/README.md), so only the bench sets it (``arena.py --exact28``).
+EXACT_TRICKS = 0
 #: Up to this many tricks left the exact solution counts the card points too (as
 #: :func:`utility` does); beyond, only whether the contract is made.
 FULL_POINTS_TRICKS = 3
@@ -506,9 +508,9 @@ class SearchPlayer(NormalPlayer):
         weigh = bool(said) or (k.face_down and k.seat != k.bidder)
         played = played_by_seat(k)
         more = self.samples(deadline, self.iterations or 0, 10**9)
-        # the trump's exposure, the Thani and the tricks left are public: every world of this
-        # decision is solved exactly, or none is
-        exact = (not k.face_down and k.exposed_in >= 0 and not k.thani
+        # the Thani and the tricks left are public: every world of this decision is solved
+        # exactly, or none is
+        exact = (not k.thani
                  and K.MODE_SIZES[(k.players, k.team_size)] - len(k.tricks) <= self.exact_tricks)
         done = 0
         while more(done):
@@ -554,8 +556,8 @@ class SearchPlayer(NormalPlayer):
                 out.append((1.0 if made else 0.0) + 0.01 * pts if ours
                            else (0.0 if made else 1.0) + 0.01 * (PACK_POINTS - pts))
             return out
-        made = solver.values(actions, world.contract - have)
-        return [float(m) if ours else 1.0 - m for m in made]
+        wins = solver.values(actions, world.contract - have)
+        return [float(m) if ours else 1.0 - m for m in wins]
 
 
 __all__ = ["SearchPlayer", "model_auction", "policy", "rollout", "utility"]

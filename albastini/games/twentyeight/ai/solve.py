@@ -10,9 +10,11 @@ between them). The value is the bidding side's card points from here to the end:
 that maximizes its points also makes the contract whenever it can be made, so the contract's
 fate and the points follow from the one number.
 
-Only positions whose trump is exposed are solved (the face-down card's calls and leads have
-rules of their own); :func:`solvable` says which; a Thani (every trick, not points) is left
-to the rollouts too.
+The face-down trump card is played by the kernel's rules: a player void in the suit led may
+call for it (the card joins the bidder's hand, its suit has power from that trick on, trumps
+already in the trick included, and the caller must play a trump if it holds one), the bidder
+may not lead a hidden trump while holding another suit, and its last card is the face-down
+one. A Thani (every trick, not points) is left to the rollouts (:func:`solvable`).
 """
 
 from __future__ import annotations
@@ -41,9 +43,8 @@ def tricks_left(st: K.State) -> int:
 
 
 def solvable(st: K.State) -> bool:
-    """Whether :class:`EndgameSolver` can play ``st`` out: phase playing, the trump exposed
-    (so every remaining trick is played under its power) and no Thani."""
-    return st.phase == K.PLAYING and not st.face_down and st.exposed_in >= 0 and not st.thani
+    """Whether :class:`EndgameSolver` can play ``st`` out: phase playing and no Thani."""
+    return st.phase == K.PLAYING and not st.thani
 
 
 class EndgameSolver:
@@ -51,45 +52,86 @@ class EndgameSolver:
     :func:`solvable` state and ask :meth:`values`. Its transposition table lives as long as
     the solver, so the actions of one world share it."""
 
-    __slots__ = ("hands", "keys", "leader", "maximizer", "n", "nodes", "table", "trick")
+    __slots__ = ("best", "bidder", "called", "fd_bit", "hands", "hidden", "keys", "leader",
+                 "left", "maximizer", "n", "nodes", "table", "trick", "trump")
 
     def __init__(self, st: K.State) -> None:
         if not solvable(st):
-            raise ValueError("only a playing state with the trump exposed and no Thani")
+            raise ValueError("only a playing state without a Thani")
         self.n = st.n
+        self.trump = st.trump
         self.keys = K.WIN_KEY[st.trump]
         self.hands = [sum(1 << c for suit in h for c in suit) for h in st.hands]
         self.maximizer = [side_of(st, s) == 0 for s in range(st.n)]
+        self.bidder = st.bidder
+        self.hidden = st.face_down
+        self.fd_bit = 1 << st.trump_card
+        self.called = st.called
         self.leader = st.leader
+        self.left = tricks_left(st)
         self.trick = [c for _, c in st.trick]
-        self.table: dict[tuple[int, tuple[int, ...]], tuple[int, int]] = {}
+        self.table: dict[tuple[int, tuple[int, ...], bool], tuple[int, int]] = {}
+        #: the best (or cutting) lead found in a position, tried first when it comes again
+        self.best: dict[tuple[int, tuple[int, ...], bool], int] = {}
         self.nodes = 0
 
     def values(self, actions: list[int], need: int | None = None) -> list[int]:
-        """For each card of the player to act, the bidding side's card points from here to
-        the end (the trick in progress included) when everyone then plays perfectly; with
-        ``need`` (the points the bidding side still needs), only whether it gets them: 1 or
-        0 (a null-window search, several times cheaper)."""
-        seat = (self.leader + len(self.trick)) % self.n
+        """For each action of the player to act (a card, or ``K.EXPOSE``), the bidding
+        side's card points from here to the end (the trick in progress included) when
+        everyone then plays perfectly; with ``need`` (the points the bidding side still
+        needs), only whether it gets them: 1 or 0 (a null-window search, several times
+        cheaper)."""
+        lo, hi = (-1, 99) if need is None else (need - 1, need)
         out = []
-        for card in actions:
-            self.hands[seat] ^= 1 << card
-            self.trick.append(card)
-            if need is None:
-                out.append(self._ab(self.leader, -1, 99))
-            else:
-                out.append(int(self._ab(self.leader, need - 1, need) >= need))
-            self.trick.pop()
-            self.hands[seat] |= 1 << card
+        for action in actions:
+            v = self._move(self.leader, action, lo, hi)
+            out.append(v if need is None else int(v >= need))
         return out
 
+    def _move(self, leader: int, action: int, alpha: int, beta: int) -> int:
+        """The value after the player to act takes ``action``."""
+        hands = self.hands
+        if action == K.EXPOSE:
+            self.hidden, self.called = False, True
+            hands[self.bidder] |= self.fd_bit
+            v = self._ab(leader, alpha, beta)
+            hands[self.bidder] ^= self.fd_bit
+            self.hidden, self.called = True, False
+            return v
+        seat = (leader + len(self.trick)) % self.n
+        called = self.called
+        self.called = False
+        hands[seat] ^= 1 << action
+        self.trick.append(action)
+        v = self._ab(leader, alpha, beta)
+        self.trick.pop()
+        hands[seat] |= 1 << action
+        self.called = called
+        return v
+
     def _moves(self, seat: int, led: int) -> list[int]:
-        """The cards ``seat`` may play (following ``led``, -1 when leading), one of each run
-        of equivalent cards, the strongest of each suit first."""
+        """The actions of ``seat`` (following ``led``, -1 when leading) as the kernel's
+        ``play_options`` gives them, one card of each run of equivalent cards, the strongest
+        of each suit first."""
         h = self.hands[seat]
-        if led >= 0 and h & SUIT_MASK[led]:
-            h &= SUIT_MASK[led]
-        alive = 0
+        expose = False
+        if self.called:
+            trumps = h & SUIT_MASK[self.trump]
+            if trumps:
+                h = trumps
+        elif led >= 0:
+            follow = h & SUIT_MASK[led]
+            if follow:
+                h = follow
+            else:
+                expose = self.hidden
+        elif self.hidden and seat == self.bidder:  # no hidden trump led while others are held
+            others = h & ~SUIT_MASK[self.trump]
+            if others:
+                h = others
+        if not h:  # the bidder's last card is the face-down one
+            return [K.EXPOSE]
+        alive = self.fd_bit if self.hidden else 0
         for m in self.hands:
             alive |= m
         for c in self.trick:
@@ -111,6 +153,8 @@ class EndgameSolver:
                     continue
                 out.append(c)
                 prev = c
+        if expose:
+            out.append(K.EXPOSE)
         return out
 
     def _ab(self, leader: int, alpha: int, beta: int) -> int:
@@ -120,9 +164,9 @@ class EndgameSolver:
         trick = self.trick
         n = self.n
         k = len(trick)
-        hands = self.hands
         if k == n:
-            keys = self.keys[K.SUIT[trick[0]]]
+            # a trick with the trump exposed in it or before is played under its power
+            keys = K.WIN_KEY[K.NO_POWER if self.hidden else self.trump][K.SUIT[trick[0]]]
             best, top, pts = 0, keys[trick[0]], 0
             for i in range(n):
                 c = trick[i]
@@ -131,17 +175,21 @@ class EndgameSolver:
                     best, top = i, keys[c]
             winner = (leader + best) % n
             gain = pts if self.maximizer[winner] else 0
-            if not hands[winner]:
+            if self.left == 1:
                 return gain
             saved = self.trick
             self.trick = []
+            self.left -= 1
             v = gain + self._ab(winner, alpha - gain, beta - gain)
+            self.left += 1
             self.trick = saved
             return v
         self.nodes += 1
-        key: tuple[int, tuple[int, ...]] = (0, ())
+        key: tuple[int, tuple[int, ...], bool] = (0, (), False)
         if k == 0:
-            key = (leader, tuple(hands))
+            if self.left == 1:  # one card each: the play is forced
+                return self._last(leader)
+            key = (leader, tuple(self.hands), self.hidden)
             hit = self.table.get(key)
             if hit is not None:
                 lo, hi = hit
@@ -150,28 +198,47 @@ class EndgameSolver:
                 if hi <= alpha:
                     return hi
                 alpha, beta = max(alpha, lo), min(beta, hi)
-            if hands[leader] & (hands[leader] - 1) == 0:  # one card each: the play is forced
-                return self._last(leader)
         seat = (leader + k) % n
         led = K.SUIT[trick[0]] if k else -1
         moves = self._moves(seat, led)
         maxi = self.maximizer[seat]
+        if len(moves) > 1:
+            # the likeliest best card first, so that alpha-beta cuts the rest early: the
+            # lead that was best before in this position; following, the cheapest card that
+            # takes the trick from the other side, or the most points onto a partner's trick
+            # (a call for the trump stays last)
+            if k == 0:
+                first = self.best.get(key, -1)
+                if first in moves:
+                    moves.remove(first)
+                    moves.insert(0, first)
+            else:
+                keys = K.WIN_KEY[K.NO_POWER if self.hidden else self.trump][led]
+                top_i = 0
+                for i in range(1, k):
+                    if keys[trick[i]] > keys[trick[top_i]]:
+                        top_i = i
+                top = keys[trick[top_i]]
+                points = K.POINTS
+                call = moves[-1] == K.EXPOSE
+                cards = moves[:-1] if call else moves
+                if self.maximizer[(leader + top_i) % n] == maxi:
+                    cards.sort(key=lambda c: -points[c])
+                else:
+                    cards.sort(key=lambda c: (0, keys[c]) if keys[c] > top else (1, points[c]))
+                moves = [*cards, K.EXPOSE] if call else cards
         a0, b0 = alpha, beta
         best = -1 if maxi else 999
+        best_move = moves[0]
         for c in moves:
-            bit_of = 1 << c
-            hands[seat] ^= bit_of
-            trick.append(c)
-            v = self._ab(leader, alpha, beta)
-            trick.pop()
-            hands[seat] |= bit_of
+            v = self._move(leader, c, alpha, beta)
             if maxi:
                 if v > best:
-                    best = v
+                    best, best_move = v, c
                     if v > alpha:
                         alpha = v
             elif v < best:
-                best = v
+                best, best_move = v, c
                 if v < beta:
                     beta = v
             if alpha >= beta:
@@ -185,12 +252,17 @@ class EndgameSolver:
             else:
                 lo = hi = best
             self.table[key] = (lo, hi)
+            self.best[key] = best_move
         return best
 
     def _last(self, leader: int) -> int:
-        """The last trick, every hand one card: no choice left."""
+        """The last trick, every hand one card (the hidden bidder's: the face-down one, shown
+        in this trick, so the trump has power in it in any case): no choice left."""
         n = self.n
-        cards = [self.hands[(leader + i) % n].bit_length() - 1 for i in range(n)]
+        cards = []
+        for i in range(n):
+            h = self.hands[(leader + i) % n] or self.fd_bit
+            cards.append(h.bit_length() - 1)
         keys = self.keys[K.SUIT[cards[0]]]
         best, top, pts = 0, keys[cards[0]], 0
         for i in range(n):
