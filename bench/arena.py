@@ -89,13 +89,16 @@ def make_bot(game: str, level: str, seed: int, options: dict[str, Any]) -> Any:
         opts = dict(options)
         play = opts.pop("play", None)
         explore = opts.pop("explore", None)
+        exact = opts.pop("exact", None)
         bot = t28.make_player(level, seed=seed, **opts)
         if isinstance(bot, SearchPlayer28):
-            # how the search player searches its play (--play28, --explore28)
+            # how the search player searches its play (--play28, --explore28, --exact28)
             if play is not None:
                 bot.play_search = play
             if explore is not None:
                 bot.explore = explore
+            if exact is not None:
+                bot.exact_tricks = exact
         return bot
     if game == "cassino":
         return cas.make_player(level, seed=seed, **options)
@@ -395,6 +398,9 @@ def main(argv: list[str] | None = None) -> None:
                              "pimc)")
     parser.add_argument("--explore28", type=float, default=None,
                         help="28 hard, ismcts: the UCB1 exploration constant (default 0.7)")
+    parser.add_argument("--exact28", type=int, default=None,
+                        help="twentyeight hard: tricks left at which its play is solved "
+                             "exactly in each sampled world (0: never; default: the player's)")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--all-modes", action="store_true",
@@ -429,6 +435,8 @@ def main(argv: list[str] | None = None) -> None:
                 opts28["play"] = args.play28
             if twenty_eight and args.explore28 is not None:
                 opts28["explore"] = args.explore28
+            if twenty_eight and args.exact28 is not None:
+                opts28["exact"] = args.exact28
             options[lv] = opts28
         elif not twenty_eight and DIFFICULTIES.get(lv, lv) == "search":
             # the player's own budget (a fixed number of samples, a time cap) unless given
@@ -455,6 +463,7 @@ def main(argv: list[str] | None = None) -> None:
         + (f", play {args.play28}" if twenty_eight and args.play28 else "")
         + (f", explore {args.explore28}" if twenty_eight and args.explore28 is not None
            else "")
+        + (f", exact {args.exact28}" if twenty_eight and args.exact28 is not None else "")
     )
     run = (play_pair_28 if twenty_eight else play_pair_cassino if cassino
            else play_pair_ass if is_ass else play_pair)

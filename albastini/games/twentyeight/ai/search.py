@@ -12,7 +12,8 @@ policy on :class:`..kernel.State` that uses only what each player could know. Th
 with the best weighted mean wins: winning the deal first, a little the card points.
 Information-set MCTS over the same worlds and rollouts (:mod:`.ismcts`, ``play_search =
 "ismcts"``) measured no better against the expert (bench/README.md) and is kept for the
-bench only.
+bench only; so is solving the last tricks of each world exactly instead of rolling them out
+(:mod:`.solve`, ``exact_tricks``).
 
 Auction: for passing and for the lowest legal bid, deals sampled around its cards (the
 other players' first cards weighted by their speeches, the second batch at random) are bid
@@ -36,6 +37,8 @@ from .core import CODE_INT, Knowledge, card_key, read_view, sample_world, side_o
 from .infer import MARGIN, hand_value, played_by_seat, seat_weight, speeches, world_weight
 from .ismcts import side_utilities
 from .players import NormalPlayer
+from .solve import EndgameSolver
+from .solve import tricks_left as solve_tricks_left
 
 #: Sampled deals behind an auction speech or a trump card when the number of samples is
 #: fixed (``iterations``), and the most a timed decision takes.
@@ -46,6 +49,15 @@ MAX_BID_SAMPLES = 2000
 TRIES = 12
 #: A raise (or Thani) needs at least this chance of making it.
 RAISE_SURE = 0.85
+#: With at most this many tricks left (and no Thani), the play is solved exactly in each
+#: sampled world (:mod:`.solve`) instead of rolled out; 0: never. 3 and 4 measured no better
+#: against the expert (bench/README.md), so only the bench sets it (``arena.py --exact28``).
+EXACT_TRICKS = 0
+#: Up to this many tricks left the exact solution counts the card points too (as
+#: :func:`utility` does); beyond, only whether the contract is made.
+FULL_POINTS_TRICKS = 3
+#: Card points in every mode's pack.
+PACK_POINTS = 28
 
 
 def policy(st: K.State) -> int:
@@ -295,6 +307,8 @@ class SearchPlayer(NormalPlayer):
         self.play_search = "pimc"
         #: The tree search's UCB1 exploration constant.
         self.explore = ismcts.EXPLORE
+        #: Tricks left at which PIMC solves each world exactly (:data:`EXACT_TRICKS`).
+        self.exact_tricks = EXACT_TRICKS
 
     def _choose(self, view: Mapping[str, Any], legal: list[str]) -> str:
         start = perf_counter()
@@ -494,6 +508,10 @@ class SearchPlayer(NormalPlayer):
         weigh = bool(said) or (k.face_down and k.seat != k.bidder)
         played = played_by_seat(k)
         more = self.samples(deadline, self.iterations or 0, 10**9)
+        # the Thani and the tricks left are public: every world of this decision is solved
+        # exactly, or none is
+        exact = (not k.thani
+                 and K.MODE_SIZES[(k.players, k.team_size)] - len(k.tricks) <= self.exact_tricks)
         done = 0
         while more(done):
             world = sample_world(k, self.rng)
@@ -501,12 +519,18 @@ class SearchPlayer(NormalPlayer):
             done += 1
             if w <= 0.0:
                 continue
-            for i in active:
-                st = world.copy()
-                st.apply(actions[i])
-                rollout(st)
-                totals[i] += w * utility(st, k.seat)
-                weights[i] += w
+            if exact:
+                values = self.exact_values(world, [actions[i] for i in active], k.seat)
+                for i, v in zip(active, values, strict=True):
+                    totals[i] += w * v
+                    weights[i] += w
+            else:
+                for i in active:
+                    st = world.copy()
+                    st.apply(actions[i])
+                    rollout(st)
+                    totals[i] += w * utility(st, k.seat)
+                    weights[i] += w
             if self.PRUNE and len(active) > 1 and done >= 24 and done % 8 == 0:
                 means = {i: totals[i] / weights[i] for i in active if weights[i]}
                 gap = self.PRUNE * 0.7 / math.sqrt(done)
@@ -514,6 +538,26 @@ class SearchPlayer(NormalPlayer):
                 active = [i for i in active if i not in means or means[i] >= top - gap]
         self.last_samples = done
         return [t / w if w else -1.0 for t, w in zip(totals, weights, strict=True)]
+
+    def exact_values(self, world: K.State, actions: list[int], seat: int) -> list[float]:
+        """The utility of each action for ``seat``'s side in ``world`` played out perfectly
+        by everyone (:mod:`.solve`): as :func:`utility` with the last tricks exact while at
+        most :data:`FULL_POINTS_TRICKS` remain; beyond that whether the contract is made
+        only (a null-window search: the points cost several times more)."""
+        solver = EndgameSolver(world)
+        have = world.points[world.bidder % world.n_teams]
+        ours = side_of(world, seat) == 0
+        if solve_tricks_left(world) <= FULL_POINTS_TRICKS:
+            out = []
+            for v in solver.values(actions):
+                pts = have + v
+                made = pts >= world.contract
+                # the pack's other points are the defenders', whatever their teams
+                out.append((1.0 if made else 0.0) + 0.01 * pts if ours
+                           else (0.0 if made else 1.0) + 0.01 * (PACK_POINTS - pts))
+            return out
+        wins = solver.values(actions, world.contract - have)
+        return [float(m) if ours else 1.0 - m for m in wins]
 
 
 __all__ = ["SearchPlayer", "model_auction", "policy", "rollout", "utility"]
