@@ -1,0 +1,138 @@
+"""The hard player's other searches (selectable for the bench): information-set MCTS over the
+public plays, and the value of the position left at a rollout's horizon."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from albastini.games.cassino import kernel as K
+from albastini.games.cassino import make_player, new_deal, table_view
+from albastini.games.cassino.ai import SearchPlayer, ismcts
+from albastini.games.cassino.ai.core import action_of, read_view, rollout_move
+from albastini.games.cassino.ai.search import left_worth, rollout, sample_world
+from albastini.games.cassino.deal import Deal
+
+from .helpers import build, c, loose, position
+
+
+def tree_player(seed: int, iterations: int = 40, left: bool = False) -> SearchPlayer:
+    """A hard player that searches by ISMCTS (``iterations`` worlds' worth of rollouts)."""
+    player = make_player("hard", seed=seed, iterations=iterations)
+    assert isinstance(player, SearchPlayer)
+    player.play_search = "ismcts"
+    player.horizon_value = left
+    return player
+
+
+def after_greedy_plays(seed: int, plays: int, players: int = 2) -> Deal:
+    """A deal ``plays`` greedy plays in."""
+    deal = new_deal(players, seed=seed)
+    greedy = make_player("greedy")
+    for _ in range(plays):
+        deal.apply(greedy.choose(table_view(deal, deal.to_act)))
+    return deal
+
+
+@pytest.mark.parametrize("left", [False, True])
+def test_ismcts_takes_the_sweep_and_the_big_cassino_and_leaves_no_easy_sweep(
+        left: bool) -> None:
+    hard = tree_player(3, left=left)
+    deal = position([loose("4C"), loose("5D")], ["9S", "2C", "KH"], others=["3H", "7C", "JS"])
+    assert hard.choose(deal.view(1)) == "capture:9S:4C5D"  # the whole table: a sweep
+    deal = position([loose("TD"), loose("9C"), loose("KH")], ["TS", "5C", "QD"],
+                    others=["3H", "7C", "JS"])
+    assert hard.choose(deal.view(1)) == "capture:TS:TD"
+    # no capture: trailing the 6 lets any ten sweep 4+6; trailing the queen leaves none
+    deal = position([loose("4C")], ["6D", "QH"], others=["3H", "7C"])
+    assert hard.choose(deal.view(1)) == "trail:QH"
+    assert hard.worlds == 40  # each world played through both trails
+
+
+def test_ismcts_sees_only_its_view() -> None:
+    """The other hand and the undealt pack dealt differently around the same view: the same
+    view, so the same choice; no hidden card in the view."""
+    deal = after_greedy_plays(12, 9)
+    seat = deal.to_act
+    assert seat is not None
+    view = table_view(deal, seat)
+    assert len(view["legal"]) >= 2
+    choice = tree_player(2, iterations=30).choose(view)
+    st = deal.state
+    other = 1 - seat
+    hidden = st.hands[other] + list(st.deck[st.pos:])
+    rng = random.Random(1)
+    for _ in range(4):
+        rng.shuffle(hidden)
+        n = len(st.hands[other])
+        st.hands[other] = sorted(hidden[:n])
+        st.deck = tuple(list(st.deck[:st.pos]) + hidden[n:])
+        again = table_view(deal, seat)
+        assert again == view
+        assert tree_player(2, iterations=30).choose(again) == choice
+    assert all(K.CODES[x] not in json.dumps(view) for x in hidden)
+
+
+@pytest.mark.parametrize("paired", [False, True])
+def test_ismcts_tree_grows_below_the_root_and_counts_every_iteration(paired: bool) -> None:
+    """Unpaired, each iteration passes through one root action; paired, each world passes
+    through every root action (so each has as many visits as there were worlds). Either
+    way the tree reaches the other player's replies (the root's children get children,
+    whose visits add up to theirs), and a reply's availability counts at least its
+    visits."""
+    deal = after_greedy_plays(12, 8)
+    view = table_view(deal, deal.to_act)
+    k = read_view(view)
+    actions = [action_of(x) for x in view["legal"]]
+    assert len(actions) >= 2
+    rng = random.Random(4)
+    root = ismcts.search(lambda: sample_world(k, rng), actions, rng, lambda done: done < 150,
+                         k.round + 1, rollout, lambda end, world: [0.0] * k.n_teams,
+                         rollout_move, paired=paired)
+    assert set(root.children) == set(actions)
+    visits = [child.visits for child in root.children.values()]
+    if paired:
+        assert visits == [150] * len(actions)
+    else:
+        assert sum(visits) == 150 and min(visits) > 0
+    assert all(child.mean() == 0.0 for child in root.children.values())
+    grand = [g for child in root.children.values() for g in child.children.values()]
+    assert grand, "the tree stopped at the root"
+    for child in root.children.values():
+        assert child.team == k.team_of(k.seat)
+        # every root action is legal in every world (unpaired, counted once it is open)
+        assert child.avail == 150 if paired else child.visits <= child.avail <= 150
+        # every iteration through an action goes on to one reply (the deal is far from
+        # over), but the one that opened it unpaired
+        opened = 0 if paired else 1
+        assert sum(g.visits for g in child.children.values()) == child.visits - opened
+        for g in child.children.values():
+            assert g.team != child.team and g.avail >= g.visits >= 1
+
+
+def test_paired_ismcts_compares_actions_on_the_same_worlds() -> None:
+    """A close choice (trail the 6 beside a 4, open to a sweep by any ten, or a queen):
+    with each world played through both trails the tree search picks the queen on every
+    seed at 40 worlds, as PIMC does."""
+    for seed in range(6):
+        deal = position([loose("4C")], ["6D", "QH"], others=["3H", "7C"])
+        assert tree_player(seed).choose(deal.view(1)) == "trail:QH"
+
+
+def test_the_position_left_credits_builds_and_the_next_players_take() -> None:
+    """At a horizon: a build counts for the team of the seat that controls it, and the
+    next player's best capture for its team; a build that the next player takes counts for
+    the taker, not its owner."""
+    deal = position([build("2C5D", 7, 1), loose("9H")], ["7S", "KC"], others=["9C", "3D"])
+    st = deal.state.copy()
+    st.to_act = 0  # seat 0 to play: its 9 takes the 9
+    values = [1.0] * 52
+    out = left_worth(st, values)
+    assert out[1] == pytest.approx(0.8 * 2)  # the 7-build of two cards, seat 1's
+    assert out[0] == pytest.approx(0.5 * 2)  # the 9♣ takes the 9♥: two cards, no sweep
+    st.hands[0] = sorted([c("7C"), c("3D")])  # now seat 0 takes the build instead
+    out = left_worth(st, values)
+    assert out[1] == 0.0
+    assert out[0] == pytest.approx(0.5 * 3)
