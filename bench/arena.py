@@ -106,7 +106,8 @@ def make_bot(game: str, level: str, seed: int, options: dict[str, Any]) -> Any:
     if game == "cassino":
         opts = dict(options)
         search = {name: opts.pop(name)
-                  for name in ("play_search", "explore", "horizon_value", "paired")
+                  for name in ("play_search", "explore", "horizon_value", "paired",
+                               "horizon_rounds", "end_by_win")
                   if name in opts}
         bot = cas.make_player(level, seed=seed, **opts)
         if isinstance(bot, SearchPlayerCas):

@@ -136,3 +136,53 @@ def test_the_position_left_credits_builds_and_the_next_players_take() -> None:
     out = left_worth(st, values)
     assert out[1] == 0.0
     assert out[0] == pytest.approx(0.5 * 3)
+
+
+def test_a_finished_deal_scores_by_who_won_or_by_the_margin() -> None:
+    """A deal played out to its end (its piles the real cards) counts 1 for the winner plus
+    a twentieth of the points' margin, or, with ``by_win`` off, the margin alone."""
+    from albastini.games.cassino.ai.search import outcomes
+
+    rng = random.Random(3)
+    deck = list(range(52))
+    rng.shuffle(deck)
+    start = K.State(2, 1, 0, deck)
+    st = start.copy()
+    while not st.finished:
+        st.apply(rng.choice(st.legal()))
+    points, _ = st.score()
+    margin = points[0] - points[1]
+    assert margin != 0
+    won = outcomes(st, start)
+    assert won[0] == pytest.approx((1.0 if margin > 0 else 0.0) + 0.05 * margin)
+    assert won[1] == pytest.approx((1.0 if margin < 0 else 0.0) - 0.05 * margin)
+    assert outcomes(st, start, by_win=False) == [margin, -margin]
+
+
+def test_the_horizon_is_the_end_of_the_round_the_player_asks_for(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``horizon_rounds`` rounds after the current one are played out (default 1), in PIMC
+    and in the tree search alike."""
+    from albastini.games.cassino.ai import search
+
+    deal = after_greedy_plays(12, 9)
+    view = table_view(deal, deal.to_act)
+    now = read_view(view).round
+    seen: set[int] = set()
+    played = search.rollout
+
+    def spy(st: K.State, horizon: int) -> None:
+        seen.add(horizon)
+        played(st, horizon)
+
+    monkeypatch.setattr(search, "rollout", spy)
+    for rounds in (1, 0):
+        for tree in (False, True):
+            player = tree_player(1, iterations=3) if tree else make_player(
+                "hard", seed=1, iterations=3)
+            assert isinstance(player, SearchPlayer)
+            if rounds == 0:
+                player.horizon_rounds = 0
+            seen.clear()
+            assert player.choose(view) in view["legal"]
+            assert seen == {now + rounds}

@@ -13,6 +13,11 @@ what was tried", has the figures): a card is valued by what it is still worth
 its share of most spades), and a seat that passed up a capture earlier in this round (a
 sweep, the 10♦, an Ace) is dealt no card that would have made it (:func:`.core.passed_up`)
 while other cards remain.
+
+Selectable for the bench, measured no better (bench/README.md, "Third round"): the decision
+searched by information-set MCTS (:mod:`.ismcts`, ``play_search``), the position left at the
+horizon valued (:func:`left_worth`, ``horizon_value``), rollouts to the end of this round
+(``horizon_rounds``), a finished deal scored by its margin (``end_by_win``).
 """
 
 from __future__ import annotations
@@ -97,18 +102,21 @@ def sample_world(k: Knowledge, rng: random.Random,
 
 
 def outcomes(st: K.State, start: K.State, values: Sequence[float] = WORTH,
-             left: bool = False) -> list[float]:
+             left: bool = False, by_win: bool = True) -> list[float]:
     """Per team, what it gained against the best other team since ``start``: the worth of
     the cards captured (``values``, per card: :func:`.core.worth_now` of the piles at the
     decision) and the sweeps; with ``left``, also what the position left is worth
     (:func:`left_worth`). When the deal is over (and the piles are the real cards), the deal
     itself: 1 for a win, a half for a tie for the top, plus a twentieth of the points'
-    margin."""
+    margin (``by_win``), or the points' margin alone."""
     if st.finished and not any(c == HIDDEN for p in st.piles for c in p):
         points, _ = st.score()
         out = []
         for team, ours in enumerate(points):
             best = max(p for t, p in enumerate(points) if t != team)
+            if not by_win:
+                out.append(float(ours - best))
+                continue
             won = 1.0 if ours > best else 0.5 if ours == best else 0.0
             out.append(won + 0.05 * (ours - best))
         return out
@@ -127,10 +135,10 @@ def outcomes(st: K.State, start: K.State, values: Sequence[float] = WORTH,
             for team, g in enumerate(gains)]
 
 
-def outcome(st: K.State, start: K.State, team: int,
-            values: Sequence[float] = WORTH, left: bool = False) -> float:
+def outcome(st: K.State, start: K.State, team: int, values: Sequence[float] = WORTH,
+            left: bool = False, by_win: bool = True) -> float:
     """:func:`outcomes` for ``team``."""
-    return outcomes(st, start, values, left)[team]
+    return outcomes(st, start, values, left, by_win)[team]
 
 
 #: How much of the next player's best capture at the horizon is credited to its team (the
@@ -196,12 +204,16 @@ class SearchPlayer(NormalPlayer):
         #: Whether a rollout's end also counts what the position left promises
         #: (:func:`left_worth`: the builds each side controls, the next player's best take).
         self.horizon_value = False
+        #: Rounds played out after the current one (:data:`HORIZON`).
+        self.horizon_rounds = self.HORIZON
+        #: Whether a deal played out to its end counts who won it (else its points' margin).
+        self.end_by_win = True
 
     def _choose(self, view: Mapping[str, Any], legal: list[str]) -> str:
         k = read_view(view)
         actions = [action_of(c) for c in legal]
         team = k.team_of(k.seat)
-        horizon = k.round + self.HORIZON  # builds are settled within a round
+        horizon = k.round + self.horizon_rounds  # builds are settled within a round
         # the heuristic's order breaks ties and is the answer if no world fits in the time
         prior = [self.score(k, a) for a in actions]
         # what a card is worth now (majorities already won count nothing), and the cards
@@ -209,7 +221,7 @@ class SearchPlayer(NormalPlayer):
         values = worth_now(k.piles, k.captured)
         lacks = passed_up(view, k)
         deadline = perf_counter() + self.time_ms / 1000
-        left = self.horizon_value
+        left, by_win = self.horizon_value, self.end_by_win
         if self.play_search == "ismcts" and len(actions) > 1:
             paired = self.paired
             # (a fixed budget: as many rollouts as PIMC plays on that many worlds)
@@ -222,8 +234,8 @@ class SearchPlayer(NormalPlayer):
 
             root = ismcts.search(
                 lambda: sample_world(k, self.rng, lacks), actions, self.rng, more, horizon,
-                rollout, lambda end, world: outcomes(end, world, values, left), rollout_move,
-                self.explore, paired)
+                rollout, lambda end, world: outcomes(end, world, values, left, by_win),
+                rollout_move, self.explore, paired)
             visits = [child.visits for child in root.children.values()]
             self.worlds = min(visits) if paired else sum(visits)
             best = ismcts.choice(root, actions, prior, paired)
@@ -247,7 +259,7 @@ class SearchPlayer(NormalPlayer):
                 st = world.copy()
                 st.apply(action)
                 rollout(st, horizon)
-                scores.append(outcome(st, world, team, values, left))
+                scores.append(outcome(st, world, team, values, left, by_win))
             if len(scores) < len(actions):
                 break
             totals = [t + s for t, s in zip(totals, scores, strict=True)]
