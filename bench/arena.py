@@ -29,7 +29,9 @@ head to head (won by A when A wins the deal, lost when that B seat does, not dec
 otherwise), so equal players score 0.5. ``--play-cas ismcts`` searches hard's decisions by
 information-set MCTS instead of PIMC (``--explore-cas`` its UCB1 constant, ``--paired-cas
 off`` one world through one root action an iteration), ``--left-cas on`` values the
-position left at a rollout's horizon (bench/README.md has the figures).
+position left at a rollout's horizon, ``--rounds-cas N`` plays rollouts N rounds past this
+one, ``--end-cas margin`` scores a deal played out by its points' margin (bench/README.md
+has the figures).
 
     .venv/bin/python bench/arena.py --game cassino --a hard --b greedy --deals 100
 
@@ -425,6 +427,10 @@ def main(argv: list[str] | None = None) -> None:
                         help="cassino: value the position left at a rollout's horizon")
     parser.add_argument("--paired-cas", default=None, choices=["on", "off"],
                         help="cassino, ismcts: each world through every root action (on)")
+    parser.add_argument("--rounds-cas", type=int, default=None,
+                        help="cassino: rounds hard's rollouts play after this one (default 1)")
+    parser.add_argument("--end-cas", default=None, choices=["win", "margin"],
+                        help="cassino: a deal played out scored by who won (default) or margin")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--all-modes", action="store_true",
@@ -467,6 +473,10 @@ def main(argv: list[str] | None = None) -> None:
                 opts28["horizon_value"] = args.left_cas == "on"
             if cassino and args.paired_cas:
                 opts28["paired"] = args.paired_cas == "on"
+            if cassino and args.rounds_cas is not None:
+                opts28["horizon_rounds"] = args.rounds_cas
+            if cassino and args.end_cas:
+                opts28["end_by_win"] = args.end_cas == "win"
             options[lv] = opts28
         elif not twenty_eight and DIFFICULTIES.get(lv, lv) == "search":
             # the player's own budget (a fixed number of samples, a time cap) unless given
@@ -498,6 +508,8 @@ def main(argv: list[str] | None = None) -> None:
            else "")
         + (f", left {args.left_cas}" if cassino and args.left_cas else "")
         + (f", paired {args.paired_cas}" if cassino and args.paired_cas else "")
+        + (f", rounds {args.rounds_cas}" if cassino and args.rounds_cas is not None else "")
+        + (f", end by {args.end_cas}" if cassino and args.end_cas else "")
     )
     run = (play_pair_28 if twenty_eight else play_pair_cassino if cassino
            else play_pair_ass if is_ass else play_pair)
