@@ -10,7 +10,7 @@ import random
 import pytest
 
 from albastini.games.cassino import decide, make_player, new_deal, table_view
-from albastini.games.cassino.ai import KINDS
+from albastini.games.cassino.ai import KINDS, SearchPlayer
 
 from .helpers import assert_blind, build, loose, position
 
@@ -119,8 +119,15 @@ def test_rollout_moves_are_the_greedy_rule_without_a_sweep_left() -> None:
             st.apply(rng.choice(legal))
 
 
-def test_hard_takes_the_sweep_and_the_big_cassino_and_leaves_no_easy_sweep() -> None:
+@pytest.mark.parametrize("variant", [{}, {"horizon_value": True}, {"play_search": "ismcts"},
+                                     {"play_search": "ismcts", "horizon_value": True}])
+def test_hard_takes_the_sweep_and_the_big_cassino_and_leaves_no_easy_sweep(
+        variant: dict[str, object]) -> None:
+    """Today's hard and its variants for the bench (the tree search, the value of the
+    position left at the horizon) alike."""
     hard = make_player("hard", seed=3, iterations=40)
+    for name, value in variant.items():
+        setattr(hard, name, value)
     # the other hand as large as this one, so that the round deals out evenly
     deal = position([loose("4C"), loose("5D")], ["9S", "2C", "KH"], others=["3H", "7C", "JS"])
     assert hard.choose(deal.view(1)) == "capture:9S:4C5D"  # the whole table: a sweep
@@ -131,6 +138,8 @@ def test_hard_takes_the_sweep_and_the_big_cassino_and_leaves_no_easy_sweep() -> 
     # no capture: trailing the 6 lets any ten sweep 4+6; trailing the queen leaves none
     deal = position([loose("4C")], ["6D", "QH"], others=["3H", "7C"])
     assert hard.choose(deal.view(1)) == "trail:QH"
+    assert isinstance(hard, SearchPlayer)
+    assert hard.worlds == 40  # each world played through both trails
 
 
 def test_passed_up_names_only_cards_the_other_seat_does_not_hold() -> None:
