@@ -24,7 +24,14 @@ does.
 ``--game cassino`` plays Cassino (levels ``easy normal hard`` or kinds ``random greedy
 search``; modes "2" (default), "3", "4 pairs"), each computer seeing ``table_view`` as on the
 platform. A deal is decided unless the top points are tied; in 3 players a pack is played
-three times, A in each seat against two B players.
+three times, A in each seat against two B players, and each deal counts once per B seat,
+head to head (won by A when A wins the deal, lost when that B seat does, not decided
+otherwise), so equal players score 0.5. ``--play-cas ismcts`` searches hard's decisions by
+information-set MCTS instead of PIMC (``--explore-cas`` its UCB1 constant, ``--paired-cas
+off`` one world through one root action an iteration), ``--left-cas on`` values the
+position left at a rollout's horizon, ``--rounds-cas N`` plays rollouts N rounds past this
+one, ``--end-cas margin`` scores a deal played out by its points' margin (bench/README.md
+has the figures).
 
     .venv/bin/python bench/arena.py --game cassino --a hard --b greedy --deals 100
 
@@ -76,6 +83,7 @@ from albastini.ai import DIFFICULTIES, make_player
 from albastini.games import ass as ass_game
 from albastini.games import cassino as cas
 from albastini.games import twentyeight as t28
+from albastini.games.cassino.ai import SearchPlayer as SearchPlayerCas
 from albastini.games.twentyeight.ai import SearchPlayer as SearchPlayer28
 from bench.experts import make_expert
 
@@ -101,7 +109,17 @@ def make_bot(game: str, level: str, seed: int, options: dict[str, Any]) -> Any:
                 bot.exact_tricks = exact
         return bot
     if game == "cassino":
-        return cas.make_player(level, seed=seed, **options)
+        opts = dict(options)
+        search = {name: opts.pop(name)
+                  for name in ("play_search", "explore", "horizon_value", "paired",
+                               "horizon_rounds", "end_by_win")
+                  if name in opts}
+        bot = cas.make_player(level, seed=seed, **opts)
+        if isinstance(bot, SearchPlayerCas):
+            # how the search player searches (--play-cas, --explore-cas, --left-cas)
+            for name, value in search.items():
+                setattr(bot, name, value)
+        return bot
     if game == "ass":
         return ass_game.make_player(level, seed=seed, **options)
     return make_player(level, seed=seed, **options)
@@ -244,9 +262,15 @@ def play_pair_cassino(
         deal = cas.new_deal(players, team_size, dealer, seed=deck_seed)
         lat = run_deal(deal, bots, partial(cas.table_view, deal))
         result = deal.result()
-        a_won = None if result.winner is None else result.winner == a_side
-        out["games"].append({"a_won": a_won, "vp": result.points[result.winner or 0],
-                             "a_points": result.points[a_side]})
+        vp = result.points[result.winner or 0]
+        # two sides: A's side won or lost; 3 players: head to head with each B seat, as
+        # Albastini's modes of more sides (won when A wins the deal, lost when that B
+        # does), so equal players score 0.5
+        for t in range(teams):
+            if t != a_side:
+                won = (True if result.winner == a_side else False if result.winner == t
+                       else None)
+                out["games"].append({"a_won": won, "vp": vp, "a_points": result.points[a_side]})
         for seat in range(players):
             out["lat"][levels[seat]].extend(lat[seat])
     return out
@@ -401,6 +425,18 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--exact28", type=int, default=None,
                         help="twentyeight hard: tricks left at which its play is solved "
                              "exactly in each sampled world (0: never; default: the player's)")
+    parser.add_argument("--play-cas", default=None, choices=["ismcts", "pimc"],
+                        help="cassino: how hard searches (default its own: pimc)")
+    parser.add_argument("--explore-cas", type=float, default=None,
+                        help="cassino: the ISMCTS exploration constant")
+    parser.add_argument("--left-cas", default=None, choices=["on", "off"],
+                        help="cassino: value the position left at a rollout's horizon")
+    parser.add_argument("--paired-cas", default=None, choices=["on", "off"],
+                        help="cassino, ismcts: each world through every root action (on)")
+    parser.add_argument("--rounds-cas", type=int, default=None,
+                        help="cassino: rounds hard's rollouts play after this one (default 1)")
+    parser.add_argument("--end-cas", default=None, choices=["win", "margin"],
+                        help="cassino: a deal played out scored by who won (default) or margin")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--all-modes", action="store_true",
@@ -437,6 +473,18 @@ def main(argv: list[str] | None = None) -> None:
                 opts28["explore"] = args.explore28
             if twenty_eight and args.exact28 is not None:
                 opts28["exact"] = args.exact28
+            if cassino and args.play_cas:
+                opts28["play_search"] = args.play_cas
+            if cassino and args.explore_cas is not None:
+                opts28["explore"] = args.explore_cas
+            if cassino and args.left_cas:
+                opts28["horizon_value"] = args.left_cas == "on"
+            if cassino and args.paired_cas:
+                opts28["paired"] = args.paired_cas == "on"
+            if cassino and args.rounds_cas is not None:
+                opts28["horizon_rounds"] = args.rounds_cas
+            if cassino and args.end_cas:
+                opts28["end_by_win"] = args.end_cas == "win"
             options[lv] = opts28
         elif not twenty_eight and DIFFICULTIES.get(lv, lv) == "search":
             # the player's own budget (a fixed number of samples, a time cap) unless given
@@ -464,6 +512,13 @@ def main(argv: list[str] | None = None) -> None:
         + (f", explore {args.explore28}" if twenty_eight and args.explore28 is not None
            else "")
         + (f", exact {args.exact28}" if twenty_eight and args.exact28 is not None else "")
+        + (f", play {args.play_cas}" if cassino and args.play_cas else "")
+        + (f", explore {args.explore_cas}" if cassino and args.explore_cas is not None
+           else "")
+        + (f", left {args.left_cas}" if cassino and args.left_cas else "")
+        + (f", paired {args.paired_cas}" if cassino and args.paired_cas else "")
+        + (f", rounds {args.rounds_cas}" if cassino and args.rounds_cas is not None else "")
+        + (f", end by {args.end_cas}" if cassino and args.end_cas else "")
     )
     run = (play_pair_28 if twenty_eight else play_pair_cassino if cassino
            else play_pair_ass if is_ass else play_pair)

@@ -4,10 +4,12 @@ legal actions written straight from the rules' sentences, scripted play."""
 from __future__ import annotations
 
 import itertools
+import json
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
-from albastini.games.cassino import Deal, new_deal
+from albastini.games.cassino import Deal, new_deal, table_view
 from albastini.games.cassino import kernel as K
 
 
@@ -129,3 +131,26 @@ def random_play(deal: Deal, rng: random.Random) -> list[str]:
         deal.apply(code)
         codes.append(code)
     return codes
+
+
+def assert_blind(deal: Deal, choose: Callable[[Mapping[str, Any]], str], times: int) -> None:
+    """Deal the other hand and the undealt pack of a 2-player ``deal`` anew ``times`` times
+    around the seat to act's view: the view stays the same, so ``choose`` must answer the
+    same; and no hidden card is named in the view."""
+    seat = deal.to_act
+    assert seat is not None
+    view = table_view(deal, seat)
+    choice = choose(view)
+    st = deal.state
+    other = 1 - seat
+    hidden = st.hands[other] + list(st.deck[st.pos:])
+    rng = random.Random(1)
+    for _ in range(times):
+        rng.shuffle(hidden)
+        n = len(st.hands[other])
+        st.hands[other] = sorted(hidden[:n])
+        st.deck = tuple(list(st.deck[:st.pos]) + hidden[n:])
+        again = table_view(deal, seat)
+        assert again == view
+        assert choose(again) == choice
+    assert all(K.CODES[x] not in json.dumps(view) for x in hidden)

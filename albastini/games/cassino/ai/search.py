@@ -13,6 +13,11 @@ what was tried", has the figures): a card is valued by what it is still worth
 its share of most spades), and a seat that passed up a capture earlier in this round (a
 sweep, the 10♦, an Ace) is dealt no card that would have made it (:func:`.core.passed_up`)
 while other cards remain.
+
+Selectable for the bench, measured no better (bench/README.md, "Third round"): the decision
+searched by information-set MCTS (:mod:`.ismcts`, ``play_search``), the position left at the
+horizon valued (:func:`left_worth`, ``horizon_value``), rollouts to the end of this round
+(``horizon_rounds``), a finished deal scored by its margin (``end_by_win``).
 """
 
 from __future__ import annotations
@@ -23,12 +28,14 @@ from time import perf_counter
 from typing import Any
 
 from .. import kernel as K
+from . import ismcts
 from .core import (
     SWEEP,
     WORTH,
     Knowledge,
     action_of,
     card_key,
+    greedy_move,
     passed_up,
     read_view,
     rollout_move,
@@ -94,19 +101,25 @@ def sample_world(k: Knowledge, rng: random.Random,
     return st
 
 
-def outcome(st: K.State, start: K.State, team: int,
-            values: Sequence[float] = WORTH) -> float:
-    """What this seat's team gained against the best other team since ``start``: the worth
-    of the cards captured (``values``, per card: :func:`.core.worth_now` of the piles at the
-    decision) and the sweeps. When the deal is over (and the piles are the real cards), the
-    deal itself: 1 for a win, a half for a tie for the top, plus a twentieth of the points'
-    margin."""
+def outcomes(st: K.State, start: K.State, values: Sequence[float] = WORTH,
+             left: bool = False, by_win: bool = True) -> list[float]:
+    """Per team, what it gained against the best other team since ``start``: the worth of
+    the cards captured (``values``, per card: :func:`.core.worth_now` of the piles at the
+    decision) and the sweeps; with ``left``, also what the position left is worth
+    (:func:`left_worth`). When the deal is over (and the piles are the real cards), the deal
+    itself: 1 for a win, a half for a tie for the top, plus a twentieth of the points'
+    margin (``by_win``), or the points' margin alone."""
     if st.finished and not any(c == HIDDEN for p in st.piles for c in p):
         points, _ = st.score()
-        ours = points[team]
-        best = max(p for t, p in enumerate(points) if t != team)
-        won = 1.0 if ours > best else 0.5 if ours == best else 0.0
-        return won + 0.05 * (ours - best)
+        out = []
+        for team, ours in enumerate(points):
+            best = max(p for t, p in enumerate(points) if t != team)
+            if not by_win:
+                out.append(float(ours - best))
+                continue
+            won = 1.0 if ours > best else 0.5 if ours == best else 0.0
+            out.append(won + 0.05 * (ours - best))
+        return out
     gains = []
     for t in range(st.n_teams):
         new = st.piles[t][len(start.piles[t]):]
@@ -116,8 +129,44 @@ def outcome(st: K.State, start: K.State, team: int,
             top = max(counts)
             g += 3.0 if counts[t] == top and counts.count(top) == 1 else 0.0
         gains.append(g)
-    mine = gains[team]
-    return mine - max(g for t, g in enumerate(gains) if t != team)
+    if left and not st.finished:
+        gains = [g + x for g, x in zip(gains, left_worth(st, values), strict=True)]
+    return [g - max(x for t, x in enumerate(gains) if t != team)
+            for team, g in enumerate(gains)]
+
+
+def outcome(st: K.State, start: K.State, team: int, values: Sequence[float] = WORTH,
+            left: bool = False, by_win: bool = True) -> float:
+    """:func:`outcomes` for ``team``."""
+    return outcomes(st, start, values, left, by_win)[team]
+
+
+#: How much of the next player's best capture at the horizon is credited to its team (the
+#: players after it answer, and it may prefer another play).
+NEXT_TAKE = 0.5
+#: How much of a build's worth is credited to the team of the seat that controls it (it holds
+#: the card that takes it, but another player holding the value may take it first).
+BUILD_KEPT = 0.8
+
+
+def left_worth(st: K.State, values: Sequence[float] = WORTH) -> list[float]:
+    """Per team, what the position at a rollout's horizon promises (a round is over and the
+    next one dealt): the builds its seats control (their owners hold the card that takes
+    them, :data:`BUILD_KEPT`) and, for the next player's team, the best capture that
+    player's hand finds on the table (:data:`NEXT_TAKE`)."""
+    out = [0.0] * st.n_teams
+    seat = st.to_act
+    move = greedy_move(st)
+    used = set(move[3]) if move[0] == K.CAPTURE else set()
+    for it in st.table:
+        if it[4] >= 0 and it[0] not in used:
+            out[it[4] % st.n_teams] += BUILD_KEPT * sum(values[c] for c in it[1] if c < 52)
+    if used:
+        taken = [move[1]] + [c for it in st.table if it[0] in used for c in it[1]]
+        take = sum(values[c] for c in taken if c < 52)
+        out[seat % st.n_teams] += NEXT_TAKE * (take + (SWEEP if len(used) == len(st.table)
+                                                       else 0.0))
+    return out
 
 
 def rollout(st: K.State, horizon: int) -> None:
@@ -140,22 +189,58 @@ class SearchPlayer(NormalPlayer):
         super().__init__(seed)
         self.time_ms = float(time_ms)
         self.iterations = iterations
-        #: The worlds the last decision weighed (each with every action played out in it).
+        #: The worlds the last decision weighed (each with every action played out in it;
+        #: with ISMCTS, the iterations).
         self.worlds = 0
+        #: How a decision is searched: ``"pimc"`` (every action played out on each sampled
+        #: world) or ``"ismcts"`` (:mod:`.ismcts`, one tree of public plays over the worlds).
+        #: The bench sets it (``arena.py --play-cas``); bench/README.md has the figures.
+        self.play_search = "pimc"
+        #: The tree search's UCB1 exploration constant.
+        self.explore = ismcts.EXPLORE
+        #: Whether the tree search plays each world through every action at its root
+        #: (:func:`.ismcts.search`).
+        self.paired = True
+        #: Whether a rollout's end also counts what the position left promises
+        #: (:func:`left_worth`: the builds each side controls, the next player's best take).
+        self.horizon_value = False
+        #: Rounds played out after the current one (:data:`HORIZON`).
+        self.horizon_rounds = self.HORIZON
+        #: Whether a deal played out to its end counts who won it (else its points' margin).
+        self.end_by_win = True
 
     def _choose(self, view: Mapping[str, Any], legal: list[str]) -> str:
         k = read_view(view)
         actions = [action_of(c) for c in legal]
         team = k.team_of(k.seat)
-        horizon = k.round + self.HORIZON  # builds are settled within a round
+        horizon = k.round + self.horizon_rounds  # builds are settled within a round
         # the heuristic's order breaks ties and is the answer if no world fits in the time
         prior = [self.score(k, a) for a in actions]
         # what a card is worth now (majorities already won count nothing), and the cards
         # the others showed they lack by passing up a capture this round
         values = worth_now(k.piles, k.captured)
         lacks = passed_up(view, k)
-        totals = [0.0] * len(actions)
         deadline = perf_counter() + self.time_ms / 1000
+        left, by_win = self.horizon_value, self.end_by_win
+        if self.play_search == "ismcts" and len(actions) > 1:
+            paired = self.paired
+            # (a fixed budget: as many rollouts as PIMC plays on that many worlds)
+            fixed = (self.iterations or 0) * (1 if paired else len(actions))
+
+            def more(done: int) -> bool:
+                if self.iterations is not None:
+                    return done < fixed
+                return done < 1 or perf_counter() < deadline
+
+            root = ismcts.search(
+                lambda: sample_world(k, self.rng, lacks), actions, self.rng, more, horizon,
+                rollout, lambda end, world: outcomes(end, world, values, left, by_win),
+                rollout_move, self.explore, paired)
+            visits = [child.visits for child in root.children.values()]
+            self.worlds = min(visits) if paired else sum(visits)
+            best = ismcts.choice(root, actions, prior, paired)
+            return legal[best]
+        totals = [0.0] * len(actions)
         done = 0
         while True:
             if self.iterations is not None:
@@ -174,7 +259,7 @@ class SearchPlayer(NormalPlayer):
                 st = world.copy()
                 st.apply(action)
                 rollout(st, horizon)
-                scores.append(outcome(st, world, team, values))
+                scores.append(outcome(st, world, team, values, left, by_win))
             if len(scores) < len(actions):
                 break
             totals = [t + s for t, s in zip(totals, scores, strict=True)]
