@@ -33,17 +33,13 @@ progress and every card played, with who took each trick and its points) and not
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Mapping, Sequence
 from math import comb
 from typing import Any
 
 from albastini.games.ass import kernel as K
-from albastini.games.ass.ai.banks import (
-    bank_weights,
-    deal_around_voids,
-    known_voids,
-)
-from albastini.games.ass.ai.core import POWER, Knowledge, read_view, rollout
+from albastini.games.ass.ai.core import POWER, Knowledge, read_view, rollout, sample_world
 from albastini.games.players import CodeChooser
 
 #: The bet's models, per number of players: logistic weights of (1, sixes, eights, Jacks,
@@ -70,6 +66,18 @@ COST_LOSE = 0.5
 #: ENDGAME_DRAWS rounds of draws): 0 plays the rules to the end.
 ENDGAME_WORLDS = 12
 ENDGAME_DRAWS = 1
+#: The points a deal brings in all (cards and combinations: more with more players, whose
+#: tricks hold more combinations), and the spread of one player's points over the tricks
+#: still to play: SPREAD_PER_TRICK * (mean trick) / 24.7 * tricks ** 0.35 (measured with
+#: four players: s.d. 33 over nine tricks, 15 over the last one).
+DEAL_POINTS = {2: 196.0, 3: 210.0, 4: 222.0, 5: 240.0, 6: 255.0}
+SPREAD_PER_TRICK = 15.4
+#: A floor on every weight, so that points still count a little when no bank is in reach,
+#: and the weight of the chance of a bank against it.
+FLOOR = 0.02
+REACH_WEIGHT = 20.0
+
+
 def hand_features(k: Knowledge) -> list[float]:
     """The bet model's inputs for the seat's four cards (see :data:`GO_MODEL`)."""
     ranks = [c % 9 for c in k.hand]
@@ -92,6 +100,75 @@ def chance(weights: Sequence[float], features: Sequence[float]) -> float:
     """The logistic model's probability."""
     z = sum(w * x for w, x in zip(weights, features, strict=True))
     return 1.0 / (1.0 + math.exp(-z))
+
+
+def reach_density(points: int, target: int, tricks_left: int, players: int) -> float:
+    """How much one more point raises a player's chance of reaching ``target`` from
+    ``points`` with ``tricks_left`` tricks to play: the density of a normal spread of what
+    those tricks bring (0 once reached, or with nothing left to play)."""
+    if points >= target or tricks_left <= 0:
+        return 0.0
+    tricks = 36 // players
+    mean_trick = DEAL_POINTS.get(players, 222.0) / tricks
+    mu = mean_trick * tricks_left / players
+    sigma = SPREAD_PER_TRICK * mean_trick / 24.7 * math.pow(tricks_left, 0.35)
+    z = (target - points - mu) / sigma
+    return math.exp(-0.5 * z * z) / (sigma * math.sqrt(2 * math.pi))
+
+
+def known_voids(k: Knowledge, tricks: Sequence[Mapping[str, Any]]) -> list[set[int]]:
+    """Per seat, the suits it has shown it lacks since the last draw (so for the rest of
+    the deal): it discarded, or interrupted with an eight of another suit, on that main
+    suit (both are allowed only to a player without it). Read from the public tricks."""
+    n = k.players
+    last_draw = (36 - 4 * n) // n  # the tricks after which everyone drew
+    voids: list[set[int]] = [set() for _ in range(n)]
+    played = [[(int(s), K.CODE_INT[c]) for s, c in t["plays"]] for t in tricks[last_draw:]]
+    if len(tricks) >= last_draw:
+        played.append(list(k.trick.plays))
+    for plays in played:
+        tr = K.Trick()
+        for seat, card in plays:
+            main = tr.main_suit
+            if tr.play(seat, card, k.levels, k.main_levels, False) in (K.DISCARD,
+                                                                         K.EIGHT_RULE):
+                voids[seat].add(main)
+    return voids
+
+
+def deal_around_voids(k: Knowledge, voids: Sequence[set[int]], rng: random.Random
+                      ) -> K.State:
+    """A world for the endgame: :func:`~albastini.games.ass.ai.core.sample_world`, its
+    other hands dealt again so that nobody holds a suit it has shown it lacks (the rest to
+    the stock; unconstrained if twenty tries find no such deal)."""
+    st = sample_world(k, rng)
+    others = [s for s in range(k.players) if s != k.seat]
+    if not any(voids[s] for s in others):
+        return st
+    for _ in range(20):
+        cards = list(k.unseen)
+        rng.shuffle(cards)
+        room = {s: k.hand_sizes[s] for s in others}
+        hands: dict[int, list[int]] = {s: [] for s in others}
+        stock: list[int] = []
+        for i, c in enumerate(cards):
+            fits = [s for s in others if room[s] > 0 and c // 9 not in voids[s]]
+            if len(cards) - i > sum(room.values()):
+                fits.append(-1)  # the card left in the stock
+            if not fits:
+                break
+            s = rng.choice(fits)
+            if s < 0:
+                stock.append(c)
+            else:
+                hands[s].append(c)
+                room[s] -= 1
+        else:
+            for s in others:
+                st.hands[s] = hands[s]
+            st.stock, st.pos = stock, 0
+            return st
+    return st
 
 
 class ExpertPlayer(CodeChooser):
@@ -121,8 +198,14 @@ class ExpertPlayer(CodeChooser):
 
     def weights(self, k: Knowledge, done: int, total: int) -> list[float]:
         """Per seat, what one more point for that seat is worth to this one, in compared
-        banks (:func:`~albastini.games.ass.ai.banks.bank_weights`)."""
-        return bank_weights(k, done, total)
+        banks (see the module's docstring): positive for itself, negative for the others."""
+        out = []
+        for s in range(k.players):
+            go = k.bets[s] == 1
+            w = FLOOR + (2.0 if go else 1.0) * REACH_WEIGHT * reach_density(
+                k.points[s], K.target(k.players, go), total - done, k.players)
+            out.append(w * (k.players - 1) if s == k.seat else -w)
+        return out
 
     def endgame(self, k: Knowledge, cards: list[int], weights: Sequence[float],
                 voids: Sequence[set[int]]) -> int:

@@ -10,7 +10,6 @@ from typing import Any
 
 from ...players import CodeChooser, RandomChooser
 from .. import kernel as K
-from .banks import bank_weights, deal_around_voids, known_voids
 from .core import Knowledge, greedy_card, read_view, rollout, sample_world
 
 #: The base of this game's players: a legal code from a view (albastini/games/players.py).
@@ -51,19 +50,11 @@ def bet(k: Knowledge, rng: random.Random, samples: int = 24) -> str:
 
 class SearchPlayer(Player):
     """Determinized search (``hard``): for each legal card, sampled worlds (the unseen cards
-    dealt at random to the other hands and the stock, none of a suit its holder has shown it
-    lacks since the last draw) played out by greedy rollouts; picks the card whose deals
-    bring the most points weighed by what they do to the banks (:func:`.banks.bank_weights`:
-    a point counts by the chance it carries its taker over the target). Bets by
-    :func:`bet`. ``iterations`` fixes the worlds (reproducible); otherwise it samples for
-    ``time_ms``."""
+    dealt at random) played out by greedy rollouts; picks the card with the best mean of (own
+    points - the mean of the others'). Bets by :func:`bet`. ``iterations`` fixes the worlds
+    (reproducible); otherwise it samples for ``time_ms``."""
 
     level = "search"
-    #: how a deal's end is scored: "banks" (weighed points) or "points" (own points - the
-    #: others' mean, the older utility, kept for the arena's comparisons)
-    utility = "banks"
-    #: deal the sampled worlds around the voids the public tricks show
-    read_voids = True
 
     def __init__(self, seed: int | None = None, time_ms: float = 150.0,
                  iterations: int | None = None) -> None:
@@ -71,32 +62,22 @@ class SearchPlayer(Player):
         self.time_ms = time_ms
         self.iterations = iterations
 
-    def weights(self, k: Knowledge, view: Mapping[str, Any]) -> list[float]:
-        """Per seat, what a point it takes from now on is worth to this seat (positive for
-        itself, negative for the others)."""
-        if self.utility == "banks":
-            return bank_weights(k, len(view["tricks"]), int(view["tricks_total"]))
-        return [1.0 if s == k.seat else -1.0 / (k.players - 1) for s in range(k.players)]
-
     def _choose(self, view: Mapping[str, Any], legal: list[str]) -> str:
         k = read_view(view)
         if view["phase"] == "betting":
             return bet(k, self.rng)
         cards = [K.CODE_INT[c[5:]] for c in legal]
-        weights = self.weights(k, view)
-        voids = (known_voids(k, view["tricks"]) if self.read_voids
-                 else [set() for _ in range(k.players)])
         totals = dict.fromkeys(cards, 0.0)
         deadline = time.perf_counter() + self.time_ms / 1000
         done = 0
         while True:
-            world = deal_around_voids(k, voids, self.rng)
+            world = sample_world(k, self.rng)
             for c in cards:
                 st = world.copy()
                 st.play(c)
                 pts = rollout(st)
-                totals[c] += sum(w * (p - q) for w, p, q in zip(weights, pts, k.points,
-                                                                 strict=True))
+                others = (sum(pts) - pts[k.seat]) / (k.players - 1)
+                totals[c] += pts[k.seat] - others
             done += 1
             if self.iterations is not None:
                 if done >= self.iterations:
@@ -108,11 +89,9 @@ class SearchPlayer(Player):
 
 class NormalPlayer(SearchPlayer):
     """The middle level (``normal``): the same search with only three sampled worlds, a few
-    milliseconds a card, plain points, no voids read; bets by :func:`bet`."""
+    milliseconds a card; bets by :func:`bet`."""
 
     level = "normal"
-    utility = "points"
-    read_voids = False
 
     def __init__(self, seed: int | None = None) -> None:
         super().__init__(seed, iterations=3)
