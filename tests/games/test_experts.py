@@ -21,6 +21,7 @@ from bench.experts.ass import known_voids, reach_density
 from bench.experts.twentyeight import ExpertPlayer as Expert28
 from bench.experts.twentyeight import trump_value
 
+from .ass.helpers import hidden_dealt_again
 from .cassino.helpers import loose, position
 from .twentyeight.helpers import deck_for
 
@@ -150,21 +151,6 @@ def test_ass_expert_gives_a_six_not_an_eight_to_a_trick_it_does_not_take() -> No
     assert checked
 
 
-def _ass_hidden_dealt_again(deal: Any, seat: int, rng: random.Random) -> Any:
-    """A copy of an Ass ``deal`` whose cards ``seat`` cannot see (the other hands and the
-    stock) are dealt again, each hand and the stock keeping its size."""
-    other = deal.copy()
-    st = other.state
-    others = [s for s in range(deal.players) if s != seat]
-    pool = [c for s in others for c in st.hands[s]] + st.stock[st.pos:]
-    rng.shuffle(pool)
-    for s in others:
-        size = len(st.hands[s])
-        st.hands[s], pool = pool[:size], pool[size:]
-    st.stock = st.stock[:st.pos] + pool
-    return other
-
-
 @pytest.mark.parametrize("tricks", [0, 3, 6, 7])
 def test_ass_expert_sees_only_its_view(tricks: int) -> None:
     """The hidden cards dealt differently around the same view (the bet, a trick with the
@@ -184,7 +170,7 @@ def test_ass_expert_sees_only_its_view(tricks: int) -> None:
         codes = set()
         rng = random.Random(seed)
         for _ in range(8):
-            again = _ass_hidden_dealt_again(deal, seat, rng)
+            again = hidden_dealt_again(deal, seat, rng)
             assert ass.table_view(again, seat) == view
             codes.add(make_expert("ass", seed=1).choose(ass.table_view(again, seat)))
         assert len(codes) == 1
