@@ -39,4 +39,4 @@ def test_the_search_variants_reach_the_hard_player() -> None:
             bot.horizon_rounds, bot.end_by_win) == (20, "ismcts", 0.5, True, False, 0, False)
     plain = arena.make_bot("cassino", "hard", 1, {})
     assert isinstance(plain, SearchPlayer)
-    assert (plain.play_search, plain.horizon_value, plain.horizon_rounds) == ("pimc", False, 1)
+    assert (plain.play_search, plain.horizon_value, plain.horizon_rounds) == (None, False, 1)
