@@ -499,10 +499,9 @@ def test_seeded_players_make_the_recorded_decisions(
 def reference_policy_card(deal: Deal, expert: bool = False) -> str:
     """``sim.policy_rollout``'s rule written plainly on a Deal that shows every hand: the
     normal player's card values with its chances made certain. ``expert`` adds
-    ``sim.expert_rollout``'s rules: a plain card led heads-up is also charged the most points
-    of a higher card of its suit in the follower's hand; with two sides, before the last draw,
-    winning the round is worth the other stock cards' mean worth in hand less the face-up
-    trump's (which the losers draw), losing it as much the other way."""
+    ``sim.expert_rollout``'s rule: with two sides of two or three players, before the last
+    draw, winning the round is worth the other stock cards' mean worth in hand less the
+    face-up trump's (which the losers draw), losing it as much the other way."""
     from albastini.games.albastini.kernel import POINTS, STRENGTH, SUIT, beats, winner_of
 
     n, teams = deal.players, deal.players // deal.team_size
@@ -523,7 +522,7 @@ def reference_policy_card(deal: Deal, expert: bool = False) -> str:
         return POINTS[c] + 3.0 + 0.6 * STRENGTH[c] if SUIT[c] == trump else 0.5 * POINTS[c]
 
     swap = 0.0
-    if expert and teams == 2 and len(stock) == n:
+    if expert and teams == 2 and n > 2 and len(stock) == n:
         swap = sum(worth(c) for c in stock[:-1]) / (n - 1) - worth(stock[-1])
     scored = []
     for c in hand:
@@ -531,10 +530,6 @@ def reference_policy_card(deal: Deal, expert: bool = False) -> str:
         if best < 0 or beats(c, best, trump):
             won = not any(beats(x, c, trump) for x in rivals)
             ev = 0.0 if best < 0 and not POINTS[c] else (stake if won else -stake)
-            if expert and best < 0 and n == 2 and SUIT[c] != trump:
-                follower = [x.index for x in deal.hand(1 - seat)]
-                higher = [x for x in follower if SUIT[x] == SUIT[c] and STRENGTH[x] > STRENGTH[c]]
-                ev -= max((POINTS[x] for x in higher), default=0)
         elif best_seat % teams == seat % teams:
             won = not any(beats(x, best, trump) for x in rivals)
             ev = stake if won else -stake
@@ -571,11 +566,10 @@ def test_policy_rollout_plays_the_normal_rule_on_the_sampled_deal(mode: str) -> 
 
 
 @pytest.mark.parametrize("mode", list(MODES))
-def test_expert_rollout_plays_the_experts_rules_on_the_sampled_deal(mode: str) -> None:
-    """The expert rollout leads away, heads-up, from suits where the follower holds a higher
-    card with points (it would bank it for nothing), and with two sides weighs who draws the
-    face-up trump at the last draw; it plays differently from normal's rule, so a rollout
-    that ignored the rules would fail here."""
+def test_expert_rollout_weighs_the_face_up_trump_at_the_last_draw(mode: str) -> None:
+    """The expert rollout weighs who draws the face-up trump at the last draw with two sides
+    of two or three players; there it plays differently from normal's rule (so a rollout
+    that ignored the rule would fail here), and elsewhere it is normal's rule."""
     from albastini.games.albastini.ai.sim import expert_rollout
     from albastini.games.albastini.fast import FastDeal
 
@@ -596,11 +590,9 @@ def test_expert_rollout_plays_the_experts_rules_on_the_sampled_deal(mode: str) -
             plain.apply(reference_policy_card(plain))
         assert expert_rollout(fast) == deal.points()
         differs += [a.code for a in deal.actions] != [a.code for a in plain.actions]
-    # the rules change play heads-up and in 4 pairs (so the comparison above can fail), and
-    # never with more than two sides
-    if mode in ("2", "4 pairs"):
+    if mode == "4 pairs":
         assert differs
-    elif players // team_size > 2:
+    elif players == 2 or players // team_size > 2:
         assert not differs
 
 

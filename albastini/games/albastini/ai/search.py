@@ -1,5 +1,6 @@
 """The search player: determinized sampling of the hidden cards (PIMC) with rollouts by the
-normal player's rule and the expert's terms, and exact alpha-beta once the stock is empty."""
+normal player's rule (with the expert's last-draw rule when there are partners), and exact
+alpha-beta once the stock is empty."""
 
 from __future__ import annotations
 
@@ -27,10 +28,10 @@ ITERATIONS = 100
 EXACT_ITERATIONS = 30
 #: The default time cap per decision (a safety net: the iterations above fit well inside it).
 TIME_MS = 300.0
-#: The rollout policies: ``expert`` (the normal player's rule with the expert's terms, the
-#: default: against the expert 0.616 in 4 pairs where ``policy`` gave 0.561 on the same 50
-#: packs, and 0.648 on seed 34 where it gave 0.530; heads-up 0.524 on seed 33 where it gave
-#: 0.452; bench/README.md, issue 29), ``policy`` (the normal player's rule) and ``greedy``
+#: The rollout policies: ``expert`` (the normal player's rule with the expert's last-draw
+#: rule with partners, the default: against the expert in 4 pairs 0.616 where ``policy`` gave
+#: 0.561 on the same 50 packs, and 0.648 on seed 34 where it gave 0.530; heads-up it is
+#: ``policy``; bench/README.md, issue 29), ``policy`` (the normal player's rule) and ``greedy``
 #: (both kept for comparison in the arena).
 ROLLOUTS: dict[str, Callable[[FastDeal], list[int]]] = {
     "policy": policy_rollout,
@@ -46,8 +47,8 @@ class SearchPlayer(Player):
     (consistent with every card played, the bid cards taken back, the indicator, the exchange
     and who drew the face-up card, which stay in those hands until played), then scores every
     legal card on that deal: by a rollout of the rest of the deal while the stock is not empty
-    (every seat playing the normal player's rule with the expert's heads-up lead and last-draw
-    terms, ``sim.expert_rollout``), by an exact
+    (every seat playing the normal player's rule, with partners also the expert's last-draw
+    rule, ``sim.expert_rollout``), by an exact
     alpha-beta search (the seat's side maximising) once it is empty and the endgame is small,
     when there are two sides.
     The card with the best average score wins; the score is mostly winning the deal, a little

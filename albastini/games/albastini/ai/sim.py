@@ -274,25 +274,26 @@ def policy_rollout(st: FastDeal) -> list[int]:
     partner's round likewise; a lost round -stake; a trump is worth keeping (its points and a
     power that grows with rank, more when no higher trump is left, less with many trumps).
     """
-    return _rollout(st, False, False)
+    return _rollout(st, False)
 
 
 def expert_rollout(st: FastDeal) -> list[int]:
-    """:func:`policy_rollout` with the expert's rules (``terms``) made certain; ``st``
-    changes. Returns the card points per team.
+    """:func:`policy_rollout` with the expert's last-draw rule (``terms.face_up_term``) made
+    certain; ``st`` changes. Returns the card points per team.
 
-    Heads-up, a plain card led is also charged the most points the follower, playing last,
-    banks on it with a higher card of its suit. With two sides, in the round before the last
-    draw each card is credited, if its side wins the round, the worth in hand
-    (``terms.worth_in_hand``) of the stock's other cards (on average) less that of the
-    face-up trump the losers draw, and charged as much if it loses the round.
+    With two sides of two or three players, in the round before the last draw each card is
+    credited, if its side wins the round, the worth in hand (``terms.worth_in_hand``) of the
+    stock's other cards (on average) less that of the face-up trump the losers draw, and
+    charged as much if it loses the round. Heads-up it is :func:`policy_rollout`: there the
+    face-up rule and the expert's lead charge, in rollouts, lost to normal (0.546 and 0.560
+    where normal's rule gave 0.661 on the same packs; bench/README.md, issue 29).
     """
-    return _rollout(st, True, True)
+    return _rollout(st, st.players > 2)
 
 
-def _rollout(st: FastDeal, bank: bool, face: bool) -> list[int]:
-    """The rollout of :func:`policy_rollout`; ``bank``: charge heads-up leads the follower's
-    safe bank, ``face``: weigh the face-up trump at the last draw (:func:`expert_rollout`)."""
+def _rollout(st: FastDeal, face: bool) -> list[int]:
+    """The rollout of :func:`policy_rollout`; ``face``: weigh the face-up trump at the last
+    draw (:func:`expert_rollout`)."""
     if st.finished:
         return st.eaten[:]
     n = st.players
@@ -375,13 +376,6 @@ def _rollout(st: FastDeal, bank: bool, face: bool) -> list[int]:
                 else:
                     won = rtrump == 0 and rsuit[SUIT[c]] <= 10 + STRENGTH[c]
                 ev = (stake if won else -stake) if POINTS[c] else 0.0
-                if bank and n == 2 and SUIT[c] != trump:
-                    # the follower sees the lead and banks its best higher card of the suit
-                    top = 0
-                    for x in hands[1 - seat]:
-                        if SUIT[x] == SUIT[c] and STRENGTH[x] > STRENGTH[c] and POINTS[x] > top:
-                            top = POINTS[x]
-                    ev -= top
             elif keys[c] > keys[best]:
                 won = rmax <= keys[c]
                 ev = stake if won else -stake

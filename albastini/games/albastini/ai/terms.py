@@ -1,8 +1,8 @@
 """Rules of good play that add to the normal player's pricing (``heuristic.card_values``).
 
 The bench's expert (``bench/experts/albastini.py``) is normal's pricing plus these terms; the
-search player (hard) plays the lead and face-up rules, made certain on each sampled deal, in
-its rollouts (``sim.expert_rollout``, which keeps ``worth_in_hand`` as a table). Each term
+search player (hard) plays the face-up rule, made certain on each sampled deal, in its
+rollouts with partners (``sim.expert_rollout``, which keeps ``worth_in_hand`` as a table). Each term
 adds to a dict of card values, in card points.
 """
 
