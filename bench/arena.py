@@ -415,8 +415,8 @@ def main(argv: list[str] | None = None) -> None:
                         help="search time per decision (default: albastini the player's own, "
                         "a fixed number of samples capped at 300 ms; 28: 200; cassino: 150)")
     parser.add_argument("--iterations", type=int, default=None, help="search samples instead")
-    parser.add_argument("--rollout", default=None, choices=["policy", "greedy"],
-                        help="albastini search: its rollout policy (default policy)")
+    parser.add_argument("--rollout", default=None, choices=["policy", "expert", "greedy"],
+                        help="albastini search: its rollout policy (default expert)")
     parser.add_argument("--play28", default=None, choices=["ismcts", "pimc"],
                         help="28 hard: how its play is searched (default the player's: "
                              "pimc)")

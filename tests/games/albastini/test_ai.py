@@ -496,9 +496,12 @@ def test_seeded_players_make_the_recorded_decisions(
 
 
 # --------------------------------------------------------------------------- hard (issue 20)
-def reference_policy_card(deal: Deal) -> str:
+def reference_policy_card(deal: Deal, expert: bool = False) -> str:
     """``sim.policy_rollout``'s rule written plainly on a Deal that shows every hand: the
-    normal player's card values with its chances made certain."""
+    normal player's card values with its chances made certain. ``expert`` adds
+    ``sim.expert_rollout``'s rule: with two pairs, before the last
+    draw, winning the round is worth the other stock cards' mean worth in hand less the
+    face-up trump's (which the losers draw), losing it as much the other way."""
     from albastini.games.albastini.kernel import POINTS, STRENGTH, SUIT, beats, winner_of
 
     n, teams = deal.players, deal.players // deal.team_size
@@ -513,16 +516,27 @@ def reference_policy_card(deal: Deal) -> str:
     best_seat, best = winner_of(current, trump) if current else (-1, -1)
     live = {c.index for s in range(n) for c in deal.hand(s)} | {c.index for c in deal._stock}
     rounds_left = len(hand) + deal.stock_size // n
+    stock = [c.index for c in deal._stock]
+
+    def worth(c: int) -> float:
+        return POINTS[c] + 3.0 + 0.6 * STRENGTH[c] if SUIT[c] == trump else 0.5 * POINTS[c]
+
+    swap = 0.0
+    if expert and teams == 2 and n == 4 and len(stock) == n:
+        swap = sum(worth(c) for c in stock[:-1]) / (n - 1) - worth(stock[-1])
     scored = []
     for c in hand:
         stake = pot + POINTS[c]
         if best < 0 or beats(c, best, trump):
-            kept = not any(beats(x, c, trump) for x in rivals)
-            ev = 0.0 if best < 0 and not POINTS[c] else (stake if kept else -stake)
+            won = not any(beats(x, c, trump) for x in rivals)
+            ev = 0.0 if best < 0 and not POINTS[c] else (stake if won else -stake)
         elif best_seat % teams == seat % teams:
-            ev = stake if not any(beats(x, best, trump) for x in rivals) else -stake
+            won = not any(beats(x, best, trump) for x in rivals)
+            ev = stake if won else -stake
         else:
+            won = False
             ev = -stake
+        ev += swap if won else -swap
         if SUIT[c] == trump:
             higher = [t for t in live if SUIT[t] == trump and beats(t, c, trump) and t not in hand]
             power = 3.0 + 0.6 * STRENGTH[c] + (0.0 if higher else 3.0)
@@ -549,6 +563,37 @@ def test_policy_rollout_plays_the_normal_rule_on_the_sampled_deal(mode: str) -> 
         while deal.phase != "finished":
             deal.apply(reference_policy_card(deal))
         assert policy_rollout(fast) == deal.points()
+
+
+@pytest.mark.parametrize("mode", list(MODES))
+def test_expert_rollout_weighs_the_face_up_trump_at_the_last_draw(mode: str) -> None:
+    """The expert rollout weighs who draws the face-up trump at the last draw with two pairs;
+    there it plays differently from normal's rule (so a rollout that ignored the rule would
+    fail here), and elsewhere it is normal's rule."""
+    from albastini.games.albastini.ai.sim import expert_rollout
+    from albastini.games.albastini.fast import FastDeal
+
+    players, team_size = MODES[mode]
+    differs = 0
+    for seed in range(12):
+        deal = new_deal(players, team_size, seed % players, seed=seed)
+        bots = [make_player("greedy") for _ in range(players)]
+        while deal.phase == "bidding" or len(deal.tricks) < seed % 5:
+            seat = deal.to_act
+            assert seat is not None
+            deal.apply(bots[seat].choose(deal.view(seat, history=True)))
+        fast = FastDeal.from_deal(deal)
+        plain = Deal.from_record(deal.to_record())
+        while deal.phase != "finished":
+            deal.apply(reference_policy_card(deal, expert=True))
+        while plain.phase != "finished":
+            plain.apply(reference_policy_card(plain))
+        assert expert_rollout(fast) == deal.points()
+        differs += [a.code for a in deal.actions] != [a.code for a in plain.actions]
+    if mode == "4 pairs":
+        assert differs
+    else:
+        assert not differs
 
 
 def test_hard_has_a_fixed_budget_capped_in_time() -> None:

@@ -13,7 +13,8 @@
 
 Levels: ``random`` (uniform, for tests), ``greedy`` (the point-trick baseline), ``heuristic``
 (counts cards, keeps trumps, feeds partners, solves the known endgame) and ``search``
-(information-set sampling with rollouts by the heuristic's rule and exact endgame search).
+(information-set sampling with rollouts by the heuristic's rule, plus the expert's last-draw
+rule with partners, and exact endgame search).
 Difficulties for players: ``easy`` (greedy with a little randomness), ``normal`` (heuristic),
 ``hard`` (search).
 """
@@ -56,8 +57,9 @@ def make_player(level: str, *, seed: int | None = None, **options: Any) -> Playe
     ``seed`` makes its choices reproducible. Options: ``epsilon`` (greedy: chance of a random
     move), ``iterations`` and ``time_ms`` (search: sampled deals per decision and a time cap;
     by default 100 deals capped at 300 ms; ``iterations`` alone has no cap, for reproducible
-    runs; ``time_ms`` alone samples until the time is spent), ``rollout`` (search: ``policy``,
-    the normal player's rule, by default, or ``greedy``),
+    runs; ``time_ms`` alone samples until the time is spent), ``rollout`` (search: ``expert``,
+    the normal player's rule with the expert's last-draw rule with partners, by default,
+    ``policy``, the normal player's rule alone, or ``greedy``),
     ``endgame_samples`` (heuristic: sampled placements averaged in a small endgame). A level
     ignores the options of the other levels. Raises ValueError for an unknown level or option
     or a bad option value.

@@ -274,6 +274,27 @@ def policy_rollout(st: FastDeal) -> list[int]:
     partner's round likewise; a lost round -stake; a trump is worth keeping (its points and a
     power that grows with rank, more when no higher trump is left, less with many trumps).
     """
+    return _rollout(st, False)
+
+
+def expert_rollout(st: FastDeal) -> list[int]:
+    """:func:`policy_rollout` with the expert's last-draw rule (``terms.face_up_term``) made
+    certain; ``st`` changes. Returns the card points per team.
+
+    In two pairs (4 players), in the round before the last draw each card is credited, if
+    its side wins the round, the worth in hand (``terms.worth_in_hand``) of the stock's other
+    cards (on average) less that of the face-up trump the losers draw, and charged as much if
+    it loses the round: it measured ahead there (bench/README.md, issue 29). Otherwise it is
+    :func:`policy_rollout`: heads-up the face-up rule and the expert's lead charge, in
+    rollouts, lost to normal (0.546 and 0.560 where normal's rule gave 0.661 on the same
+    packs), and two trios were not measured.
+    """
+    return _rollout(st, st.players == 4 and st.teams == 2)
+
+
+def _rollout(st: FastDeal, face: bool) -> list[int]:
+    """The rollout of :func:`policy_rollout`; ``face``: weigh the face-up trump at the last
+    draw (:func:`expert_rollout`)."""
     if st.finished:
         return st.eaten[:]
     n = st.players
@@ -303,6 +324,7 @@ def policy_rollout(st: FastDeal) -> list[int]:
         best_seat, best = winner_of(cur, trump)
         pts = sum(POINTS[c] for _, c in cur)
     ck = CHEAP_KEY[trump]
+    worth = _WORTH[trump]
     while True:
         hand = hands[seat]
         my_team = seat % teams
@@ -338,6 +360,12 @@ def policy_rollout(st: FastDeal) -> list[int]:
             trump_div = 1.0 + 0.2 * (n_trumps - 1)
             if len(hand) + (len(stock) - pos) // n <= 2:
                 trump_div *= 2.0
+        # the last draw with two sides (``terms.face_up_term`` made certain): the round's
+        # losers draw the face-up trump, its winners the stock's other cards
+        last_draw = face and teams == 2 and len(stock) - pos == n
+        swap = 0.0
+        if last_draw:
+            swap = sum(worth[x] for x in stock[pos:-1]) / (n - 1) - worth[stock[-1]]
         top_v = -1e9
         top_tie = (9, 99, 99, 99)
         card = hand[0]
@@ -345,16 +373,21 @@ def policy_rollout(st: FastDeal) -> list[int]:
             stake = pts + POINTS[c]
             if count == 0:
                 if SUIT[c] == trump:
-                    lost = rtrump > tkeys[c]
+                    won = rtrump <= tkeys[c]
                 else:
-                    lost = rtrump > 0 or rsuit[SUIT[c]] > 10 + STRENGTH[c]
-                ev = (-stake if lost else stake) if POINTS[c] else 0.0
+                    won = rtrump == 0 and rsuit[SUIT[c]] <= 10 + STRENGTH[c]
+                ev = (stake if won else -stake) if POINTS[c] else 0.0
             elif keys[c] > keys[best]:
-                ev = -stake if rmax > keys[c] else stake
+                won = rmax <= keys[c]
+                ev = stake if won else -stake
             elif best_seat % teams == my_team:
-                ev = -stake if rmax > keys[best] else stake
+                won = rmax <= keys[best]
+                ev = stake if won else -stake
             else:
+                won = False
                 ev = -stake
+            if last_draw:
+                ev += swap if won else -swap
             if SUIT[c] == trump:
                 power = _POWER[c] if out_top > tkeys[c] else _POWER[c] + 3.0
                 ev -= POINTS[c] + power / trump_div
@@ -383,6 +416,15 @@ def policy_rollout(st: FastDeal) -> list[int]:
             break
     return st.ended(pos, seat)
 
+
+#: ``_WORTH[trump][card]``: ``terms.worth_in_hand`` as a table.
+_WORTH = tuple(
+    tuple(
+        POINTS[c] + 3.0 + 0.6 * STRENGTH[c] if SUIT[c] == t else 0.5 * POINTS[c]
+        for c in range(CARDS)
+    )
+    for t in range(4)
+)
 
 #: ``CHEAP_KEY[trump][card]``: ``core.cheap_key`` then the card, as a table (a total order,
 #: so the choice does not depend on the order of the hand).
