@@ -51,6 +51,16 @@ many deals each side bid and how often it made them.
 
     .venv/bin/python bench/arena.py --game twentyeight --a hard --b expert --deals 150 --workers 2
 
+``--classify28 N`` (Twenty-Eight, two sides) also prints why each pack went as it did, by
+comparing its two deals (the same cards, sides swapped): one level bid with both hands, each
+bid once (then on the same cards: the contracts compared), or the cards decided (split); with
+A's net deals per category and N examples of the costliest for A (each seat's cards bid on |
+dealt after, the auction, the trump card). ``--dump FILE`` writes every deal (28: its log and
+pack) as JSON for more digging without playing them again.
+
+    .venv/bin/python bench/arena.py --game twentyeight --a hard --b expert --deals 120 \
+        --time-ms 100 --workers 1 --classify28 4
+
 Latency is measured inside the workers: with ``--workers`` as large as the number of cores
 (and other programs running) it is pessimistic; ``--workers 1`` gives the unloaded figure.
 """
@@ -95,6 +105,7 @@ def make_bot(game: str, level: str, seed: int, options: dict[str, Any]) -> Any:
         play = opts.pop("play", None)
         explore = opts.pop("explore", None)
         exact = opts.pop("exact", None)
+        honour = opts.pop("honour", None)
         bot = t28.make_player(level, seed=seed, **opts)
         if isinstance(bot, SearchPlayer28):
             # how the search player searches its play (--play28, --explore28, --exact28)
@@ -104,6 +115,8 @@ def make_bot(game: str, level: str, seed: int, options: dict[str, Any]) -> Any:
                 bot.explore = explore
             if exact is not None:
                 bot.exact_tricks = exact
+            if honour:
+                bot.FREE_BID_NEEDS_HONOUR = True
         return bot
     if game == "cassino":
         return cas.make_player(level, seed=seed, **options)
@@ -502,6 +515,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--exact28", type=int, default=None,
                         help="twentyeight hard: tricks left at which its play is solved "
                              "exactly in each sampled world (0: never; default: the player's)")
+    parser.add_argument("--honour28", action="store_true",
+                        help="twentyeight hard: no free bid without a Jack or a Nine")
     parser.add_argument("--classify28", type=int, default=None, metavar="N",
                         help="twentyeight 4 pairs: print why each pack went as it did (who "
                              "bid with which cards, made or not) and N examples of the "
@@ -544,6 +559,8 @@ def main(argv: list[str] | None = None) -> None:
                 opts28["explore"] = args.explore28
             if twenty_eight and args.exact28 is not None:
                 opts28["exact"] = args.exact28
+            if twenty_eight and args.honour28:
+                opts28["honour"] = True
             options[lv] = opts28
         elif not twenty_eight and DIFFICULTIES.get(lv, lv) == "search":
             # the player's own budget (a fixed number of samples, a time cap) unless given
@@ -571,6 +588,7 @@ def main(argv: list[str] | None = None) -> None:
         + (f", explore {args.explore28}" if twenty_eight and args.explore28 is not None
            else "")
         + (f", exact {args.exact28}" if twenty_eight and args.exact28 is not None else "")
+        + (", no free bid without a Jack or a Nine" if twenty_eight and args.honour28 else "")
     )
     run = (play_pair_28 if twenty_eight else play_pair_cassino if cassino
            else play_pair_ass if is_ass else play_pair)
