@@ -58,6 +58,16 @@ many deals each side bid and how often it made them.
 
     .venv/bin/python bench/arena.py --game twentyeight --a hard --b expert --deals 150 --workers 2
 
+``--classify28 N`` (Twenty-Eight, two sides) also prints why each pack went as it did, by
+comparing its two deals (the same cards, sides swapped): one level bid with both hands, each
+bid once (then on the same cards: the contracts compared), or the cards decided (split); with
+A's net deals per category and N examples of the costliest for A (each seat's cards bid on |
+dealt after, the auction, the trump card). ``--dump FILE`` writes every deal (28: its log and
+pack) as JSON for more digging without playing them again.
+
+    .venv/bin/python bench/arena.py --game twentyeight --a hard --b expert --deals 120 \
+        --time-ms 100 --workers 1 --classify28 4
+
 Latency is measured inside the workers: with ``--workers`` as large as the number of cores
 (and other programs running) it is pessimistic; ``--workers 1`` gives the unloaded figure.
 """
@@ -65,6 +75,7 @@ Latency is measured inside the workers: with ``--workers`` as large as the numbe
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import os
 import random
@@ -84,8 +95,12 @@ from albastini.games import ass as ass_game
 from albastini.games import cassino as cas
 from albastini.games import twentyeight as t28
 from albastini.games.cassino.ai import SearchPlayer as SearchPlayerCas
+from albastini.games.twentyeight import kernel as K28
 from albastini.games.twentyeight.ai import SearchPlayer as SearchPlayer28
 from bench.experts import make_expert
+
+#: Twenty-Eight card code -> its int: suit by suit, the strongest first (to sort hands).
+CARD_ORDER_28 = {c.code: c.index for c in t28.CARDS}
 
 
 def make_bot(game: str, level: str, seed: int, options: dict[str, Any]) -> Any:
@@ -98,6 +113,7 @@ def make_bot(game: str, level: str, seed: int, options: dict[str, Any]) -> Any:
         play = opts.pop("play", None)
         explore = opts.pop("explore", None)
         exact = opts.pop("exact", None)
+        honour = opts.pop("honour", None)
         bot = t28.make_player(level, seed=seed, **opts)
         if isinstance(bot, SearchPlayer28):
             # how the search player searches its play (--play28, --explore28, --exact28)
@@ -107,6 +123,8 @@ def make_bot(game: str, level: str, seed: int, options: dict[str, Any]) -> Any:
                 bot.explore = explore
             if exact is not None:
                 bot.exact_tricks = exact
+            if honour:
+                bot.FREE_BID_NEEDS_HONOUR = True
         return bot
     if game == "cassino":
         opts = dict(options)
@@ -237,10 +255,106 @@ def play_pair_28(
                                              else bidder == a_side)
         out["games"].append({"a_won": a_won, "vp": stake, "a_points": result.points[a_side],
                              "a_bid": a_bid, "made": result.made,
-                             "contract": result.contract})
+                             "contract": result.contract, "a_side": a_side,
+                             "bidder": bidder, "points": list(result.points),
+                             "dealer": dealer, "levels": levels,
+                             "deck": [c.code for c in deal.deck],
+                             "log": list(zip(deal.seats, deal.actions, strict=True))})
         for seat in range(players):
             out["lat"][levels[seat]].extend(lat[seat])
     return out
+
+
+def classify_pack_28(games: list[dict[str, Any]]) -> tuple[str, int]:
+    """Why a Twenty-Eight pack (two teams: the same cards twice, sides swapped) went as it
+    did: a category and A's net deals (won minus lost, -2..2).
+
+    The categories compare who bid with which cards: ``same cards`` when each level bid once
+    (then with the same team's cards, the sides being swapped; the contracts compared: ``A
+    bid more``, ``same contract``, ``A bid less``), ``A bid both`` / ``B bid both`` when one
+    level took the contract with either hand of the pack (the other passed or was outbid
+    with cards its opponent bid on), ``split`` when A won one deal and lost the other (the
+    cards decided), ``redealt`` when a deal was not played out."""
+    if len(games) != 2 or any(g["a_won"] is None or g["bidder"] is None for g in games):
+        return "redealt", 0
+    net = sum(1 if g["a_won"] else -1 for g in games)
+    if net == 0:
+        return "split", 0
+    teams = 2
+    a_deal = next((g for g in games if g["a_bid"]), None)
+    b_deal = next((g for g in games if not g["a_bid"]), None)
+    if a_deal is not None and b_deal is not None:
+        # each level bid once: with the same team's cards (the sides swap between the deals)
+        assert a_deal["bidder"] % teams == b_deal["bidder"] % teams
+        ca, cb = a_deal["contract"], b_deal["contract"]
+        bid = "A bid more" if ca > cb else "A bid less" if ca < cb else "same contract"
+        how = "A made, B failed" if net > 0 else "A failed, B made"
+        return f"same cards: {how} ({bid})", net
+    who = "A" if a_deal is not None else "B"
+    how = "made both" if (net > 0) == (who == "A") else "failed both"
+    return f"{who} bid both: {how}", net
+
+
+def high_bids_28(log: list[tuple[int, str]], teams: int) -> list[int]:
+    """Each team's highest bid or raise in a Twenty-Eight deal's log (0: none)."""
+    high = [0] * teams
+    for seat, code in log:
+        kind, _, arg = code.partition(":")
+        if kind in ("bid", "raise"):
+            high[seat % teams] = max(high[seat % teams], int(arg))
+    return high
+
+
+def describe_deal_28(g: dict[str, Any]) -> str:
+    """One Twenty-Eight deal in a few lines: each seat's level and cards (those it bid on,
+    then ``|`` and those dealt after the trump card is down, strongest first in each suit),
+    the auction (seat, level initial, action), the trump card and the outcome."""
+    log: list[tuple[int, str]] = [(int(x[0]), str(x[1])) for x in g["log"]]
+    players = len(g["levels"])
+    first, second = K28.deal_schedule(players, g["dealer"])
+    batches: list[list[list[str]]] = [[[], []] for _ in range(players)]
+    for i, seat in enumerate(first + second):
+        batches[seat][0 if i < len(first) else 1].append(g["deck"][i])
+    auction: list[str] = []
+    trump = "?"
+    for seat, code in log:
+        if code.startswith("play:"):
+            break  # the auction is over
+        if code.startswith("trump:"):
+            trump = code[6:]
+        auction.append(f"{seat}{g['levels'][seat][0].upper()}:{code}")
+    lines = [f"  dealer {g['dealer']}, bidder {g['bidder']} ({g['levels'][g['bidder']]}) "
+             f"contract {g['contract']} trump {trump}, points {g['points']}, "
+             f"{'made' if g['made'] else 'failed'}"]
+    for seat in range(players):
+        cards = [" ".join(sorted(b, key=CARD_ORDER_28.__getitem__))
+                 for b in batches[seat]]
+        lines.append(f"    seat {seat} {g['levels'][seat]:>6}: {' | '.join(cards)}")
+    lines.append("    auction: " + " ".join(auction))
+    return "\n".join(lines)
+
+
+def classify_report_28(results: list[dict[str, Any]], examples: int) -> None:
+    """Print the pack categories of :func:`classify_pack_28` (packs, A's net deals), the
+    costliest first, and ``examples`` packs of the costliest for A."""
+    table: dict[str, list[int]] = {}
+    packs: dict[str, list[list[dict[str, Any]]]] = {}
+    for r in results:
+        cat, net = classify_pack_28(r["games"])
+        row = table.setdefault(cat, [0, 0])
+        row[0] += 1
+        row[1] += net
+        packs.setdefault(cat, []).append(r["games"])
+    print("pack category (28: the same cards twice)           packs  A's net deals")
+    for cat, (n, net) in sorted(table.items(), key=lambda kv: kv[1][1]):
+        print(f"  {cat:<50} {n:>5}  {net:+d}")
+    worst = min(table.items(), key=lambda kv: kv[1][1], default=None)
+    if worst is None or worst[1][1] >= 0:
+        return
+    for games in packs[worst[0]][:examples]:
+        print(f"example ({worst[0]}):")
+        for g in games:
+            print(describe_deal_28(g))
 
 
 def play_pair_cassino(
@@ -426,7 +540,8 @@ def main(argv: list[str] | None = None) -> None:
                         help="twentyeight hard: tricks left at which its play is solved "
                              "exactly in each sampled world (0: never; default: the player's)")
     parser.add_argument("--play-cas", default=None, choices=["ismcts", "pimc"],
-                        help="cassino: how hard searches (default its own: pimc)")
+                        help="cassino: how hard searches (default its own: ismcts heads-up, "
+                             "else pimc)")
     parser.add_argument("--explore-cas", type=float, default=None,
                         help="cassino: the ISMCTS exploration constant")
     parser.add_argument("--left-cas", default=None, choices=["on", "off"],
@@ -437,6 +552,14 @@ def main(argv: list[str] | None = None) -> None:
                         help="cassino: rounds hard's rollouts play after this one (default 1)")
     parser.add_argument("--end-cas", default=None, choices=["win", "margin"],
                         help="cassino: a deal played out scored by who won (default) or margin")
+    parser.add_argument("--honour28", action="store_true",
+                        help="twentyeight hard: no free bid without a Jack or a Nine")
+    parser.add_argument("--classify28", type=int, default=None, metavar="N",
+                        help="twentyeight 4 pairs: print why each pack went as it did (who "
+                             "bid with which cards, made or not) and N examples of the "
+                             "category that cost A most")
+    parser.add_argument("--dump", default=None, metavar="FILE",
+                        help="write each pack's deals (results, 28: the logs) to FILE as JSON")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--all-modes", action="store_true",
@@ -485,6 +608,8 @@ def main(argv: list[str] | None = None) -> None:
                 opts28["horizon_rounds"] = args.rounds_cas
             if cassino and args.end_cas:
                 opts28["end_by_win"] = args.end_cas == "win"
+            if twenty_eight and args.honour28:
+                opts28["honour"] = True
             options[lv] = opts28
         elif not twenty_eight and DIFFICULTIES.get(lv, lv) == "search":
             # the player's own budget (a fixed number of samples, a time cap) unless given
@@ -519,6 +644,7 @@ def main(argv: list[str] | None = None) -> None:
         + (f", paired {args.paired_cas}" if cassino and args.paired_cas else "")
         + (f", rounds {args.rounds_cas}" if cassino and args.rounds_cas is not None else "")
         + (f", end by {args.end_cas}" if cassino and args.end_cas else "")
+        + (", no free bid without a Jack or a Nine" if twenty_eight and args.honour28 else "")
     )
     run = (play_pair_28 if twenty_eight else play_pair_cassino if cassino
            else play_pair_ass if is_ass else play_pair)
@@ -563,6 +689,11 @@ def main(argv: list[str] | None = None) -> None:
             mean = sum(g["contract"] for g in bid) / len(bid) if bid else float("nan")
             print(f"{who} bid {len(bid)} deals (mean contract {mean:.1f}), made "
                   f"{made / len(bid) if bid else float('nan'):.3f}")
+    if twenty_eight and args.classify28 is not None and t28.MODES[args.mode]["team_size"] > 1:
+        classify_report_28(results, args.classify28)
+    if args.dump:
+        # every pack's deals as JSON, to look at more examples without playing them again
+        Path(args.dump).write_text(json.dumps([r["games"] for r in results]))
     decided = wins + losses
     rate = wins / decided if decided else float("nan")
     lo, hi = wilson(wins, decided)

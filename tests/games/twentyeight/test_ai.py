@@ -248,3 +248,24 @@ def test_hard_lays_a_trump_card_and_raises_only_when_nearly_sure() -> None:
     deal.apply(code)
     assert deal.phase == "raising" and deal.to_act == 0
     assert bot.choose(deal.view(0)) == "pass"  # a 14 on four cards of nothing: never 24
+
+
+def test_hard_without_a_jack_or_nine_makes_no_free_bid_when_told() -> None:
+    """``FREE_BID_NEEDS_HONOUR`` (a bench variant, ``arena.py --honour28``): a long heart
+    suit without its Jack or Nine, which the search alone bids on (this seed), passes where a
+    bid would be free, while the opening forced by the rules is still bid and a hand with the
+    Jack and Nine still bids on its search."""
+    from albastini.games.twentyeight.ai.search import SearchPlayer
+
+    hearts = {1: ["AH", "TH", "KH", "QH"]}
+    forced = new_deal(4, 2, 0, deck=deck_for(4, 0, hearts))  # seat 1 opens
+    free = new_deal(4, 2, 3, deck=deck_for(4, 3, hearts))
+    free.apply("bid:14")  # seat 0 opened; seat 1 may pass
+    strong = new_deal(4, 2, 3, deck=deck_for(4, 3, {1: ["JH", "9H", "AH", "JS"]}))
+    strong.apply("bid:14")
+    assert SearchPlayer(seed=1, iterations=8).choose(free.view(1)) == "bid:15"
+    bot = SearchPlayer(seed=1, iterations=8)
+    bot.FREE_BID_NEEDS_HONOUR = True
+    assert bot.choose(forced.view(1)) == "bid:14"
+    assert bot.choose(free.view(1)) == "pass"
+    assert bot.choose(strong.view(1)) == "bid:15"

@@ -291,6 +291,8 @@ class SearchPlayer(NormalPlayer):
     BID_EDGE = 0.0
     #: Standard errors behind the best at which an action stops being sampled (0: never).
     PRUNE = 3.0
+    #: Pass rather than bid freely without a Jack or a Nine among the cards bid on.
+    FREE_BID_NEEDS_HONOUR = False
 
     def __init__(
         self, seed: int | None = None, time_ms: float = 200, iterations: int | None = None
@@ -389,6 +391,8 @@ class SearchPlayer(NormalPlayer):
         bids = sorted(int(c[4:]) for c in legal if c.startswith("bid:"))
         if "pass" not in legal or not bids:
             return f"bid:{bids[0]}" if bids else "pass"
+        if self.FREE_BID_NEEDS_HONOUR and not any(c % 9 <= 1 for c in k.hand):
+            return "pass"  # rank position 0 is the Jack, 1 the Nine
         passing, bidding = self.speech_values(k, [K.PASS, K.BID + bids[0]], deadline)
         return f"bid:{bids[0]}" if bidding > passing + self.BID_EDGE else "pass"
 
