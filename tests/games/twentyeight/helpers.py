@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from albastini.games.twentyeight import Deal, new_deal, pack
 from albastini.games.twentyeight.kernel import deal_schedule
@@ -56,3 +57,17 @@ def to_play(players: int = 4, dealer: int = 0, seed: int = 1, **options: bool) -
     while deal.phase == "raising":
         deal.apply("pass")
     return deal
+
+
+def plays_legal_cards(bot: Any, players: int, seeds: int = 2) -> None:
+    """``bot`` plays every seat of whole deals (``seeds`` of them) at a table of
+    ``players``: each code it answers is legal, and each deal finishes."""
+    for seed in range(seeds):
+        deal = new_deal(players, seed=seed)
+        while deal.phase != "finished":
+            seat = deal.to_act
+            assert seat is not None
+            view = deal.view(seat)
+            code = bot.choose(view)
+            assert code in view["legal"]
+            deal.apply(code)

@@ -13,7 +13,7 @@ from albastini.games.twentyeight.ai import ismcts
 from albastini.games.twentyeight.ai.core import side_of
 from albastini.games.twentyeight.ai.search import SearchPlayer, rollout
 
-from .helpers import deck_for, play
+from .helpers import deck_for, play, plays_legal_cards
 
 #: A deal (dealer 2) and its first 31 actions: seat 2 bid 17 with diamonds, every diamond is
 #: out, seat 1 (a defender) leads to the last three tricks holding A♥ K♠ 10♠. The bidding
@@ -89,17 +89,9 @@ def test_ismcts_counts_only_the_root_actions_it_chose() -> None:
 def test_hard_plays_legal_cards_with_the_tree_search_in_every_mode() -> None:
     """The tree search (a bench option) plays only legal cards in 3, 4 and 6 players."""
     for players in (3, 4, 6):
-        for seed in range(2):
-            deal = new_deal(players, seed=seed)
-            bot = SearchPlayer(seed=seed, iterations=3)
-            bot.play_search = "ismcts"
-            while deal.phase != "finished":
-                seat = deal.to_act
-                assert seat is not None
-                view = deal.view(seat)
-                code = bot.choose(view)
-                assert code in view["legal"]
-                deal.apply(code)
+        bot = SearchPlayer(seed=players, iterations=3)
+        bot.play_search = "ismcts"
+        plays_legal_cards(bot, players)
 
 
 @pytest.mark.parametrize("play_search", ["pimc", "ismcts"])

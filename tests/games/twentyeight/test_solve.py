@@ -14,7 +14,7 @@ from albastini.games.twentyeight.ai.core import side_of
 from albastini.games.twentyeight.ai.search import SearchPlayer
 from albastini.games.twentyeight.ai.solve import EndgameSolver, solvable, tricks_left
 
-from .helpers import play
+from .helpers import play, plays_legal_cards
 from .test_ismcts import ACTIONS, DECK
 
 
@@ -142,14 +142,6 @@ def test_hard_endgame_choice_depends_on_its_view_alone() -> None:
 def test_hard_solving_late_tricks_plays_legal_cards(players: int) -> None:
     """Whole deals with every seat solving its last four tricks exactly: each code is legal
     and each deal finishes."""
-    for seed in range(2):
-        deal = new_deal(players, seed=seed)
-        bot = SearchPlayer(seed=seed, iterations=3)
-        bot.exact_tricks = 4
-        while deal.phase != "finished":
-            seat = deal.to_act
-            assert seat is not None
-            view = deal.view(seat)
-            code = bot.choose(view)
-            assert code in view["legal"]
-            deal.apply(code)
+    bot = SearchPlayer(seed=players, iterations=3)
+    bot.exact_tricks = 4
+    plays_legal_cards(bot, players)
