@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from albastini.games.twentyeight import Deal, new_deal, pack
+from albastini.games.twentyeight import kernel as K
+from albastini.games.twentyeight.ai.core import side_of
 from albastini.games.twentyeight.kernel import deal_schedule
 
 
@@ -71,3 +73,16 @@ def plays_legal_cards(bot: Any, players: int, seeds: int = 2) -> None:
             code = bot.choose(view)
             assert code in view["legal"]
             deal.apply(code)
+
+
+def minimax(st: K.State, leaf: Callable[[K.State], float]) -> float:
+    """``leaf`` of the end of ``st`` when every legal action of the kernel is tried, the
+    bidding side maximizing and the defenders minimizing (every card seen)."""
+    if st.phase != K.PLAYING:
+        return leaf(st)
+    values = []
+    for a in st.play_options():
+        nxt = st.copy()
+        nxt.apply(a)
+        values.append(minimax(nxt, leaf))
+    return max(values) if side_of(st, st.to_act) == 0 else min(values)

@@ -13,7 +13,7 @@ from albastini.games.twentyeight.ai import ismcts
 from albastini.games.twentyeight.ai.core import side_of
 from albastini.games.twentyeight.ai.search import SearchPlayer, rollout
 
-from .helpers import deck_for, play, plays_legal_cards
+from .helpers import deck_for, minimax, play, plays_legal_cards
 
 #: A deal (dealer 2) and its first 31 actions: seat 2 bid 17 with diamonds, every diamond is
 #: out, seat 1 (a defender) leads to the last three tricks holding A♥ K♠ 10♠. The bidding
@@ -31,14 +31,7 @@ ACTIONS = ["bid:14", "bid:15", "bid:16", "bid:17", "pass", "pass", "pass", "trum
 
 def exact(st: K.State) -> float:
     """The bidding side's result of ``st`` played perfectly by everyone (every card seen)."""
-    if st.phase != K.PLAYING:
-        return ismcts.side_utilities(st)[0]
-    values = []
-    for a in st.play_options():
-        nxt = st.copy()
-        nxt.apply(a)
-        values.append(exact(nxt))
-    return max(values) if side_of(st, st.to_act) == 0 else min(values)
+    return minimax(st, lambda end: ismcts.side_utilities(end)[0])
 
 
 def test_ismcts_finds_the_lead_that_beats_the_contract_where_one_step_errs() -> None:

@@ -10,25 +10,17 @@ import pytest
 
 from albastini.games.twentyeight import kernel as K
 from albastini.games.twentyeight import new_deal
-from albastini.games.twentyeight.ai.core import side_of
 from albastini.games.twentyeight.ai.search import SearchPlayer
 from albastini.games.twentyeight.ai.solve import EndgameSolver, solvable, tricks_left
 
-from .helpers import play, plays_legal_cards
+from .helpers import minimax, play, plays_legal_cards
 from .test_ismcts import ACTIONS, DECK
 
 
 def brute(st: K.State) -> int:
     """The bidding side's card points at the end of ``st`` when the bidding side maximizes
     them and the defenders minimize them, every legal action of the kernel tried."""
-    if st.phase != K.PLAYING:
-        return st.points[st.bidder % st.n_teams]
-    values = []
-    for a in st.play_options():
-        nxt = st.copy()
-        nxt.apply(a)
-        values.append(brute(nxt))
-    return max(values) if side_of(st, st.to_act) == 0 else min(values)
+    return int(minimax(st, lambda end: end.points[end.bidder % end.n_teams]))
 
 
 def endgame(rng: random.Random, players: int, team_size: int, left: int, played: int,

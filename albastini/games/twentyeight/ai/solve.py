@@ -19,6 +19,8 @@ one. A Thani (every trick, not points) is left to the rollouts (:func:`solvable`
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from .. import kernel as K
 from .core import side_of
 
@@ -167,12 +169,7 @@ class EndgameSolver:
         if k == n:
             # a trick with the trump exposed in it or before is played under its power
             keys = K.WIN_KEY[K.NO_POWER if self.hidden else self.trump][K.SUIT[trick[0]]]
-            best, top, pts = 0, keys[trick[0]], 0
-            for i in range(n):
-                c = trick[i]
-                pts += K.POINTS[c]
-                if keys[c] > top:
-                    best, top = i, keys[c]
+            best, pts = _taken(trick, keys)
             winner = (leader + best) % n
             gain = pts if self.maximizer[winner] else 0
             if self.left == 1:
@@ -263,11 +260,16 @@ class EndgameSolver:
         for i in range(n):
             h = self.hands[(leader + i) % n] or self.fd_bit
             cards.append(h.bit_length() - 1)
-        keys = self.keys[K.SUIT[cards[0]]]
-        best, top, pts = 0, keys[cards[0]], 0
-        for i in range(n):
-            c = cards[i]
-            pts += K.POINTS[c]
-            if keys[c] > top:
-                best, top = i, keys[c]
+        best, pts = _taken(cards, self.keys[K.SUIT[cards[0]]])
         return pts if self.maximizer[(leader + best) % n] else 0
+
+
+def _taken(trick: list[int], keys: Sequence[int]) -> tuple[int, int]:
+    """Which card of a whole ``trick`` (its place in the trick) takes it, by the winning
+    ``keys`` of the suit led under the trick's trump, and the trick's card points."""
+    best, top, pts = 0, keys[trick[0]], 0
+    for i, c in enumerate(trick):
+        pts += K.POINTS[c]
+        if keys[c] > top:
+            best, top = i, keys[c]
+    return best, pts
