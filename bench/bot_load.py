@@ -219,6 +219,9 @@ class Stats:
     moves: int = 0
     pinged: int = 0  # turns a person noticed through a ping (their hand did not follow)
     saw_turn: int = 0  # turns a person found ready on their own private hand
+    #: a move acknowledged -> the next person's hand, which they were waiting on, enables
+    #: their moves (the fake's clock; only turns found on a hand that was edited for them)
+    turn_lag: list[float] = field(default_factory=list)
     tables_started: int = 0
     tables_finished: int = 0
     setup_errors: list[str] = field(default_factory=list)
@@ -328,6 +331,7 @@ class Bench:
         self.stop_at = math.inf
         self.finished_tables: set[int] = set()
         self.last_ack: float | None = None  # when the latest answered interaction was answered
+        self.table_acks: dict[int, float] = {}  # by table message: its latest move's answer
 
     async def think(self) -> None:
         if self.think_hi > 0:
@@ -448,6 +452,7 @@ class Bench:
             return
         hand = r.message
         handled: set[int] = set()
+        waited = False  # on the hand, for a change (the turn lag is measured only then)
         while not self.stopping:
             if fake.find_button(table_msg, label="Show my hand") is None:
                 return  # the match is over
@@ -457,6 +462,7 @@ class Bench:
                 if notice is None:
                     await fake.seen_change(channel_id, user.id,
                                            min(5.0, self.stop_at - time.monotonic()))
+                    waited = True
                     continue
                 handled.add(notice.id)
                 self.stats.pinged += 1
@@ -467,6 +473,10 @@ class Bench:
                     hand = r.message
                 continue
             self.stats.saw_turn += 1
+            acked = self.table_acks.get(table_msg.id)
+            if waited and acked is not None:
+                self.stats.turn_lag.append(time.perf_counter() - acked)
+            waited = False
             await self.think()
             if self.stopping:
                 return
@@ -480,6 +490,7 @@ class Bench:
                 self.stats.moves += 1
                 if self.last_ack is not None:
                     self.stats.move_acks.append((table_msg.id, self.last_ack))
+                    self.table_acks[table_msg.id] = self.last_ack
 
 
 # --------------------------------------------------------------------------- the bot process
@@ -764,6 +775,7 @@ def merge(reports: list[DriverReport]) -> DriverReport:
         st.moves += s.moves
         st.pinged += s.pinged
         st.saw_turn += s.saw_turn
+        st.turn_lag += s.turn_lag
         st.tables_started += s.tables_started
         st.tables_finished += s.tables_finished
         st.setup_errors += s.setup_errors
@@ -1273,7 +1285,12 @@ def lag_lines(rep: DriverReport, log_text: str) -> list[str]:
     its table message reaching the fake) and as the bot measured it (its log line)."""
     seen = rep.lag_seen
     channel = rep.request_counts.get("PATCH /api/v{version}/channels/{cid}/messages/{mid}", 0)
-    out = [f"table-update lag, move acknowledged -> its table message edited (fake's view): "
+    turn = rep.stats.turn_lag
+    out = [f"turn lag, a move acknowledged -> the next person's hand enables their moves "
+           f"(driver's view): p50 {ms(pct(turn, 0.5))} ms, p90 {ms(pct(turn, 0.9))} ms, "
+           f"p99 {ms(pct(turn, 0.99))} ms, "
+           f"max {ms(max(turn, default=math.nan))} ms over {len(turn)} turns",
+           f"table-update lag, move acknowledged -> its table message edited (fake's view): "
            f"p50 {ms(pct(seen, 0.5))} ms, p99 {ms(pct(seen, 0.99))} ms, "
            f"max {ms(max(seen, default=math.nan))} ms over {len(seen)} moves "
            f"({rep.lag_unseen} not shown by the end)",
