@@ -16,7 +16,7 @@ click once.
   the answer to a click. discord.py waits on a 429 of the webhook's bucket. A hand that now
   offers the person a move, or offered one, is edited at once; other changes (a card drawn
   while someone else is to play) wait ``lazy`` seconds first, so that the turn that usually
-  follows goes out in the same edit.
+  follows goes out in the same edit (the moment it comes, not when the wait ends).
 * A token is relied on until ``lifetime - margin`` after its click. Then the bot edits the hand
   one last time with every move disabled and a note saying to press Refresh, and stops
   following it; so does an edit that fails (the message was dismissed, the token refused). The
@@ -127,6 +127,9 @@ class HandFollower:
         self._at_table: dict[int, set[int]] = {}  # table -> the users whose hands are followed
         self._dirty: set[Key] = set()
         self._editors: dict[Key, asyncio.Task[None]] = {}
+        # an editor waiting ``lazy`` seconds, woken by the next change of its table: that
+        # change may offer a move, which goes out at once
+        self._naps: dict[Key, asyncio.Future[None]] = {}
         self._last_edit: dict[Key, float] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self._session: Any = None
@@ -240,6 +243,9 @@ class HandFollower:
     def _touch(self, key: Key) -> None:
         """Bring this hand up to date (an edit, if what it shows changed)."""
         self._dirty.add(key)
+        nap = self._naps.get(key)
+        if nap is not None and not nap.done():
+            nap.set_result(None)
         task = self._editors.get(key)
         if task is None or task.done():
             self._editors[key] = asyncio.get_running_loop().create_task(
@@ -284,7 +290,7 @@ class HandFollower:
 
     async def _edit_until_clean(self, key: Key) -> None:
         loop = asyncio.get_running_loop()
-        waited = False  # for a change that offers no move (see ``lazy``)
+        lazy_until: float | None = None  # a change that offers no move waits (``lazy``)
         while key in self._dirty and not self._closing:
             wait = self._last_edit.get(key, -1e18) + self.min_interval - loop.time()
             if wait > 0:
@@ -300,13 +306,15 @@ class HandFollower:
                 return
             shown, offers = state
             urgent = offers or hand.offers  # moves to enable, or enabled ones to take away
-            if shown != hand.shown and not urgent and not waited and self.lazy > 0:
-                waited = True
-                self._dirty.add(key)
-                await asyncio.sleep(self.lazy)
-                continue
+            if shown != hand.shown and not urgent and self.lazy > 0:
+                if lazy_until is None:
+                    lazy_until = loop.time() + self.lazy
+                if loop.time() < lazy_until:
+                    await self._nap(key, lazy_until - loop.time())
+                    self._dirty.add(key)  # look again: a move may be offered now
+                    continue
             if shown != hand.shown:
-                waited = False
+                lazy_until = None
                 payload = self._build(table, key[1], hand.lang, False)
                 if payload is None:
                     self._drop(key, hand)
@@ -337,6 +345,17 @@ class HandFollower:
             if table.status not in ("lobby", "running") and key not in self._dirty:
                 self._drop(key, self._hands.get(key))  # its last state is shown: done
                 return
+
+    async def _nap(self, key: Key, seconds: float) -> None:
+        """Wait ``seconds``, or less if the table changes (:meth:`_touch`)."""
+        nap = self._naps[key] = asyncio.get_running_loop().create_future()
+        try:
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(seconds):
+                    await nap
+        finally:
+            if self._naps.get(key) is nap:
+                del self._naps[key]
 
     def _retire(self, key: Key, hand: _Hand) -> None:
         """The token runs out soon: leave the hand with no move enabled and stop following."""

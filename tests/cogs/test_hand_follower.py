@@ -1,0 +1,73 @@
+"""The private hand that follows the game (cogs/messages/hands.py), without Discord: which
+edits go out, and when, as the table changes."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Hashable
+from types import SimpleNamespace
+from typing import Any
+
+from cogs.messages.hands import HandFollower
+
+USER = 7
+
+
+class Game:
+    """One table with one followed hand; ``now`` is what the hand would show."""
+
+    def __init__(self) -> None:
+        self.table = SimpleNamespace(id=1, status="running")
+        self.now: tuple[Hashable, bool] = ("dealt", False)  # (what it shows, offers a move)
+        self.sent: list[str] = []
+        self.follower = HandFollower(
+            lambda table, user_id: self.now,
+            lambda table, user_id, lang, retired: {"content": str(self.now[0]), "specs": []},
+            lambda table_id: self.table,  # type: ignore[arg-type,return-value]
+            moved=lambda lang: "moved",
+            lazy=60.0,  # a change that offers no move waits a long time
+            min_interval=0.0,
+        )
+
+        async def send(hand: Any, payload: dict[str, Any], *, final: bool = False) -> bool:
+            self.sent.append(payload["content"])
+            return True
+
+        self.follower._send = send  # type: ignore[method-assign]
+        interaction = SimpleNamespace(
+            user=SimpleNamespace(id=USER), application_id=1, token="t", message=None,
+            _session=None, _state=SimpleNamespace(http=None),
+        )
+        self.follower.remember(self.table, interaction, "en")  # type: ignore[arg-type]
+
+    def change(self, shows: Hashable, offers: bool) -> None:
+        self.now = (shows, offers)
+        self.follower.changed(self.table)  # type: ignore[arg-type]
+
+
+async def turns(n: int) -> None:
+    for _ in range(n):
+        await asyncio.sleep(0)
+
+
+async def test_the_turn_goes_out_at_once_even_while_a_lesser_change_waits() -> None:
+    game = Game()
+    game.change("a card drawn", offers=False)  # waits ``lazy``, for the turn that follows
+    await turns(20)
+    assert game.sent == []
+    game.change("your turn", offers=True)
+    async with asyncio.timeout(5):  # far less than ``lazy``
+        while not game.sent:
+            await asyncio.sleep(0.001)
+    assert game.sent == ["your turn"]  # one edit, showing both changes
+    await game.follower.close(timeout=0.1)
+
+
+async def test_lesser_changes_alone_still_wait_together() -> None:
+    game = Game()
+    game.change("a card drawn", offers=False)
+    await turns(20)
+    game.change("a bid shown", offers=False)  # wakes the wait, which goes on
+    await turns(20)
+    assert game.sent == []
+    await game.follower.close(timeout=0.1)
