@@ -229,6 +229,7 @@ class AlbastiniBot(commands.AutoShardedBot):
             global_share=settings.shards.share if settings.shards is not None else 1.0,
             token_life=settings.token_life,
             global_pool=self._budget_leases(),
+            clicks_first=self.router.first.wait,
         )
         if settings.metrics_port is not None:
             await self._start_metrics(settings.metrics_host, settings.metrics_port)

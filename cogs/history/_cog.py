@@ -64,6 +64,7 @@ class HistoryCog(FeatureCog):
             self._watch_build,
             lambda table_id: self.bot.service.get(table_id),
             moved=lambda lang: t(lang, "watch.moved"),
+            clicks_first=bot.router.first.wait,
         )
 
     def clicks(self) -> Mapping[str, Callable[[Click], Awaitable[None]]]:

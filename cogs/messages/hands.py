@@ -33,7 +33,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable, Hashable
+from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -111,8 +111,12 @@ class HandFollower:
         min_interval: float = MIN_INTERVAL,
         lazy: float = 0.0,
         lanes: int = LANES,
+        clicks_first: Callable[[], Awaitable[None]] | None = None,
     ) -> None:
         self._state = state
+        # before an edit is composed: let the clicks being answered go first
+        # (cogs/ui/clicks_first.py)
+        self._clicks_first = clicks_first
         self._build = build
         self._get_table = get_table
         self._moved = moved  # lang -> the note left on an older hand message
@@ -295,6 +299,8 @@ class HandFollower:
             wait = self._last_edit.get(key, -1e18) + self.min_interval - loop.time()
             if wait > 0:
                 await asyncio.sleep(wait)
+            if self._clicks_first is not None:
+                await self._clicks_first()
             self._dirty.discard(key)
             hand = self._hands.get(key)
             table = self._get_table(key[0])

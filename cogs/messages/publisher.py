@@ -16,7 +16,7 @@ message.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from cogs.games import presenter
@@ -65,6 +65,7 @@ class Publisher:
         global_share: float = 1.0,
         token_life: float = TOKEN_LIFE,
         global_pool: LeaseSource | None = None,
+        clicks_first: Callable[[], Awaitable[None]] | None = None,
     ) -> None:
         self.bot = bot
         self.service = service
@@ -105,6 +106,7 @@ class Publisher:
             courier=courier,
             budget=self.budget,
             token_life=token_life,
+            clicks_first=clicks_first,
         )
         #: table -> why it closed (cancelled, idle...), for the closed table message
         self.closed_reasons: dict[int, str] = self.message.closed_reasons

@@ -49,7 +49,7 @@ import logging
 import math
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -120,8 +120,12 @@ class TableMessages:
         courier: Courier | None = None,
         budget: budgets.GlobalBudget | None = None,
         token_life: float = TABLE_TOKEN_LIFE + 60.0,
+        clicks_first: Callable[[], Awaitable[None]] | None = None,
     ) -> None:
         self.bot = bot
+        # before an edit is composed: let the clicks being answered go first
+        # (cogs/ui/clicks_first.py)
+        self._clicks_first = clicks_first
         self.service = service
         self.notices = notices
         self.edit_interval = edit_interval
@@ -261,6 +265,8 @@ class TableMessages:
             wait = self._last_edit.get(table_id, -math.inf) + self.edit_interval - loop.time()
             if wait > 0:
                 await asyncio.sleep(wait)
+            if self._clicks_first is not None:
+                await self._clicks_first()
             # A token of the budget first (in the order of the tables' oldest changes), then a
             # lane, then room in the budget's window: waiting for a lane never holds a place
             # in the window, which the lanes' other holders (notices) may be waiting for.

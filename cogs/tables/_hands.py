@@ -39,6 +39,7 @@ class PrivateHands:
             lambda table_id: self.bot.service.get(table_id),
             moved=lambda lang: t(lang, "hand.moved"),
             on_lost=self._lost,
+            clicks_first=bot.router.first.wait,
         )
 
     def payload(

@@ -20,6 +20,7 @@ import discord
 
 from cogs.i18n import t
 from cogs.ui import buttons
+from cogs.ui.clicks_first import ClicksFirst
 from cogs.ui.feature import answer_error
 from cogs.ui.place import place_id
 from cogs.ui.replies import Reply
@@ -55,6 +56,8 @@ class Router:
     def __init__(self, bot: AlbastiniBot) -> None:
         self.bot = bot
         self._routes: dict[str, Handler] = {}
+        #: the clicks being answered, which the edits that follow the game let go first
+        self.first = ClicksFirst()
 
     def add(self, routes: Mapping[str, Handler]) -> None:
         """Route these kinds of button (each a kind of :data:`cogs.ui.buttons.KINDS`, and
@@ -85,7 +88,8 @@ class Router:
         if interaction.type != discord.InteractionType.component:
             return
         try:
-            await self._route(interaction)
+            with self.first.click():
+                await self._route(interaction)
         finally:
             if (metrics := self.bot.metrics) is not None:
                 metrics.interaction("click", interaction)
