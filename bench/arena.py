@@ -114,6 +114,8 @@ def make_bot(game: str, level: str, seed: int, options: dict[str, Any]) -> Any:
         explore = opts.pop("explore", None)
         exact = opts.pop("exact", None)
         honour = opts.pop("honour", None)
+        weakest = opts.pop("weakest", None)
+        model_trump = opts.pop("model_trump", None)
         bot = t28.make_player(level, seed=seed, **opts)
         if isinstance(bot, SearchPlayer28):
             # how the search player searches its play (--play28, --explore28, --exact28)
@@ -125,6 +127,10 @@ def make_bot(game: str, level: str, seed: int, options: dict[str, Any]) -> Any:
                 bot.exact_tricks = exact
             if honour:
                 bot.FREE_BID_NEEDS_HONOUR = True
+            if weakest:
+                bot.TRUMP_WEAKEST = True
+            if model_trump:
+                bot.TRUMP_BY_MODEL = True
         return bot
     if game == "cassino":
         opts = dict(options)
@@ -554,6 +560,10 @@ def main(argv: list[str] | None = None) -> None:
                         help="cassino: a deal played out scored by who won (default) or margin")
     parser.add_argument("--honour28", action="store_true",
                         help="twentyeight hard: no free bid without a Jack or a Nine")
+    parser.add_argument("--weakest28", action="store_true",
+                        help="twentyeight hard: lay only the weakest card of a suit face down")
+    parser.add_argument("--modeltrump28", action="store_true",
+                        help="twentyeight hard: lay the auction model's trump card, no search")
     parser.add_argument("--classify28", type=int, default=None, metavar="N",
                         help="twentyeight 4 pairs: print why each pack went as it did (who "
                              "bid with which cards, made or not) and N examples of the "
@@ -610,6 +620,10 @@ def main(argv: list[str] | None = None) -> None:
                 opts28["end_by_win"] = args.end_cas == "win"
             if twenty_eight and args.honour28:
                 opts28["honour"] = True
+            if twenty_eight and args.weakest28:
+                opts28["weakest"] = True
+            if twenty_eight and args.modeltrump28:
+                opts28["model_trump"] = True
             options[lv] = opts28
         elif not twenty_eight and DIFFICULTIES.get(lv, lv) == "search":
             # the player's own budget (a fixed number of samples, a time cap) unless given
@@ -645,6 +659,8 @@ def main(argv: list[str] | None = None) -> None:
         + (f", rounds {args.rounds_cas}" if cassino and args.rounds_cas is not None else "")
         + (f", end by {args.end_cas}" if cassino and args.end_cas else "")
         + (", no free bid without a Jack or a Nine" if twenty_eight and args.honour28 else "")
+        + (", trump card: the weakest of a suit" if twenty_eight and args.weakest28 else "")
+        + (", trump card: the model's" if twenty_eight and args.modeltrump28 else "")
     )
     run = (play_pair_28 if twenty_eight else play_pair_cassino if cassino
            else play_pair_ass if is_ass else play_pair)

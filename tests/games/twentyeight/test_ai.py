@@ -269,3 +269,28 @@ def test_hard_without_a_jack_or_nine_makes_no_free_bid_when_told() -> None:
     assert bot.choose(forced.view(1)) == "bid:14"
     assert bot.choose(free.view(1)) == "pass"
     assert bot.choose(strong.view(1)) == "bid:15"
+
+
+def test_hard_when_told_lays_the_weakest_card_of_a_suit() -> None:
+    """``TRUMP_WEAKEST`` (a bench variant, ``arena.py --weakest28``): whatever suit the search
+    names, the card laid face down is the weakest of that suit in the hand (the Jack and the
+    Nine stay playable); ``TRUMP_BY_MODEL`` (``--modeltrump28``) lays the auction model's
+    card without searching."""
+    from albastini.games.twentyeight.ai.search import SearchPlayer
+
+    for seed in range(4):
+        hand = ["JC", "9C", "8C", "JS"] if seed % 2 else ["JC", "9C", "7C", "8S"]
+        deal = new_deal(4, 2, 3, deck=deck_for(4, 3, {0: hand}))
+        for code in ("bid:14", "pass", "pass", "pass"):
+            deal.apply(code)
+        bot = SearchPlayer(seed=seed, iterations=4)
+        bot.TRUMP_WEAKEST = True
+        code = bot.choose(deal.view(0))
+        assert code in deal.legal_actions()
+        laid = code[6:]
+        assert laid in ("8C", "JS") if seed % 2 else laid in ("7C", "8S")
+        model = SearchPlayer(seed=seed, iterations=4)
+        model.TRUMP_BY_MODEL = True
+        # clubs: the Jack, the Nine and length beat a lone spade
+        expected = "trump:8C" if seed % 2 else "trump:7C"
+        assert model.choose(deal.view(0)) == expected

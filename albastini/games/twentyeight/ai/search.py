@@ -293,6 +293,13 @@ class SearchPlayer(NormalPlayer):
     PRUNE = 3.0
     #: Pass rather than bid freely without a Jack or a Nine among the cards bid on.
     FREE_BID_NEEDS_HONOUR = False
+    #: Bench variants of the trump card (``arena.py --weakest28``, ``--modeltrump28``): search
+    #: only the weakest card of each suit, as the table does; or lay the auction model's card
+    #: (:func:`lay_card`) without searching. The search's own choice (often a Jack or Nine
+    #: face down, which its rollouts make more often) is the default: neither variant won
+    #: more deals against the expert.
+    TRUMP_WEAKEST = False
+    TRUMP_BY_MODEL = False
 
     def __init__(
         self, seed: int | None = None, time_ms: float = 200, iterations: int | None = None
@@ -421,7 +428,14 @@ class SearchPlayer(NormalPlayer):
 
     def trump_by_search(self, k: Knowledge, legal: list[str], deadline: float) -> str:
         """The card to lay face down whose sampled deals, played out, win most."""
+        if self.TRUMP_BY_MODEL:
+            return f"trump:{K.CODES[lay_card(list(k.hand), k.players)]}"
         cards = [CODE_INT[c[6:]] for c in legal]
+        if self.TRUMP_WEAKEST:
+            # a higher card has a lower int: keep the highest int of each suit
+            weakest = {K.SUIT[c]: c for c in sorted(cards)}
+            legal = [f"trump:{K.CODES[c]}" for c in weakest.values()]
+            cards = list(weakest.values())
         said = speeches(k)
         totals = [0.0] * len(cards)
         more = self.samples(deadline, BID_SAMPLES, MAX_BID_SAMPLES)
