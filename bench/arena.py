@@ -454,12 +454,14 @@ def pct(values: list[float], q: float) -> float:
 
 
 def search_options(level: str, time_ms: float | None, iterations: int | None,
-                   rollout: str | None = None) -> dict[str, Any]:
+                   rollout: str | None = None,
+                   root: dict[str, Any] | None = None) -> dict[str, Any]:
     """The options of an Albastini level: only the search player takes any (its own
-    defaults unless given)."""
+    defaults unless given); ``root``: its root options (``root``, ``z``, ``weight``,
+    ``margin``, from ``--root``, ``--root-z``, ``--root-weight``, ``--margin``)."""
     if DIFFICULTIES.get(level, level) != "search":
         return {}
-    opts: dict[str, Any] = {}
+    opts: dict[str, Any] = dict(root or {})
     if rollout:
         opts["rollout"] = rollout
     if time_ms is not None:
@@ -469,12 +471,20 @@ def search_options(level: str, time_ms: float | None, iterations: int | None,
     return opts
 
 
+def root_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The Albastini search player's root options given on the command line."""
+    given = {"root": args.root, "z": args.root_z, "weight": args.root_weight,
+             "margin": args.margin}
+    return {k: v for k, v in given.items() if v is not None}
+
+
 def all_modes(args: argparse.Namespace) -> None:
     """``--all-modes``: A against each B level in every Albastini mode, one line each."""
     opponents = [b.strip() for b in (args.b or "normal,greedy").split(",")]
     if args.a in opponents:
         raise SystemExit("--a must differ from every --b level")
-    options = {lv: search_options(lv, args.time_ms, args.iterations, args.rollout)
+    options = {lv: search_options(lv, args.time_ms, args.iterations, args.rollout,
+                                  root_options(args))
                for lv in (args.a, *opponents)}
     print(f"arena --all-modes: A={args.a} vs B={','.join(opponents)}, {args.deals} packs per "
           "mode and B (x 2 sides swapped, or A on each side scored against each B side), "
@@ -537,6 +547,20 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--iterations", type=int, default=None, help="search samples instead")
     parser.add_argument("--rollout", default=None, choices=["policy", "expert", "greedy"],
                         help="albastini search: its rollout policy (default expert)")
+    parser.add_argument("--root", default=None, choices=["auto", "search", "hybrid", "prior"],
+                        help="albastini search: how the root card is chosen before the "
+                             "endgame (default auto: hybrid heads-up, else search; search: "
+                             "the best sampled value; hybrid: the "
+                             "expert's card unless another beats it by --root-z standard "
+                             "errors on the same deals; prior: values plus --root-weight "
+                             "times the expert's values / 120)")
+    parser.add_argument("--root-z", type=float, default=None,
+                        help="albastini search, --root hybrid: the margin (default 1.0)")
+    parser.add_argument("--root-weight", type=float, default=None,
+                        help="albastini search, --root prior: the weight (default 1.0)")
+    parser.add_argument("--margin", type=float, default=None,
+                        help="albastini search: weight of the card-point margin / 120 "
+                             "added to a rollout's score (default 0)")
     parser.add_argument("--play28", default=None, choices=["ismcts", "pimc"],
                         help="28 hard: how its play is searched (default the player's: "
                              "pimc)")
@@ -627,7 +651,8 @@ def main(argv: list[str] | None = None) -> None:
             options[lv] = opts28
         elif not twenty_eight and DIFFICULTIES.get(lv, lv) == "search":
             # the player's own budget (a fixed number of samples, a time cap) unless given
-            options[lv] = search_options(lv, args.time_ms, args.iterations, args.rollout)
+            options[lv] = search_options(lv, args.time_ms, args.iterations, args.rollout,
+                                         root_options(args))
 
     if is_ass:
         options["_trumps"] = args.trumps
@@ -661,6 +686,7 @@ def main(argv: list[str] | None = None) -> None:
         + (", no free bid without a Jack or a Nine" if twenty_eight and args.honour28 else "")
         + (", trump card: the weakest of a suit" if twenty_eight and args.weakest28 else "")
         + (", trump card: the model's" if twenty_eight and args.modeltrump28 else "")
+        + "".join(f", {k} {v}" for k, v in root_options(args).items() if not game)
     )
     run = (play_pair_28 if twenty_eight else play_pair_cassino if cassino
            else play_pair_ass if is_ass else play_pair)

@@ -446,8 +446,9 @@ def test_sampled_deals_agree_with_everything_public(mode: str) -> None:
 #: players must leave every decision, and so every action of these deals, as it was (the
 #: players are given their hands in the order of the deal, as then:
 #: :func:`view_in_deal_order`). The search
-#: player plays them with its greedy rollouts (issue 20 made the normal player's rule its
-#: default rollout; ``test_search_is_deterministic_for_a_seed`` covers that one).
+#: player plays them with its greedy rollouts and its plain sampled root (issue 20 made the
+#: normal player's rule its default rollout, issue 29 the expert's card its heads-up root;
+#: ``test_search_is_deterministic_for_a_seed`` covers those).
 RECORDED_DEALS = [
     (
         "4 pairs", ("search", "heuristic"), 3,
@@ -484,7 +485,9 @@ def test_seeded_players_make_the_recorded_decisions(
     players, team_size = MODES[mode]
     teams = players // team_size
     bots = [
-        make_player(levels[s % teams % 2], seed=seed * 10 + s, iterations=6, rollout="greedy")
+        make_player(
+            levels[s % teams % 2], seed=seed * 10 + s, iterations=6, rollout="greedy", root="search"
+        )
         for s in range(players)
     ]
     deal = new_deal(players, team_size, seed % players, seed=seed)
@@ -626,3 +629,47 @@ def test_search_solves_a_heads_up_endgame_once() -> None:
     bot = SearchPlayer(seed=1, iterations=50)
     assert bot.choose(deal.view(1, history=True)).code == "play:AH"
     assert bot.last_samples == 1  # every unseen card is in seat 0's hand: one deal to solve
+
+
+@pytest.mark.parametrize("root", ["hybrid", "prior"])
+def test_search_roots_play_legal_cards(root: str) -> None:
+    for mode in ("2", "4 pairs"):
+        players, team_size = MODES[mode]
+        deal = new_deal(players, team_size, 0, seed=91)
+        bots = [make_player("hard", seed=s, iterations=3, root=root) for s in range(players)]
+        while deal.phase != "finished":
+            seat = deal.to_act
+            assert seat is not None
+            view = deal.view(seat, history=True)
+            action = bots[seat].choose(view)
+            assert action.code in view["legal"]
+            deal.apply(action)
+
+
+def test_hybrid_root_with_an_unreachable_margin_plays_the_experts_card() -> None:
+    from albastini.games.albastini.ai.core import cheap_key, read_view
+    from albastini.games.albastini.ai.heuristic import stock_empty
+    from albastini.games.albastini.ai.terms import expert_values
+    from albastini.games.albastini.kernel import CODES
+
+    deal = new_deal(2, 1, 1, seed=92)
+    bots = [make_player("hard", seed=s, iterations=4, root="hybrid", z=1e9) for s in range(2)]
+    checked = 0
+    while deal.phase != "finished":
+        seat = deal.to_act
+        assert seat is not None
+        view = deal.view(seat, history=True)
+        action = bots[seat].choose(view)
+        k = read_view(view)
+        if k.phase == "playing" and len(view["legal"]) > 1 and not stock_empty(k):
+            values = expert_values(k)
+            card = min(values, key=lambda c: (-values[c], cheap_key(c, k.trump)))
+            assert action.code == f"play:{CODES[card]}"
+            checked += 1
+        deal.apply(action)
+    assert checked > 10
+
+
+def test_unknown_search_root_is_refused() -> None:
+    with pytest.raises(ValueError, match="root"):
+        make_player("hard", root="oracle")

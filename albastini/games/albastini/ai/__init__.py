@@ -14,7 +14,8 @@
 Levels: ``random`` (uniform, for tests), ``greedy`` (the point-trick baseline), ``heuristic``
 (counts cards, keeps trumps, feeds partners, solves the known endgame) and ``search``
 (information-set sampling with rollouts by the heuristic's rule, plus the expert's last-draw
-rule with partners, and exact endgame search).
+rule with partners, and exact endgame search; heads-up it plays the expert's rules' card unless
+the sampled deals clearly prefer another).
 Difficulties for players: ``easy`` (greedy with a little randomness), ``normal`` (heuristic),
 ``hard`` (search).
 """
@@ -40,7 +41,7 @@ OPTIONS: dict[str, frozenset[str]] = {
     "random": frozenset(),
     "greedy": frozenset({"epsilon"}),
     "heuristic": frozenset({"endgame_samples"}),
-    "search": frozenset({"time_ms", "iterations", "rollout"}),
+    "search": frozenset({"time_ms", "iterations", "rollout", "root", "z", "weight", "margin"}),
 }
 _CLASSES: dict[str, type[Player]] = {
     "random": RandomPlayer,
@@ -59,7 +60,10 @@ def make_player(level: str, *, seed: int | None = None, **options: Any) -> Playe
     by default 100 deals capped at 300 ms; ``iterations`` alone has no cap, for reproducible
     runs; ``time_ms`` alone samples until the time is spent), ``rollout`` (search: ``expert``,
     the normal player's rule with the expert's last-draw rule with partners, by default,
-    ``policy``, the normal player's rule alone, or ``greedy``),
+    ``policy``, the normal player's rule alone, or ``greedy``), ``root`` (search: ``auto``,
+    the default, ``search``, ``hybrid`` or ``prior``, see ``search.ROOTS``), ``z`` and
+    ``weight`` (search: the hybrid's margin in standard errors, the prior's weight),
+    ``margin`` (search: weight of the card-point margin in a rollout's score),
     ``endgame_samples`` (heuristic: sampled placements averaged in a small endgame). A level
     ignores the options of the other levels. Raises ValueError for an unknown level or option
     or a bad option value.

@@ -2,7 +2,8 @@
 
 The bench's expert (``bench/experts/albastini.py``) is normal's pricing plus these terms; the
 search player (hard) plays the face-up rule, made certain on each sampled deal, in its
-rollouts with partners (``sim.expert_rollout``, which keeps ``worth_in_hand`` as a table). Each term
+rollouts with partners (``sim.expert_rollout``, which keeps ``worth_in_hand`` as a table), and
+heads-up starts from the expert's card (``expert_values``) at the root of its search. Each term
 adds to a dict of card values, in card points.
 """
 
@@ -12,7 +13,7 @@ import random
 
 from ..kernel import POINTS, STRENGTH, SUIT, beats, play_order, winner_of
 from .core import Knowledge
-from .heuristic import endgame_values, p_keep, stock_empty
+from .heuristic import card_values, endgame_values, p_keep, stock_empty
 from .sim import solve_size
 
 #: Largest endgame (product of hand-size factorials) the expert reads exactly: four cards a
@@ -87,3 +88,12 @@ def deep_endgame(k: Knowledge, rng: random.Random) -> dict[int, float] | None:
     if not stock_empty(k) or solve_size(k.hand_sizes, 0) > DEEP_ENDGAME_SIZE:
         return None
     return endgame_values(k, rng, DEEP_ENDGAME_SAMPLES, DEEP_ENDGAME_NODES)
+
+
+def expert_values(k: Knowledge) -> dict[int, float]:
+    """The expert's value of each card in hand before the endgame: the normal player's pricing
+    (``heuristic.card_values``) with the face-up and lead terms added."""
+    values = card_values(k)
+    face_up_term(k, values)
+    lead_term(k, values)
+    return values
