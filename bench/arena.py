@@ -41,6 +41,9 @@ alone, so a pack is played once with A in each seat against B players. Each deal
 per B seat: won by A when A's bank change (-1, 0, +1) is lower than that B's, lost when
 higher, tied otherwise (symmetric: equal players score 0.5); it also prints A's and B's
 mean points per deal, their rates of reaching the target and how often A said "go".
+``--ass-hard NAME=V,...`` sets attributes of hard's search player (its variants:
+``careful``, the share of worlds played out by careful rollouts, ``reach``, what a comparison
+of banks at a world's end is worth in points; ``careful=0,reach=0`` is the hard of before).
 
     .venv/bin/python bench/arena.py --game ass --a normal --b greedy --deals 300
 
@@ -145,7 +148,13 @@ def make_bot(game: str, level: str, seed: int, options: dict[str, Any]) -> Any:
                 setattr(bot, name, value)
         return bot
     if game == "ass":
-        return ass_game.make_player(level, seed=seed, **options)
+        opts = dict(options)
+        tweaks = opts.pop("tweaks", {})
+        bot = ass_game.make_player(level, seed=seed, **opts)
+        for name, value in tweaks.items():
+            # --ass-hard: a variant of the search player, set on it (bench only)
+            setattr(bot, name, value)
+        return bot
     return make_player(level, seed=seed, **options)
 
 
@@ -561,6 +570,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--margin", type=float, default=None,
                         help="albastini search: weight of the card-point margin / 120 "
                              "added to a rollout's score (default 0)")
+    parser.add_argument("--ass-hard", default=None, metavar="NAME=V,...",
+                        help="ass: attributes set on the search player (hard), e.g. "
+                             "careful=1 (its variants, see SearchPlayer)")
     parser.add_argument("--play28", default=None, choices=["ismcts", "pimc"],
                         help="28 hard: how its play is searched (default the player's: "
                              "pimc)")
@@ -632,6 +644,9 @@ def main(argv: list[str] | None = None) -> None:
                 opts28["exact"] = args.exact28
             if cassino and args.play_cas:
                 opts28["play_search"] = args.play_cas
+            if is_ass and args.ass_hard:
+                opts28["tweaks"] = {k: float(v) for k, v in
+                                    (kv.split("=") for kv in args.ass_hard.split(","))}
             if cassino and args.explore_cas is not None:
                 opts28["explore"] = args.explore_cas
             if cassino and args.left_cas:
@@ -687,6 +702,7 @@ def main(argv: list[str] | None = None) -> None:
         + (", trump card: the weakest of a suit" if twenty_eight and args.weakest28 else "")
         + (", trump card: the model's" if twenty_eight and args.modeltrump28 else "")
         + "".join(f", {k} {v}" for k, v in root_options(args).items() if not game)
+        + (f", hard {args.ass_hard}" if is_ass and args.ass_hard else "")
     )
     run = (play_pair_28 if twenty_eight else play_pair_cassino if cassino
            else play_pair_ass if is_ass else play_pair)

@@ -8,7 +8,9 @@ import random
 import pytest
 
 from albastini.games.ass import decide, make_player, new_deal, table_view
-from albastini.games.ass.ai.core import levels_of
+from albastini.games.ass import kernel as K
+from albastini.games.ass.ai import SearchPlayer
+from albastini.games.ass.ai.core import careful_card, greedy_card, levels_of, read_view
 from albastini.games.ass.deal import Deal
 
 from .helpers import hidden_dealt_again
@@ -91,3 +93,59 @@ def test_hard_sees_only_its_view(tricks: int) -> None:
         checked += 1
     assert checked >= 4
 
+
+
+def _trick_to_answer(later: list[str]) -> K.State:
+    """No trumps, four players, the stock empty: seat 0 has led the Queen of spades and
+    seat 1 (King and Seven of spades) answers; seat 2 holds ``later``, seat 3 only clubs."""
+    levels, main_levels = K.trump_levels(2, 4, [])
+    st = K.State(4, 3, list(range(36)), levels, main_levels, first_deal=False)
+    hands = [["QS", "6D"], ["KS", "7S"], later, ["6C", "7C"]]
+    st.hands = [[K.CODE_INT[c] for c in h] for h in hands]
+    st.stock, st.pos, st.bets, st.phase, st.to_act = [], 0, [0] * 4, K.PLAYING, 0
+    st.play(K.CODE_INT["QS"])
+    return st
+
+
+def test_careful_rollouts_spend_a_winning_card_only_where_it_stands() -> None:
+    """The King takes the Queen (and the pair's 17 points) unless a later seat holds the
+    Ten that takes the King over: then the rollout gives the Seven instead. The greedy rule
+    takes it either way."""
+    for later, careful in ((["9H", "JH"], "KS"), (["TS", "JH"], "7S")):
+        st = _trick_to_answer(later)
+        legal = st.legal_cards()
+        assert K.CODES[careful_card(st, legal)] == careful
+        assert K.CODES[greedy_card(st, legal)] == "KS"
+
+
+def test_hard_counts_banks_at_a_worlds_end() -> None:
+    """Hard's measure of a world's end is the table's: reaching the target (92 with four
+    players) is worth about one bank against each opponent, an opponent reaching it costs a
+    third of that, and an opponent's "go" missed (a bank it takes) gains a third."""
+    bot = make_player("hard", seed=1)
+    assert isinstance(bot, SearchPlayer)
+    for first in ("no", "go"):
+        deal = new_deal(4, 1, 0, seed=2)
+        for code in (first, "no", "no", "no"):  # seat 1 (the dealer's left) speaks first
+            deal.apply(code)
+        mine = read_view(table_view(deal, 2))
+        if first == "go":
+            assert 0.3 < bot.bank_score(mine, [40, 20, 40, 40]) < 0.4
+            continue
+        reached = bot.bank_score(mine, [40, 40, 130, 40])
+        assert reached > 0.95 and abs(bot.bank_score(mine, [40, 40, 40, 40])) < 0.01
+        assert -0.4 < bot.bank_score(mine, [40, 40, 40, 130]) < -0.3
+
+
+def test_hard_with_its_bench_options_plays_legal_codes() -> None:
+    """Hard with careful rollouts in half its worlds and banks counted at a world's end
+    (``--ass-hard careful=0.5,reach=100``) still answers legal codes."""
+    deal = new_deal(4, seed=11)
+    bot = make_player("hard", seed=1, iterations=2)
+    assert isinstance(bot, SearchPlayer)
+    bot.careful, bot.reach = 0.5, 100.0
+    while deal.phase != "finished":
+        view = table_view(deal, deal.to_act)
+        code = bot.choose(view)
+        assert code in view["legal"]
+        deal.apply(code)

@@ -133,11 +133,64 @@ def greedy_card(st: K.State, legal: list[int]) -> int:
     return min(legal, key=lambda c: (K.POINTS[c], POWER[c % 9], c))
 
 
-def rollout(st: K.State) -> list[int]:
-    """Play ``st`` (changed) to the end with :func:`greedy_card` everywhere ("no" bets);
-    the points per seat."""
+#: What a card's later power costs when it is spent, in points of trick per unit of
+#: :data:`POWER`, and the share of it charged when the card does not take the trick.
+POWER_COST = 8.0
+LOSE_SHARE = 0.5
+
+
+def _takes_over(st: K.State, tr: K.Trick, seat: int) -> bool:
+    """Whether ``seat`` holds (in this world) a card that would make it the holder of
+    ``tr`` if played now, whatever else follows."""
+    holds = any(c // 9 == tr.main_suit for c in st.hands[seat])
+    for c in st.hands[seat]:
+        eff = tr.effect(seat, c, st.levels, st.main_levels, holds)
+        if eff == K.COVER or eff == K.EIGHT_RULE:
+            return True
+        if eff == K.TRUMP and tr.s1 < 0:
+            return True
+        if eff == K.SAME_RANK and tr.s1 < 0 and tr.s2 < 0:
+            return True
+        if eff == K.ONE_LOW and tr.s1 < 0 and tr.s2 < 0 and tr.s3 < 0:
+            return True
+    return False
+
+
+def careful_card(st: K.State, legal: list[int]) -> int:
+    """A rollout policy closer to how a counting player plays, reading the world's hands:
+    a card that would hold the trick is worth the trick (counted for this seat against each
+    of the others) only when nobody still to play holds a card that takes it over, and
+    spending a card costs its later power (:data:`POWER`); a card that does not hold it
+    gives its points away."""
+    seat, n = st.to_act, st.n
+    base = st.trick
+    later = [(seat + i) % n for i in range(1, n - len(base.plays))]
+    holds = base.plays != [] and any(c // 9 == base.main_suit for c in st.hands[seat])
+    best, best_v = legal[0], -1e9
+    for c in legal:
+        tr = base.copy()
+        tr.play(seat, c, st.levels, st.main_levels, holds)
+        worth = K.trick_value([x for _, x in tr.plays])
+        cost = POWER_COST * POWER[c % 9]
+        if tr.holder() == seat:
+            if any(_takes_over(st, tr, s) for s in later):
+                v = -worth - cost * (n - 1)
+            else:
+                v = (worth + 2.0 * len(later) - cost) * (n - 1)
+        else:
+            v = -worth - LOSE_SHARE * cost * (n - 1)
+        if v > best_v or (v == best_v and c < best):
+            best, best_v = c, v
+    return best
+
+
+def rollout(st: K.State, careful: bool = False) -> list[int]:
+    """Play ``st`` (changed) to the end with :func:`greedy_card` (or :func:`careful_card`)
+    everywhere ("no" bets); the points per seat."""
+    policy = careful_card if careful else greedy_card
     while st.phase == K.BETTING:
         st.bet(False)
     while st.phase == K.PLAYING:
-        st.play(greedy_card(st, st.legal_cards()))
+        legal = st.legal_cards()
+        st.play(legal[0] if len(legal) == 1 else policy(st, legal))
     return st.points

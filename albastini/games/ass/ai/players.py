@@ -3,6 +3,7 @@ and determinized search (``hard``). All choose from their seat's view only."""
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Mapping
@@ -55,6 +56,16 @@ class SearchPlayer(Player):
     (reproducible); otherwise it samples for ``time_ms``."""
 
     level = "search"
+    #: The share of worlds played out by :func:`.core.careful_card` instead of
+    #: :func:`.core.greedy_card` (bench option; 0 plays every world greedily): careful
+    #: rollouts model the expert's kind of player, greedy ones the normal player, and hard
+    #: cannot tell whom it plays.
+    careful = 0.0
+    #: Each comparison of banks at a world's end (:meth:`bank_score`: a seat reaching its
+    #: target, a logistic step ``reach_width`` points wide, a "go" missed taking a bank) is
+    #: worth ``reach`` points of the margin (bench option; 0: points only).
+    reach = 0.0
+    reach_width = 8.0
 
     def __init__(self, seed: int | None = None, time_ms: float = 150.0,
                  iterations: int | None = None) -> None:
@@ -72,12 +83,15 @@ class SearchPlayer(Player):
         done = 0
         while True:
             world = sample_world(k, self.rng)
+            careful = self.careful >= 1 or (self.careful > 0 and self.rng.random() < self.careful)
             for c in cards:
                 st = world.copy()
                 st.play(c)
-                pts = rollout(st)
+                pts = rollout(st, careful)
                 others = (sum(pts) - pts[k.seat]) / (k.players - 1)
                 totals[c] += pts[k.seat] - others
+                if self.reach:
+                    totals[c] += self.reach * self.bank_score(k, pts)
             done += 1
             if self.iterations is not None:
                 if done >= self.iterations:
@@ -85,6 +99,21 @@ class SearchPlayer(Player):
             elif time.perf_counter() >= deadline:
                 break
         return "play:" + K.CODES[max(cards, key=lambda c: (totals[c], -c))]
+
+    def bank_score(self, k: Knowledge, pts: list[int]) -> float:
+        """How a world that ended with ``pts`` scores for ``k``'s seat at the table, smoothed:
+        per opponent, the bank it changes (-1 reached, +1 a "go" missed, the reach a
+        logistic step ``reach_width`` points wide) less the seat's own, the mean over the
+        opponents (between -2 and 2)."""
+
+        def banks(s: int) -> float:
+            go = k.bets[s] == 1
+            z = (pts[s] - K.target(k.players, go) + 0.5) / self.reach_width
+            made = 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+            return -made + (1.0 - made if go else 0.0)
+
+        mine = banks(k.seat)
+        return sum(banks(s) - mine for s in range(k.players) if s != k.seat) / (k.players - 1)
 
 
 class NormalPlayer(SearchPlayer):
