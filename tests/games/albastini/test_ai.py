@@ -21,7 +21,13 @@ def options(level: str) -> dict[str, Any]:
 
 def play_out(deal: Deal, levels: list[str], seed: int) -> Deal:
     """Play ``deal`` to the end, seat s played by ``levels[s]``; check every action is legal."""
-    players = [make_player(lv, seed=seed * 10 + s, **options(lv)) for s, lv in enumerate(levels)]
+    return play_with(
+        deal, [make_player(lv, seed=seed * 10 + s, **options(lv)) for s, lv in enumerate(levels)]
+    )
+
+
+def play_with(deal: Deal, players: list[Any]) -> Deal:
+    """Play ``deal`` to the end, seat s played by ``players[s]``; check every action is legal."""
     while deal.phase != "finished":
         seat = deal.to_act
         assert seat is not None
@@ -636,14 +642,8 @@ def test_search_roots_play_legal_cards(root: str) -> None:
     for mode in ("2", "4 pairs"):
         players, team_size = MODES[mode]
         deal = new_deal(players, team_size, 0, seed=91)
-        bots = [make_player("hard", seed=s, iterations=3, root=root) for s in range(players)]
-        while deal.phase != "finished":
-            seat = deal.to_act
-            assert seat is not None
-            view = deal.view(seat, history=True)
-            action = bots[seat].choose(view)
-            assert action.code in view["legal"]
-            deal.apply(action)
+        play_with(deal, [make_player("hard", seed=s, iterations=3, root=root)
+                         for s in range(players)])
 
 
 def test_hybrid_root_with_an_unreachable_margin_plays_the_experts_card() -> None:
