@@ -646,14 +646,20 @@ def test_search_roots_play_legal_cards(root: str) -> None:
                          for s in range(players)])
 
 
-def test_hybrid_root_with_an_unreachable_margin_plays_the_experts_card() -> None:
+@pytest.mark.parametrize(("mode", "root"), [("2", "hybrid"), ("2", "auto"), ("4 pairs", "hybrid")])
+def test_hybrid_root_with_an_unreachable_margin_plays_the_experts_card(
+    mode: str, root: str
+) -> None:
+    """The hybrid root (the default, ``auto``, heads-up) plays the expert's card whenever
+    the sampled deals cannot beat it by the margin."""
     from albastini.games.albastini.ai.core import cheap_key, read_view
     from albastini.games.albastini.ai.heuristic import stock_empty
     from albastini.games.albastini.ai.terms import expert_values
     from albastini.games.albastini.kernel import CODES
 
-    deal = new_deal(2, 1, 1, seed=92)
-    bots = [make_player("hard", seed=s, iterations=4, root="hybrid", z=1e9) for s in range(2)]
+    players, team_size = MODES[mode]
+    deal = new_deal(players, team_size, 1, seed=92)
+    bots = [make_player("hard", seed=s, iterations=4, root=root, z=1e9) for s in range(players)]
     checked = 0
     while deal.phase != "finished":
         seat = deal.to_act
@@ -668,6 +674,19 @@ def test_hybrid_root_with_an_unreachable_margin_plays_the_experts_card() -> None
             checked += 1
         deal.apply(action)
     assert checked > 10
+
+
+def test_auto_root_searches_plainly_with_partners() -> None:
+    """In 4 pairs ``auto`` is the plain search (the hybrid was not measurably better there):
+    the same cards as ``root="search"`` from the same seeds, whatever the hybrid's margin."""
+    players, team_size = MODES["4 pairs"]
+    plays = []
+    for root in ("auto", "search"):
+        deal = new_deal(players, team_size, 0, seed=93)
+        play_with(deal, [make_player("hard", seed=s, iterations=3, root=root, z=1e9)
+                         for s in range(players)])
+        plays.append([t["plays"] for t in deal.view(0, history=True)["tricks"]])
+    assert plays[0] == plays[1]
 
 
 def test_unknown_search_root_is_refused() -> None:
