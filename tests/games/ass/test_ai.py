@@ -10,7 +10,13 @@ import pytest
 from albastini.games.ass import decide, make_player, new_deal, table_view
 from albastini.games.ass import kernel as K
 from albastini.games.ass.ai import SearchPlayer
-from albastini.games.ass.ai.core import careful_card, greedy_card, levels_of, read_view
+from albastini.games.ass.ai.core import (
+    careful_card,
+    careful_evidence,
+    greedy_card,
+    levels_of,
+    read_view,
+)
 from albastini.games.ass.deal import Deal
 
 from .helpers import hidden_dealt_again
@@ -144,6 +150,45 @@ def test_hard_with_its_bench_options_plays_legal_codes() -> None:
     bot = make_player("hard", seed=1, iterations=2)
     assert isinstance(bot, SearchPlayer)
     bot.careful, bot.reach = 0.5, 100.0
+    while deal.phase != "finished":
+        view = table_view(deal, deal.to_act)
+        code = bot.choose(view)
+        assert code in view["legal"]
+        deal.apply(code)
+
+
+def test_a_seat_that_plays_the_careful_card_is_told_careful() -> None:
+    """Seat 1 always plays :func:`careful_card` on the true hands, seat 2 plays with a
+    searching player (normal): after six tricks, seen from seat 0, the careful seat's plays
+    are explained by the careful rule beyond chance, and better than the searching seat's;
+    the viewer's own seat carries no evidence."""
+    careful = searching = 0.0
+    for seed in range(6):
+        deal = new_deal(4, 1, seed % 4, seed=seed)
+        bots = [make_player("normal", seed=s) for s in range(4)]
+        while deal.phase != "finished" and len(deal.state.tricks) < 6:
+            seat = deal.to_act
+            assert seat is not None
+            st = deal.state
+            legal = st.legal_cards()
+            if seat == 1 and deal.phase == "playing" and len(legal) > 1:
+                deal.apply("play:" + K.CODES[careful_card(st, legal)])
+            else:
+                deal.apply(bots[seat].choose(table_view(deal, seat)))
+        ev = careful_evidence(table_view(deal, 0), random.Random(seed), worlds=4)
+        assert ev[0] == 0.0
+        careful += ev[1]
+        searching += ev[2]
+    assert careful > 0 and careful > searching
+
+
+def test_hard_telling_its_opponents_apart_plays_legal_codes() -> None:
+    """Hard playing each opponent by the rule its plays suggest (``--ass-hard tell=1``)
+    still answers legal codes, through a whole deal."""
+    deal = new_deal(4, seed=12)
+    bot = make_player("hard", seed=1, iterations=2)
+    assert isinstance(bot, SearchPlayer)
+    bot.tell = 1.0
     while deal.phase != "finished":
         view = table_view(deal, deal.to_act)
         code = bot.choose(view)

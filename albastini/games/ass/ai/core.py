@@ -10,11 +10,12 @@ dealt at random to the other hands and the stock by :func:`sample_world`.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from .. import kernel as K
+from ..kernel import CODE_INT
 
 #: A card's power to win tricks later, by rank (what a player loses by spending it): the
 #: six, eight, ten and ace beat most of their suit.
@@ -184,13 +185,81 @@ def careful_card(st: K.State, legal: list[int]) -> int:
     return best
 
 
-def rollout(st: K.State, careful: bool = False) -> list[int]:
+def rollout(st: K.State, careful: bool | Sequence[bool] = False) -> list[int]:
     """Play ``st`` (changed) to the end with :func:`greedy_card` (or :func:`careful_card`)
-    everywhere ("no" bets); the points per seat."""
-    policy = careful_card if careful else greedy_card
+    everywhere, or per seat when ``careful`` is a list ("no" bets); the points per seat."""
+    flags = [careful] * st.n if isinstance(careful, bool) else list(careful)
+    policies = [careful_card if f else greedy_card for f in flags]
     while st.phase == K.BETTING:
         st.bet(False)
     while st.phase == K.PLAYING:
         legal = st.legal_cards()
-        st.play(legal[0] if len(legal) == 1 else policy(st, legal))
+        st.play(legal[0] if len(legal) == 1 else policies[st.to_act](st, legal))
     return st.points
+
+
+def _sizes_per_trick(players: int, tricks: int) -> list[int]:
+    """Each seat's hand size at the start of each of the first ``tricks`` tricks (every seat
+    holds as many: all draw after a trick while the stock has a card per player)."""
+    size, stock, out = 4, 36 - 4 * players, []
+    for _ in range(tricks):
+        out.append(size)
+        size -= 1
+        if stock >= players:
+            stock -= players
+            size += 1
+    return out
+
+
+#: The share of a seat's plays that :func:`careful_card` is taken to match by chance: a
+#: seat whose plays match it more often is played carefully in the rollouts.
+CAREFUL_BASE = 0.45
+
+
+def careful_evidence(view: Mapping[str, Any], rng: random.Random,
+                     worlds: int = 4, base: float = CAREFUL_BASE) -> list[float]:
+    """Per seat, how far :func:`careful_card` explains the seat's plays so far beyond
+    chance: over the played tricks (the current one included), the plays it chose among
+    several legal cards that match the careful card, less ``base`` per such play, the mean
+    over ``worlds`` sampled worlds (0 for the viewer's own seat). Positive: play the seat
+    carefully. A past position is rebuilt from a world sampled now: each seat then held its
+    card of that trick and others drawn from what it played later or holds now (the draws
+    are not seen, so this is an approximation). The greedy rule explains neither kind of
+    player better (a searching player matches it seldom), careful play does."""
+    k = read_view(view)
+    n = k.players
+    history: list[list[tuple[int, int]]] = [
+        [(int(s), CODE_INT[c]) for s, c in t["plays"]] for t in view["tricks"]]
+    if view["trick"]["plays"]:
+        history.append([(int(s), CODE_INT[c]) for s, c in view["trick"]["plays"]])
+    score = [0.0] * n
+    if not history:
+        return score
+    sizes = _sizes_per_trick(n, len(history))
+    for _ in range(worlds):
+        world = sample_world(k, rng)
+        # later[q]: the cards seat q plays from trick t on, then its hand now
+        later = [list(h) for h in world.hands]
+        for t in range(len(history) - 1, -1, -1):
+            for q, c in reversed(history[t]):
+                later[q].insert(0, c)
+            hands: list[list[int]] = []
+            for q in range(n):
+                own = [c for s, c in history[t] if s == q]
+                rest = later[q][len(own):]
+                extra = rng.sample(rest, min(len(rest), sizes[t] - len(own)))
+                hands.append(own + extra)
+            st = world.copy()
+            st.phase = K.PLAYING
+            st.trick = K.Trick()
+            st.hands = hands
+            for s, c in history[t]:
+                st.to_act = s
+                if s != k.seat:
+                    legal = st.legal_cards()
+                    if len(legal) > 1 and c in legal:
+                        score[s] += (c == careful_card(st, legal)) - base
+                holds = st.holds_main(s)
+                st.hands[s].remove(c)
+                st.trick.play(s, c, st.levels, st.main_levels, holds)
+    return [v / worlds for v in score]

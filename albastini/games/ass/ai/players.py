@@ -11,7 +11,7 @@ from typing import Any
 
 from ...players import CodeChooser, RandomChooser
 from .. import kernel as K
-from .core import Knowledge, greedy_card, read_view, rollout, sample_world
+from .core import Knowledge, careful_evidence, greedy_card, read_view, rollout, sample_world
 
 #: The base of this game's players: a legal code from a view (albastini/games/players.py).
 Player = CodeChooser
@@ -66,6 +66,14 @@ class SearchPlayer(Player):
     #: worth ``reach`` points of the margin (bench option; 0: points only).
     reach = 0.0
     reach_width = 8.0
+    #: Tell the opponents apart (bench option; 0: off): when set, each opponent seat whose
+    #: plays so far match :func:`.core.careful_card` more often than ``tell_base`` of them
+    #: (:func:`.core.careful_evidence` over ``tell_worlds`` worlds) is played carefully in
+    #: the rollouts, the others greedily (greedy until there is evidence); the seat's own
+    #: rollout play is careful when most opponents are. Replaces ``careful`` when set.
+    tell = 0.0
+    tell_base = 0.45
+    tell_worlds = 4.0
 
     def __init__(self, seed: int | None = None, time_ms: float = 150.0,
                  iterations: int | None = None) -> None:
@@ -81,9 +89,17 @@ class SearchPlayer(Player):
         totals = dict.fromkeys(cards, 0.0)
         deadline = time.perf_counter() + self.time_ms / 1000
         done = 0
+        seats: list[bool] | None = None
+        if self.tell:
+            ev = careful_evidence(view, self.rng, int(self.tell_worlds), self.tell_base)
+            seats = [ev[s] > 0 for s in range(k.players)]
+            seats[k.seat] = False
+            seats[k.seat] = 2 * sum(seats) > k.players - 1
         while True:
             world = sample_world(k, self.rng)
-            careful = self.careful >= 1 or (self.careful > 0 and self.rng.random() < self.careful)
+            careful: bool | list[bool] = (
+                seats if seats is not None else
+                self.careful >= 1 or (self.careful > 0 and self.rng.random() < self.careful))
             for c in cards:
                 st = world.copy()
                 st.play(c)
