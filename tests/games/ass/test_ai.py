@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pickle
 import random
+from typing import Any
 
 import pytest
 
@@ -22,16 +23,21 @@ from albastini.games.ass.deal import Deal
 from .helpers import hidden_dealt_again
 
 
-@pytest.mark.parametrize("level", ["random", "easy", "normal", "hard"])
-@pytest.mark.parametrize("players", [2, 4, 6])
-def test_every_level_plays_legal_codes(level: str, players: int) -> None:
-    deal = new_deal(players, seed=players)
-    bot = make_player(level, seed=1, **({"iterations": 2} if level == "hard" else {}))
+def plays_legal_codes(deal: Deal, bot: Any) -> None:
+    """``bot`` plays every seat of ``deal`` to its end; each code it answers is legal."""
     while deal.phase != "finished":
         view = table_view(deal, deal.to_act)
         code = bot.choose(view)
         assert code in view["legal"]
         deal.apply(code)
+
+
+@pytest.mark.parametrize("level", ["random", "easy", "normal", "hard"])
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_every_level_plays_legal_codes(level: str, players: int) -> None:
+    deal = new_deal(players, seed=players)
+    bot = make_player(level, seed=1, **({"iterations": 2} if level == "hard" else {}))
+    plays_legal_codes(deal, bot)
 
 
 def test_decide_is_reproducible_and_picklable() -> None:
@@ -150,11 +156,7 @@ def test_hard_with_its_bench_options_plays_legal_codes() -> None:
     bot = make_player("hard", seed=1, iterations=2)
     assert isinstance(bot, SearchPlayer)
     bot.careful, bot.reach = 0.5, 100.0
-    while deal.phase != "finished":
-        view = table_view(deal, deal.to_act)
-        code = bot.choose(view)
-        assert code in view["legal"]
-        deal.apply(code)
+    plays_legal_codes(deal, bot)
 
 
 def test_a_seat_that_plays_the_careful_card_is_told_careful() -> None:
@@ -189,8 +191,4 @@ def test_hard_telling_its_opponents_apart_plays_legal_codes() -> None:
     bot = make_player("hard", seed=1, iterations=2)
     assert isinstance(bot, SearchPlayer)
     bot.tell = 1.0
-    while deal.phase != "finished":
-        view = table_view(deal, deal.to_act)
-        code = bot.choose(view)
-        assert code in view["legal"]
-        deal.apply(code)
+    plays_legal_codes(deal, bot)
