@@ -55,10 +55,12 @@ class ClicksFirst:
         turn: asyncio.Future[None] = loop.create_future()
         self._waiting.append(turn)
         self._next_turn()
-        with contextlib.suppress(TimeoutError):
-            async with asyncio.timeout(self.patience):
-                await turn
-        turn.cancel()  # timed out: its turn, if it comes, goes to the next one
+        try:
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(self.patience):
+                    await turn
+        finally:
+            turn.cancel()  # timed out or cancelled: its turn goes to the next one
 
     def _take_turn(self, loop: asyncio.AbstractEventLoop) -> None:
         self._turn_taken = True
