@@ -3,26 +3,11 @@ sides swapped) went to one level or was split."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
 
-
-def _load_arena() -> ModuleType:
-    path = Path(__file__).resolve().parents[3] / "bench" / "arena.py"
-    spec = importlib.util.spec_from_file_location("bench_arena28", path)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_arena28"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-arena = _load_arena()
+from ..albastini.test_arena import arena
 
 
 def deal(a_side: int, bidder: int, contract: int, made: bool) -> dict[str, Any]:
