@@ -13,10 +13,13 @@ click once.
   no buttons, so no enabled button is left there that the bot would refuse as stale.
 * Edits are coalesced per person (at most one in flight and one per ``min_interval``; the edit
   renders the latest state) and sent in the background, in lanes of their own: they never delay
-  the answer to a click. discord.py waits on a 429 of the webhook's bucket. A hand that now
-  offers the person a move, or offered one, is edited at once; other changes (a card drawn
-  while someone else is to play) wait ``lazy`` seconds first, so that the turn that usually
-  follows goes out in the same edit (the moment it comes, not when the wait ends).
+  the answer to a click. A hand that now offers the person a move, or offered one, is edited at
+  once, without waiting for ``min_interval`` after an edit of a lesser change; other changes (a
+  card drawn while someone else is to play) wait ``lazy`` seconds first, so that the turn that
+  usually follows goes out in the same edit (the moment it comes, not when the wait ends).
+  Whatever the changes, a hand gets at most ``BURST`` edits within ``BURST_WINDOW`` seconds,
+  under the interaction webhook's bucket (measured at 5 per 2 s per interaction:
+  discord-api-docs#2701), so the turn's edit does not meet a 429 (discord.py would wait it out).
 * A token is relied on until ``lifetime - margin`` after its click. Then the bot edits the hand
   one last time with every move disabled and a note saying to press Refresh, and stops
   following it; so does an edit that fails (the message was dismissed, the token refused). The
@@ -33,6 +36,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -53,8 +57,11 @@ TOKEN_LIFETIME = 15 * 60.0
 TOKEN_MARGIN = 60.0
 #: Seconds after the click that showed a person's hand during which they count as watching it.
 WATCHING = 180.0
-#: Seconds between two edits of one person's hand.
+#: Seconds between two edits of one person's hand (the edit that brings their turn excepted).
 MIN_INTERVAL = 0.25
+#: At most ``BURST`` edits of one hand within ``BURST_WINDOW`` seconds, the turn's included.
+BURST = 4
+BURST_WINDOW = 2.0
 #: Hand edits in flight at once, across all tables.
 LANES = 8
 
@@ -134,7 +141,9 @@ class HandFollower:
         # an editor waiting ``lazy`` seconds, woken by the next change of its table: that
         # change may offer a move, which goes out at once
         self._naps: dict[Key, asyncio.Future[None]] = {}
-        self._last_edit: dict[Key, float] = {}
+        #: the times of each hand's latest edits (``BURST`` at most), the last one last
+        self._edited: dict[Key, deque[float]] = {}
+        self.burst_window = BURST_WINDOW
         self._tasks: set[asyncio.Task[None]] = set()
         self._session: Any = None
         self._http: Any = None
@@ -296,9 +305,8 @@ class HandFollower:
         loop = asyncio.get_running_loop()
         lazy_until: float | None = None  # a change that offers no move waits (``lazy``)
         while key in self._dirty and not self._closing:
-            wait = self._last_edit.get(key, -1e18) + self.min_interval - loop.time()
-            if wait > 0:
-                await asyncio.sleep(wait)
+            while (wait := self._wait_before_edit(key, loop.time())) > 0:
+                await self._nap(key, wait)  # a change may bring the turn, which goes sooner
             if self._clicks_first is not None:
                 await self._clicks_first()
             self._dirty.discard(key)
@@ -325,7 +333,7 @@ class HandFollower:
                 if payload is None:
                     self._drop(key, hand)
                     return
-                self._last_edit[key] = loop.time()
+                self._edited.setdefault(key, deque(maxlen=BURST)).append(loop.time())
                 hand.sending = payload_shown(payload)
                 hand.sent = loop.create_future()
                 try:
@@ -351,6 +359,24 @@ class HandFollower:
             if table.status not in ("lobby", "running") and key not in self._dirty:
                 self._drop(key, self._hands.get(key))  # its last state is shown: done
                 return
+
+    def _wait_before_edit(self, key: Key, now: float) -> float:
+        """Seconds the hand's next edit must wait: for the webhook's bucket (``BURST`` edits
+        in ``burst_window``), and for ``min_interval`` after the last edit unless the hand now
+        offers its person a move (their turn is what they wait for)."""
+        edited = self._edited.get(key)
+        if not edited:
+            return 0.0
+        bucket = edited[0] + self.burst_window - now if len(edited) >= BURST else 0.0
+        interval = edited[-1] + self.min_interval - now
+        if interval > 0 and self._offers_now(key):
+            interval = 0.0
+        return max(bucket, interval)
+
+    def _offers_now(self, key: Key) -> bool:
+        table = self._get_table(key[0])
+        state = self._state(table, key[1]) if table is not None else None
+        return state is not None and state[1]
 
     async def _nap(self, key: Key, seconds: float) -> None:
         """Wait ``seconds``, or less if the table changes (:meth:`_touch`)."""
@@ -434,7 +460,7 @@ class HandFollower:
                 if not users:
                     del self._at_table[key[0]]
             self._cancel_retire(hand)
-            self._last_edit.pop(key, None)
+            self._edited.pop(key, None)
 
     @staticmethod
     def _cancel_retire(hand: _Hand) -> None:
