@@ -82,11 +82,13 @@ def _played_to(tricks: int, seed: int) -> Deal:
     return deal
 
 
+@pytest.mark.parametrize("tell", [0.0, 1.0])
 @pytest.mark.parametrize("tricks", [0, 3, 7])
-def test_hard_sees_only_its_view(tricks: int) -> None:
+def test_hard_sees_only_its_view(tricks: int, tell: float) -> None:
     """Hard with fixed worlds, the hidden cards dealt differently around the same view (the
     bet, a trick with the stock still out, the end once nobody draws): the same
-    choice every time."""
+    choice every time; also when it tells its opponents apart (``tell``), whose evidence
+    is read from the public tricks alone."""
     checked = 0
     for seed in range(5):
         deal = _played_to(tricks, seed)
@@ -100,7 +102,10 @@ def test_hard_sees_only_its_view(tricks: int) -> None:
         for _ in range(6):
             again = hidden_dealt_again(deal, seat, rng)
             assert table_view(again, seat) == view
-            codes.add(make_player("hard", seed=1, iterations=4).choose(table_view(again, seat)))
+            bot = make_player("hard", seed=1, iterations=4)
+            assert isinstance(bot, SearchPlayer)
+            bot.tell = tell
+            codes.add(bot.choose(table_view(again, seat)))
         assert len(codes) == 1
         checked += 1
     assert checked >= 4
