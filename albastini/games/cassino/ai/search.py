@@ -32,6 +32,7 @@ from time import perf_counter
 from typing import Any
 
 from .. import kernel as K
+from ..deal import code_of
 from . import ismcts
 from .core import (
     SWEEP,
@@ -180,6 +181,48 @@ def rollout(st: K.State, horizon: int) -> None:
         st.apply(rollout_move(st))
 
 
+#: The scorer of :func:`normal_move` (normal's score is a pure function of what a seat knows).
+_NORMAL = NormalPlayer(0)
+
+
+def seat_knowledge(st: K.State) -> Knowledge:
+    """What the seat to act on ``st`` would know of it (its hand, the table, the public
+    counts; every card in the other hands and the pack unseen): the :class:`.core.Knowledge`
+    that :meth:`.players.NormalPlayer.score` weighs, without a view."""
+    seat = st.to_act
+    unseen = [c for s, h in enumerate(st.hands) if s != seat for c in h]
+    unseen += [c for c in st.deck[st.pos:] if c < 52]
+    return Knowledge(
+        seat=seat, players=st.n, n_teams=st.n_teams, dealer=st.dealer,
+        hand=st.hands[seat], table=st.table, unseen=unseen,
+        hand_sizes=[len(h) for h in st.hands], captured=[len(p) for p in st.piles],
+        sweeps=st.sweeps, last_capturer=st.last_capturer, round=st.round, rounds=st.rounds,
+        pack=len(st.deck) - st.pos)
+
+
+def normal_move(st: K.State) -> K.Action:
+    """The move normal would make on ``st`` for the seat to act: :meth:`.players.NormalPlayer.
+    score` over the legal actions, knowing only its own hand (ties by the code, as normal
+    breaks them)."""
+    k = seat_knowledge(st)
+    return max(st.legal(), key=lambda a: (_NORMAL.score(k, a), code_of(a)))
+
+
+def rollout_as(st: K.State, horizon: int, me: int, replies_only: bool = False) -> None:
+    """:func:`rollout`, but every seat but ``me`` plays :func:`normal_move` (the opponents,
+    and a partner, as the normal player they may well be, without seeing the hands); with
+    ``replies_only``, only until ``me`` is to act again (the replies to the move weighed, at
+    a fraction of the cost), greedily after that."""
+    while not st.finished and st.round <= horizon:
+        if st.to_act == me:
+            if replies_only:
+                rollout(st, horizon)
+                return
+            st.apply(rollout_move(st))
+        else:
+            st.apply(normal_move(st))
+
+
 class SearchPlayer(NormalPlayer):
     """Determinized search (``hard``). ``time_ms`` is the thinking time per decision (default
     150); ``iterations`` fixes the number of sampled worlds instead (reproducible)."""
@@ -213,6 +256,11 @@ class SearchPlayer(NormalPlayer):
         self.horizon_rounds = self.HORIZON
         #: Whether a deal played out to its end counts who won it (else its points' margin).
         self.end_by_win = True
+        #: How the other seats play in PIMC's rollouts: ``"greedy"`` (:func:`.core.
+        #: rollout_move`, seeing the hands), ``"normal"`` (:func:`normal_move`, normal's
+        #: choice from what the seat knows) or ``"replies"`` (normal's choice until this
+        #: seat is to act again, greedy after). The bench sets it (``arena.py --others-cas``).
+        self.others_policy = "greedy"
 
     @staticmethod
     def search_for(players: int) -> str:
@@ -272,7 +320,10 @@ class SearchPlayer(NormalPlayer):
                     break
                 st = world.copy()
                 st.apply(action)
-                rollout(st, horizon)
+                if self.others_policy == "greedy":
+                    rollout(st, horizon)
+                else:
+                    rollout_as(st, horizon, k.seat, self.others_policy == "replies")
                 scores.append(outcome(st, world, team, values, left, by_win))
             if len(scores) < len(actions):
                 break
