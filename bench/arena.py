@@ -31,9 +31,11 @@ information-set MCTS instead of PIMC (``--explore-cas`` its UCB1 constant, ``--p
 off`` one world through one root action an iteration), ``--left-cas on`` values the
 position left at a rollout's horizon, ``--rounds-cas N`` plays rollouts N rounds past this
 one, ``--end-cas margin`` scores a deal played out by its points' margin, ``--others-cas
-normal|replies`` has the other seats of hard's PIMC rollouts play normal's choice (all
-along, or until hard's next turn) instead of greedy (bench/README.md has the figures). Cassino
-also prints each scoring item's mean points per deal, A's and B's, head to head.
+greedy|normal|replies`` sets how the other seats of hard's PIMC rollouts play (greedy seeing
+the hands, normal's choice all along, or normal's until hard's next turn); ``--others-cas
+greedy --rounds-cas 1 --left-cas off`` is hard's PIMC with 3 players before its fifth round
+(and hard's PIMC in 4 pairs); bench/README.md has the figures. Cassino also prints each
+scoring item's mean points per deal, A's and B's, head to head.
 
     .venv/bin/python bench/arena.py --game cassino --a hard --b greedy --deals 100
 
@@ -609,14 +611,17 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--explore-cas", type=float, default=None,
                         help="cassino: the ISMCTS exploration constant")
     parser.add_argument("--left-cas", default=None, choices=["on", "off"],
-                        help="cassino: value the position left at a rollout's horizon")
+                        help="cassino: value the position left at a rollout's horizon "
+                             "(default hard's own: on with 3 players, else off)")
     parser.add_argument("--paired-cas", default=None, choices=["on", "off"],
                         help="cassino, ismcts: each world through every root action (on)")
     parser.add_argument("--rounds-cas", type=int, default=None,
-                        help="cassino: rounds hard's rollouts play after this one (default 1)")
+                        help="cassino: rounds hard's rollouts play after this one (default "
+                             "hard's own: 0 with 3 players, else 1)")
     parser.add_argument("--others-cas", default=None, choices=["greedy", "normal", "replies"],
                         help="cassino, PIMC: how the other seats play in hard's rollouts "
-                             "(default greedy; replies: normal's choice until hard's next turn)")
+                             "(default hard's own: replies with 3 players, i.e. "
+                             "normal's choice until hard's next turn, then greedy)")
     parser.add_argument("--end-cas", default=None, choices=["win", "margin"],
                         help="cassino: a deal played out scored by who won (default) or margin")
     parser.add_argument("--honour28", action="store_true",

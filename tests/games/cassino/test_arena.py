@@ -44,5 +44,6 @@ def test_the_search_variants_reach_the_hard_player() -> None:
         20, "ismcts", 0.5, True, False, 0, False, "normal")
     plain = arena.make_bot("cassino", "hard", 1, {})
     assert isinstance(plain, SearchPlayer)
+    # None: the table's own (SearchPlayer.search_for, SearchPlayer.rollouts_for)
     assert (plain.play_search, plain.horizon_value, plain.horizon_rounds,
-            plain.others_policy) == (None, False, 1, "greedy")
+            plain.others_policy) == (None, None, None, None)

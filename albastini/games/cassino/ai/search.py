@@ -18,10 +18,16 @@ Heads-up, the decision is searched by information-set MCTS (:mod:`.ismcts`: one 
 public plays over the sampled worlds, each world through every action at the root), which
 measured ahead of the worlds' plain averages there (:meth:`SearchPlayer.search_for`).
 
-Selectable for the bench, measured no better (bench/README.md, "Third round"): the search
-chosen otherwise (``play_search``), the position left at the horizon valued
-(:func:`left_worth`, ``horizon_value``), rollouts to the end of this round
-(``horizon_rounds``), a finished deal scored by its margin (``end_by_win``).
+With 3 players (PIMC), the other seats answer the move weighed as the normal player would,
+from what each of them knows (:func:`normal_move`), and the rollouts stop at the end of this
+round with the position left valued (:func:`left_worth`), so that a decision sees more worlds
+(:meth:`SearchPlayer.rollouts_for`; bench/README.md, "Fifth round"). In 4 pairs the same
+measured no better, and the rollouts stay greedy.
+
+Selectable for the bench: the search chosen otherwise (``play_search``), the other seats'
+rollout policy (``others_policy``), the position left at the horizon valued or not
+(``horizon_value``), the rounds played out (``horizon_rounds``), a finished deal scored by
+its margin (``end_by_win``).
 """
 
 from __future__ import annotations
@@ -250,17 +256,20 @@ class SearchPlayer(NormalPlayer):
         #: (:func:`.ismcts.search`).
         self.paired = True
         #: Whether a rollout's end also counts what the position left promises
-        #: (:func:`left_worth`: the builds each side controls, the next player's best take).
-        self.horizon_value = False
-        #: Rounds played out after the current one (:data:`HORIZON`).
-        self.horizon_rounds = self.HORIZON
+        #: (:func:`left_worth`: the builds each side controls, the next player's best take);
+        #: None: :meth:`rollouts_for` the table.
+        self.horizon_value: bool | None = None
+        #: Rounds played out after the current one (:data:`HORIZON`); None: :meth:`rollouts_for`
+        #: the table.
+        self.horizon_rounds: int | None = None
         #: Whether a deal played out to its end counts who won it (else its points' margin).
         self.end_by_win = True
         #: How the other seats play in PIMC's rollouts: ``"greedy"`` (:func:`.core.
         #: rollout_move`, seeing the hands), ``"normal"`` (:func:`normal_move`, normal's
         #: choice from what the seat knows) or ``"replies"`` (normal's choice until this
-        #: seat is to act again, greedy after). The bench sets it (``arena.py --others-cas``).
-        self.others_policy = "greedy"
+        #: seat is to act again, greedy after); None: :meth:`rollouts_for` the table. The
+        #: bench sets it (``arena.py --others-cas``).
+        self.others_policy: str | None = None
 
     @staticmethod
     def search_for(players: int) -> str:
@@ -270,11 +279,29 @@ class SearchPlayer(NormalPlayer):
         the tree's one screen was behind (4 pairs against normal, 0.43 against 0.51)."""
         return "ismcts" if players == 2 else "pimc"
 
+    @classmethod
+    def rollouts_for(cls, players: int) -> tuple[str, int, bool]:
+        """How hard's rollouts play at a table of ``players``: the other seats' policy, the
+        rounds played after this one, and whether the position left at the horizon is
+        valued. With 3 players: the other seats answer the move weighed as normal would
+        (then greedily), and the rollouts stop at the end of this round with the position
+        left valued, so that a decision sees more worlds; measured ahead of greedy rollouts
+        against normal (bench/README.md, "Fifth round"). Heads-up (searched by the tree)
+        and in 4 pairs, where the same measured no better: greedy seeing the hands, to the
+        end of the next round."""
+        if players == 3:
+            return "replies", 0, True
+        return "greedy", cls.HORIZON, False
+
     def _choose(self, view: Mapping[str, Any], legal: list[str]) -> str:
         k = read_view(view)
         actions = [action_of(c) for c in legal]
         team = k.team_of(k.seat)
-        horizon = k.round + self.horizon_rounds  # builds are settled within a round
+        others, rounds, valued = self.rollouts_for(k.players)
+        others = self.others_policy or others
+        rounds = rounds if self.horizon_rounds is None else self.horizon_rounds
+        left = valued if self.horizon_value is None else self.horizon_value
+        horizon = k.round + rounds  # builds are settled within a round
         # the heuristic's order breaks ties and is the answer if no world fits in the time
         prior = [self.score(k, a) for a in actions]
         # what a card is worth now (majorities already won count nothing), and the cards
@@ -282,7 +309,7 @@ class SearchPlayer(NormalPlayer):
         values = worth_now(k.piles, k.captured)
         lacks = passed_up(view, k)
         deadline = perf_counter() + self.time_ms / 1000
-        left, by_win = self.horizon_value, self.end_by_win
+        by_win = self.end_by_win
         search = self.play_search or self.search_for(k.players)
         if search == "ismcts" and len(actions) > 1:
             paired = self.paired
@@ -320,10 +347,10 @@ class SearchPlayer(NormalPlayer):
                     break
                 st = world.copy()
                 st.apply(action)
-                if self.others_policy == "greedy":
+                if others == "greedy":
                     rollout(st, horizon)
                 else:
-                    rollout_as(st, horizon, k.seat, self.others_policy == "replies")
+                    rollout_as(st, horizon, k.seat, others == "replies")
                 scores.append(outcome(st, world, team, values, left, by_win))
             if len(scores) < len(actions):
                 break
