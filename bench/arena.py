@@ -30,8 +30,12 @@ otherwise), so equal players score 0.5. ``--play-cas ismcts`` searches hard's de
 information-set MCTS instead of PIMC (``--explore-cas`` its UCB1 constant, ``--paired-cas
 off`` one world through one root action an iteration), ``--left-cas on`` values the
 position left at a rollout's horizon, ``--rounds-cas N`` plays rollouts N rounds past this
-one, ``--end-cas margin`` scores a deal played out by its points' margin (bench/README.md
-has the figures).
+one, ``--end-cas margin`` scores a deal played out by its points' margin, ``--others-cas
+greedy|normal|replies`` sets how the other seats of hard's PIMC rollouts play (greedy seeing
+the hands, normal's choice all along, or normal's until hard's next turn); ``--others-cas
+greedy --rounds-cas 1 --left-cas off`` is hard's PIMC with 3 players before its fifth round
+(and hard's PIMC in 4 pairs); bench/README.md has the figures. Cassino also prints each
+scoring item's mean points per deal, A's and B's, head to head.
 
     .venv/bin/python bench/arena.py --game cassino --a hard --b greedy --deals 100
 
@@ -139,7 +143,7 @@ def make_bot(game: str, level: str, seed: int, options: dict[str, Any]) -> Any:
         opts = dict(options)
         search = {name: opts.pop(name)
                   for name in ("play_search", "explore", "horizon_value", "paired",
-                               "horizon_rounds", "end_by_win")
+                               "horizon_rounds", "end_by_win", "others_policy")
                   if name in opts}
         bot = cas.make_player(level, seed=seed, **opts)
         if isinstance(bot, SearchPlayerCas):
@@ -399,10 +403,30 @@ def play_pair_cassino(
             if t != a_side:
                 won = (True if result.winner == a_side else False if result.winner == t
                        else None)
-                out["games"].append({"a_won": won, "vp": vp, "a_points": result.points[a_side]})
+                # where the points came from, A's side and this B side (what A loses most)
+                cats = {key: (result.items[a_side][key], result.items[t][key])
+                        for key in CAS_ITEMS}
+                out["games"].append({"a_won": won, "vp": vp, "a_points": result.points[a_side],
+                                     "items": cats})
         for seat in range(players):
             out["lat"][levels[seat]].extend(lat[seat])
     return out
+
+
+#: The scoring items of a Cassino deal that the arena breaks A's and B's points into.
+CAS_ITEMS = ("cards", "spades", "big_cassino", "little_cassino", "aces", "sweeps")
+
+
+def print_items_cassino(games: list[dict[str, Any]]) -> None:
+    """Per deal and head to head (each A side against each B side it met), the mean points
+    of each scoring item for A and for B, and A's margin: where A gains and loses."""
+    n = len(games) or 1
+    parts = []
+    for key in CAS_ITEMS:
+        a = sum(g["items"][key][0] for g in games) / n
+        b = sum(g["items"][key][1] for g in games) / n
+        parts.append(f"{key} {a:.2f} / {b:.2f} ({a - b:+.2f})")
+    print("points per deal, A / B (A - B): " + ", ".join(parts))
 
 
 def play_pair_ass(
@@ -587,11 +611,17 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--explore-cas", type=float, default=None,
                         help="cassino: the ISMCTS exploration constant")
     parser.add_argument("--left-cas", default=None, choices=["on", "off"],
-                        help="cassino: value the position left at a rollout's horizon")
+                        help="cassino: value the position left at a rollout's horizon "
+                             "(default hard's own: on with 3 players, else off)")
     parser.add_argument("--paired-cas", default=None, choices=["on", "off"],
                         help="cassino, ismcts: each world through every root action (on)")
     parser.add_argument("--rounds-cas", type=int, default=None,
-                        help="cassino: rounds hard's rollouts play after this one (default 1)")
+                        help="cassino: rounds hard's rollouts play after this one (default "
+                             "hard's own: 0 with 3 players, else 1)")
+    parser.add_argument("--others-cas", default=None, choices=["greedy", "normal", "replies"],
+                        help="cassino, PIMC: how the other seats play in hard's rollouts "
+                             "(default hard's own: replies with 3 players, i.e. "
+                             "normal's choice until hard's next turn, then greedy)")
     parser.add_argument("--end-cas", default=None, choices=["win", "margin"],
                         help="cassino: a deal played out scored by who won (default) or margin")
     parser.add_argument("--honour28", action="store_true",
@@ -657,6 +687,8 @@ def main(argv: list[str] | None = None) -> None:
                 opts28["horizon_rounds"] = args.rounds_cas
             if cassino and args.end_cas:
                 opts28["end_by_win"] = args.end_cas == "win"
+            if cassino and args.others_cas:
+                opts28["others_policy"] = args.others_cas
             if twenty_eight and args.honour28:
                 opts28["honour"] = True
             if twenty_eight and args.weakest28:
@@ -698,6 +730,7 @@ def main(argv: list[str] | None = None) -> None:
         + (f", paired {args.paired_cas}" if cassino and args.paired_cas else "")
         + (f", rounds {args.rounds_cas}" if cassino and args.rounds_cas is not None else "")
         + (f", end by {args.end_cas}" if cassino and args.end_cas else "")
+        + (f", others {args.others_cas}" if cassino and args.others_cas else "")
         + (", no free bid without a Jack or a Nine" if twenty_eight and args.honour28 else "")
         + (", trump card: the weakest of a suit" if twenty_eight and args.weakest28 else "")
         + (", trump card: the model's" if twenty_eight and args.modeltrump28 else "")
@@ -749,6 +782,8 @@ def main(argv: list[str] | None = None) -> None:
                   f"{made / len(bid) if bid else float('nan'):.3f}")
     if twenty_eight and args.classify28 is not None and t28.MODES[args.mode]["team_size"] > 1:
         classify_report_28(results, args.classify28)
+    if cassino:
+        print_items_cassino([g for r in results for g in r["games"]])
     if args.dump:
         # every pack's deals as JSON, to look at more examples without playing them again
         Path(args.dump).write_text(json.dumps([r["games"] for r in results]))

@@ -120,11 +120,13 @@ def test_rollout_moves_are_the_greedy_rule_without_a_sweep_left() -> None:
 
 
 @pytest.mark.parametrize("variant", [{}, {"horizon_value": True}, {"play_search": "ismcts"},
-                                     {"play_search": "ismcts", "horizon_value": True}])
+                                     {"play_search": "ismcts", "horizon_value": True},
+                                     {"play_search": "pimc", "others_policy": "normal"},
+                                     {"play_search": "pimc", "others_policy": "replies"}])
 def test_hard_takes_the_sweep_and_the_big_cassino_and_leaves_no_easy_sweep(
         variant: dict[str, object]) -> None:
     """Today's hard and its variants for the bench (the tree search, the value of the
-    position left at the horizon) alike."""
+    position left at the horizon, the other seats' rollouts by normal's choice) alike."""
     hard = make_player("hard", seed=3, iterations=40)
     for name, value in variant.items():
         setattr(hard, name, value)
@@ -219,3 +221,57 @@ def test_hard_keeps_its_time_inside_a_slow_world(monkeypatch: pytest.MonkeyPatch
     assert hard.choose(view) in view["legal"]
     assert hard.worlds == 1
     assert clock[0] < 0.150 + 2 * step  # one action of the second world, not all of them
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_normal_rollout_moves_are_the_normal_players_choices(players: int) -> None:
+    """The rollouts' normal policy, on the real deal, picks what the normal player picks
+    from that seat's view (it knows the same: its hand, the table, the cards played)."""
+    from albastini.games.cassino.ai.core import action_of
+    from albastini.games.cassino.ai.search import normal_move
+
+    for seed in range(4):
+        deal = new_deal(players, dealer=seed % players, seed=seed)
+        normal = make_player("normal", seed=1)
+        rng = random.Random(seed)
+        while deal.phase != "finished":
+            seat = deal.to_act
+            code = normal.choose(table_view(deal, seat))
+            assert normal_move(deal.state) == action_of(code)
+            # random plays too, so that the positions are not only normal's
+            deal.apply(code if rng.random() < 0.7 else rng.choice(deal.legal_actions()))
+
+
+def test_sweep_values_are_every_value_that_takes_the_whole_table() -> None:
+    """:func:`sweep_values`' shortcut (a value must divide the total and be at least every
+    item) against the enumeration of every value's captures, on the tables of played deals."""
+    from albastini.games.cassino import kernel as K
+    from albastini.games.cassino.ai.core import sweep_values
+
+    rng = random.Random(7)
+    for players in (2, 3, 4):
+        for seed in range(6):
+            deal = new_deal(players, seed=seed)
+            while deal.phase != "finished":
+                table = deal.state.table
+                full = (1 << len(table)) - 1
+                summ = K.summables(table)
+                every = {v for v in range(1, 11) if table
+                         and full in K.capture_sets(table, summ, v)}
+                assert sweep_values(table)[0] == every
+                deal.apply(rng.choice(deal.legal_actions()))
+
+
+@pytest.mark.parametrize("players", [3, 4])
+@pytest.mark.parametrize("policy", ["normal", "replies"])
+def test_hard_with_normal_rollouts_plays_legal_codes(players: int, policy: str) -> None:
+    hard = make_player("hard", seed=2, iterations=3)
+    assert isinstance(hard, SearchPlayer)
+    hard.others_policy = policy
+    deal = new_deal(players, seed=players)
+    while deal.phase != "finished":
+        seat = deal.to_act
+        view = json.loads(json.dumps(table_view(deal, seat)))
+        code = hard.choose(view)
+        assert code in deal.legal_actions()
+        deal.apply(code)

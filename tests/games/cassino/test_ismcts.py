@@ -5,6 +5,7 @@ positions every variant must play right are in test_ai.py.)"""
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 import pytest
 
@@ -155,3 +156,40 @@ def test_the_horizon_is_the_end_of_the_round_the_player_asks_for(
             seen.clear()
             assert player.choose(view) in view["legal"]
             assert seen == {now + rounds}
+
+
+def test_with_three_players_the_others_answer_as_normal_until_the_round_ends(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Hard's rollouts with 3 players (SearchPlayer.rollouts_for): the other seats answer
+    as normal would, the rollouts stop at the end of this round and the position left is
+    valued; heads-up and in 4 pairs the rollouts stay greedy."""
+    from albastini.games.cassino.ai import search
+
+    calls: list[tuple[int, int, bool]] = []
+    valued: list[int] = []
+    played, worth_left = search.rollout_as, search.left_worth
+
+    def spy(st: K.State, horizon: int, me: int, replies_only: bool = False) -> None:
+        calls.append((horizon, me, replies_only))
+        played(st, horizon, me, replies_only)
+
+    def spy_left(st: K.State, values: Sequence[float] = search.WORTH) -> list[float]:
+        valued.append(1)
+        return worth_left(st, values)
+
+    monkeypatch.setattr(search, "rollout_as", spy)
+    monkeypatch.setattr(search, "left_worth", spy_left)
+    for players in (2, 3, 4):
+        deal = after_greedy_plays(12, 5, players)
+        while len(deal.legal_actions()) < 2:  # a decision, so that the search runs
+            deal.apply(make_player("greedy").choose(table_view(deal, deal.to_act)))
+        view = table_view(deal, deal.to_act)
+        player = make_player("hard", seed=1, iterations=3)
+        calls.clear()
+        valued.clear()
+        assert player.choose(view) in view["legal"]
+        if players != 3:
+            assert not calls
+            continue
+        assert calls and set(calls) == {(read_view(view).round, deal.to_act, True)}
+        assert valued

@@ -263,8 +263,16 @@ def sweep_values(table: Sequence[K.Item]) -> tuple[set[int], set[int]]:
     if not table:
         return set(), set()
     full = (1 << len(table)) - 1
-    summ = K.summables(table)
-    values = {v for v in range(1, 11) if full in K.capture_sets(table, summ, v)}
+    # only a value that divides the table's total and is at least its largest item can take
+    # it all (no loose face card, no compound build of another value): checked first, as the
+    # enumeration is what the normal player and the normal rollouts spend their time on
+    total = sum(it[3] for it in table)
+    top = max(it[3] for it in table)
+    fixed = {it[3] for it in table if it[2] == K.COMPOUND}
+    candidates = [v for v in range(max(top, 1), 11)
+                  if total % v == 0 and fixed <= {v}] if min(it[3] for it in table) else []
+    summ = K.summables(table) if candidates else []
+    values = {v for v in candidates if full in K.capture_sets(table, summ, v)}
     ranks = {K.RANK[it[0]] for it in table}
     faces = set()
     if len(ranks) == 1 and all(it[2] == K.LOOSE and K.VALUE[it[0]] == 0 for it in table):

@@ -18,10 +18,16 @@ Heads-up, the decision is searched by information-set MCTS (:mod:`.ismcts`: one 
 public plays over the sampled worlds, each world through every action at the root), which
 measured ahead of the worlds' plain averages there (:meth:`SearchPlayer.search_for`).
 
-Selectable for the bench, measured no better (bench/README.md, "Third round"): the search
-chosen otherwise (``play_search``), the position left at the horizon valued
-(:func:`left_worth`, ``horizon_value``), rollouts to the end of this round
-(``horizon_rounds``), a finished deal scored by its margin (``end_by_win``).
+With 3 players (PIMC), the other seats answer the move weighed as the normal player would,
+from what each of them knows (:func:`normal_move`), and the rollouts stop at the end of this
+round with the position left valued (:func:`left_worth`), so that a decision sees more worlds
+(:meth:`SearchPlayer.rollouts_for`; bench/README.md, "Fifth round"). In 4 pairs the same
+measured no better, and the rollouts stay greedy.
+
+Selectable for the bench: the search chosen otherwise (``play_search``), the other seats'
+rollout policy (``others_policy``), the position left at the horizon valued or not
+(``horizon_value``), the rounds played out (``horizon_rounds``), a finished deal scored by
+its margin (``end_by_win``).
 """
 
 from __future__ import annotations
@@ -32,6 +38,7 @@ from time import perf_counter
 from typing import Any
 
 from .. import kernel as K
+from ..deal import code_of
 from . import ismcts
 from .core import (
     SWEEP,
@@ -180,6 +187,48 @@ def rollout(st: K.State, horizon: int) -> None:
         st.apply(rollout_move(st))
 
 
+#: The scorer of :func:`normal_move` (normal's score is a pure function of what a seat knows).
+_NORMAL = NormalPlayer(0)
+
+
+def seat_knowledge(st: K.State) -> Knowledge:
+    """What the seat to act on ``st`` would know of it (its hand, the table, the public
+    counts; every card in the other hands and the pack unseen): the :class:`.core.Knowledge`
+    that :meth:`.players.NormalPlayer.score` weighs, without a view."""
+    seat = st.to_act
+    unseen = [c for s, h in enumerate(st.hands) if s != seat for c in h]
+    unseen += [c for c in st.deck[st.pos:] if c < 52]
+    return Knowledge(
+        seat=seat, players=st.n, n_teams=st.n_teams, dealer=st.dealer,
+        hand=st.hands[seat], table=st.table, unseen=unseen,
+        hand_sizes=[len(h) for h in st.hands], captured=[len(p) for p in st.piles],
+        sweeps=st.sweeps, last_capturer=st.last_capturer, round=st.round, rounds=st.rounds,
+        pack=len(st.deck) - st.pos)
+
+
+def normal_move(st: K.State) -> K.Action:
+    """The move normal would make on ``st`` for the seat to act: :meth:`.players.NormalPlayer.
+    score` over the legal actions, knowing only its own hand (ties by the code, as normal
+    breaks them)."""
+    k = seat_knowledge(st)
+    return max(st.legal(), key=lambda a: (_NORMAL.score(k, a), code_of(a)))
+
+
+def rollout_as(st: K.State, horizon: int, me: int, replies_only: bool = False) -> None:
+    """:func:`rollout`, but every seat but ``me`` plays :func:`normal_move` (the opponents,
+    and a partner, as the normal player they may well be, without seeing the hands); with
+    ``replies_only``, only until ``me`` is to act again (the replies to the move weighed, at
+    a fraction of the cost), greedily after that."""
+    while not st.finished and st.round <= horizon:
+        if st.to_act == me:
+            if replies_only:
+                rollout(st, horizon)
+                return
+            st.apply(rollout_move(st))
+        else:
+            st.apply(normal_move(st))
+
+
 class SearchPlayer(NormalPlayer):
     """Determinized search (``hard``). ``time_ms`` is the thinking time per decision (default
     150); ``iterations`` fixes the number of sampled worlds instead (reproducible)."""
@@ -207,12 +256,20 @@ class SearchPlayer(NormalPlayer):
         #: (:func:`.ismcts.search`).
         self.paired = True
         #: Whether a rollout's end also counts what the position left promises
-        #: (:func:`left_worth`: the builds each side controls, the next player's best take).
-        self.horizon_value = False
-        #: Rounds played out after the current one (:data:`HORIZON`).
-        self.horizon_rounds = self.HORIZON
+        #: (:func:`left_worth`: the builds each side controls, the next player's best take);
+        #: None: :meth:`rollouts_for` the table.
+        self.horizon_value: bool | None = None
+        #: Rounds played out after the current one (:data:`HORIZON`); None: :meth:`rollouts_for`
+        #: the table.
+        self.horizon_rounds: int | None = None
         #: Whether a deal played out to its end counts who won it (else its points' margin).
         self.end_by_win = True
+        #: How the other seats play in PIMC's rollouts: ``"greedy"`` (:func:`.core.
+        #: rollout_move`, seeing the hands), ``"normal"`` (:func:`normal_move`, normal's
+        #: choice from what the seat knows) or ``"replies"`` (normal's choice until this
+        #: seat is to act again, greedy after); None: :meth:`rollouts_for` the table. The
+        #: bench sets it (``arena.py --others-cas``).
+        self.others_policy: str | None = None
 
     @staticmethod
     def search_for(players: int) -> str:
@@ -222,11 +279,29 @@ class SearchPlayer(NormalPlayer):
         the tree's one screen was behind (4 pairs against normal, 0.43 against 0.51)."""
         return "ismcts" if players == 2 else "pimc"
 
+    @classmethod
+    def rollouts_for(cls, players: int) -> tuple[str, int, bool]:
+        """How hard's rollouts play at a table of ``players``: the other seats' policy, the
+        rounds played after this one, and whether the position left at the horizon is
+        valued. With 3 players: the other seats answer the move weighed as normal would
+        (then greedily), and the rollouts stop at the end of this round with the position
+        left valued, so that a decision sees more worlds; measured ahead of greedy rollouts
+        against normal (bench/README.md, "Fifth round"). Heads-up (searched by the tree)
+        and in 4 pairs, where the same measured no better: greedy seeing the hands, to the
+        end of the next round."""
+        if players == 3:
+            return "replies", 0, True
+        return "greedy", cls.HORIZON, False
+
     def _choose(self, view: Mapping[str, Any], legal: list[str]) -> str:
         k = read_view(view)
         actions = [action_of(c) for c in legal]
         team = k.team_of(k.seat)
-        horizon = k.round + self.horizon_rounds  # builds are settled within a round
+        others, rounds, valued = self.rollouts_for(k.players)
+        others = self.others_policy or others
+        rounds = rounds if self.horizon_rounds is None else self.horizon_rounds
+        left = valued if self.horizon_value is None else self.horizon_value
+        horizon = k.round + rounds  # builds are settled within a round
         # the heuristic's order breaks ties and is the answer if no world fits in the time
         prior = [self.score(k, a) for a in actions]
         # what a card is worth now (majorities already won count nothing), and the cards
@@ -234,7 +309,7 @@ class SearchPlayer(NormalPlayer):
         values = worth_now(k.piles, k.captured)
         lacks = passed_up(view, k)
         deadline = perf_counter() + self.time_ms / 1000
-        left, by_win = self.horizon_value, self.end_by_win
+        by_win = self.end_by_win
         search = self.play_search or self.search_for(k.players)
         if search == "ismcts" and len(actions) > 1:
             paired = self.paired
@@ -272,7 +347,10 @@ class SearchPlayer(NormalPlayer):
                     break
                 st = world.copy()
                 st.apply(action)
-                rollout(st, horizon)
+                if others == "greedy":
+                    rollout(st, horizon)
+                else:
+                    rollout_as(st, horizon, k.seat, others == "replies")
                 scores.append(outcome(st, world, team, values, left, by_win))
             if len(scores) < len(actions):
                 break
