@@ -1,0 +1,146 @@
+"""Heads-up inference: what the opponent's bid and follows say about the cards it holds.
+
+The normal player and the expert bid and follow by the same pricing
+(``heuristic.heuristic_bid`` and ``heuristic.card_values`` seen from the one follower, who
+plays last and so knows the round's outcome of every card): a follower that threw a
+zero-point card on a lead it could have taken with a higher card of the suit held no such
+card, one that took with a King held no higher-pointed winner of the suit, a pass in the
+bidding means no 3, 4 or 5 of any suit. Such a fact holds for the hand *at that time*; each
+draw since may have brought one of those cards in. So each fact is a set of cards ``S`` and
+the draws ``m`` since: at most ``m`` of ``S`` can be in the opponent's hand now, and a sampled
+deal that has ``s`` of them there is as likely as ``s`` of the hand's cards all being among
+the ``m`` drawn since (``weight``). :func:`sample_inferred` deals the hidden cards by
+rejection with those weights, so a player that does not follow the rule (a person, another
+program) costs only the samples its facts reject, never a deal that cannot be sampled.
+
+Only heads-up, only while there is a stock (once it is out every card's place is known), and
+only for plain (non-trump) cards, whose value to a follower does not depend on its hand; the
+round of the last draw is skipped (the expert then weighs the face-up trump there).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from math import comb
+from typing import Any
+
+from ..fast import FastDeal
+from ..kernel import CARDS, HAND, POINTS, STRENGTH, SUIT, beats, card_int, draws
+from .core import Knowledge, cheap_key
+from .heuristic import sample_sim
+
+#: A fact: (cards not in the opponent's hand at that time, draws it made since).
+Fact = tuple[frozenset[int], int]
+#: Sampled deals tried per accepted one before the best-weighted one is taken.
+TRIES = 40
+
+
+def draw_rounds(players: int) -> int:
+    """How many rounds are followed by a draw (heads-up 13)."""
+    stock = CARDS - HAND * players
+    rounds = 0
+    while draws(stock, players):
+        stock -= players
+        rounds += 1
+    return rounds
+
+
+def follow_value(card: int, lead: int, trump: int) -> float:
+    """A plain card's value to the last (only) follower heads-up, by ``card_values``: the
+    round's points won if it beats the lead, lost otherwise."""
+    stake = POINTS[lead] + POINTS[card]
+    return float(stake if beats(card, lead, trump) else -stake)
+
+
+def follow_fact(k: Knowledge, lead: int, played: int) -> frozenset[int]:
+    """The unseen plain cards the follower would have played instead of ``played`` on
+    ``lead`` (valued higher by its pricing, or equal and cheaper), so it did not hold them.
+    When ``played`` is a trump its value is bounded above by its least possible keeping
+    value (its points and the weakest power, five trumps in hand)."""
+    trump = k.trump
+    top = follow_value(played, lead, trump)
+    plain = SUIT[played] != trump
+    if not plain:
+        top -= POINTS[played] + (3.0 + 0.6 * STRENGTH[played]) / 1.8
+    out = set()
+    for c in k.unknown:
+        if SUIT[c] == trump:
+            continue
+        v = follow_value(c, lead, trump)
+        # on a tie the pricing plays the cheaper card (``core.cheap_key``)
+        cheaper = plain and cheap_key(c, trump) < cheap_key(played, trump)
+        if v > top + 1e-9 or (cheaper and abs(v - top) <= 1e-9):
+            out.add(c)
+    return frozenset(out)
+
+
+def facts(view: dict[str, Any], k: Knowledge) -> list[Fact]:
+    """What the opponent's bid and follows in ``view`` (``history=True``) exclude from its
+    hand, heads-up while there is a stock; [] otherwise."""
+    if k.players != 2 or k.phase != "playing" or not draws(k.stock, k.players):
+        return []
+    opp = 1 - k.seat
+    tricks = view.get("tricks") or []
+    rounds = draw_rounds(k.players)
+    done = min(len(tricks), rounds)  # the draws made so far
+    found: list[Fact] = []
+    unknown = set(k.unknown)
+    for bid in view.get("bids") or []:
+        if int(bid["seat"]) != opp or done >= HAND:
+            continue
+        if bid.get("card") is None:
+            # a pass: no 3, 4 or 5 of any suit (one bidder heads-up: every suit was free)
+            low = {c for c in unknown if STRENGTH[c] <= 2}
+        else:
+            # the bid is its lowest 3, 4 or 5 of the suit
+            b = card_int(bid["card"])
+            low = {c for c in unknown if SUIT[c] == SUIT[b] and STRENGTH[c] < STRENGTH[b]}
+        if low:
+            found.append((frozenset(low), done))
+    for i, trick in enumerate(tricks):
+        plays = trick["plays"]
+        since = done - i
+        if i >= rounds - 1 or since >= HAND or len(plays) != 2 or int(plays[1][0]) != opp:
+            continue
+        out = follow_fact(k, card_int(plays[0][1]), card_int(plays[1][1]))
+        if out:
+            found.append((out, since))
+    return found
+
+
+def weight(hand: Sequence[int], found: Sequence[Fact]) -> float:
+    """How likely the opponent's ``hand`` is given the facts: for each, the chance that the
+    ``s`` cards of its set in the hand are all among the ``m`` drawn since (0 if ``s > m``)."""
+    w = 1.0
+    h = len(hand)
+    for cards, m in found:
+        s = sum(1 for c in hand if c in cards)
+        if not s:
+            continue
+        m = min(m, h)
+        if s > m:
+            return 0.0
+        w *= comb(h - s, m - s) / comb(h, m)
+    return w
+
+
+def sample_inferred(
+    k: Knowledge, found: Sequence[Fact], rng: random.Random, tries: int = TRIES
+) -> FastDeal:
+    """A sampled deal (``heuristic.sample_sim``) kept with probability ``weight`` of the
+    opponent's hand in it; after ``tries`` rejections, the best-weighted one seen."""
+    if not found:
+        return sample_sim(k, rng)
+    opp = 1 - k.seat
+    best: FastDeal | None = None
+    best_w = -1.0
+    for _ in range(tries):
+        sim = sample_sim(k, rng)
+        w = weight(sim.hands[opp], found)
+        if w >= 1.0 or rng.random() < w:
+            return sim
+        if w > best_w:
+            best, best_w = sim, w
+    assert best is not None
+    return best
