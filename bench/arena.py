@@ -569,9 +569,10 @@ def main(argv: list[str] | None = None) -> None:
                         help="albastini search, --root hybrid: the margin (default 1.0)")
     parser.add_argument("--root-weight", type=float, default=None,
                         help="albastini search, --root prior: the weight (default 1.0)")
-    parser.add_argument("--infer", type=int, default=None, choices=[0, 1],
+    parser.add_argument("--infer", type=int, default=None, choices=[0, 1, 2],
                         help="albastini search, heads-up: 1 samples the hidden cards weighted "
-                             "by what the opponent's bid and follows reveal (default 0)")
+                             "by what the opponent's bid and follows reveal, 2 also by whether "
+                             "the rules would have led the card it just led (default 0)")
     parser.add_argument("--margin", type=float, default=None,
                         help="albastini search: weight of the card-point margin / 120 "
                              "added to a rollout's score (default 0)")

@@ -8,7 +8,7 @@ import pytest
 from albastini import MODES, new_deal
 from albastini.ai import make_player
 from albastini.games.albastini.ai.core import read_view
-from albastini.games.albastini.ai.infer import facts, weight
+from albastini.games.albastini.ai.infer import facts, lead_check, weight
 from albastini.games.albastini.kernel import card_int
 from bench.experts.albastini import ExpertPlayer
 
@@ -47,8 +47,9 @@ def test_a_pass_says_no_low_card_until_draws_bring_one() -> None:
 @pytest.mark.parametrize("opponent", ["normal", "expert"])
 def test_the_facts_hold_for_the_players_that_follow_the_rule(opponent: str) -> None:
     """Against normal and the expert, who follow by the pricing the facts read, the
-    opponent's true hand is never one the facts rule out."""
-    checked = 0
+    opponent's true hand is never one the facts rule out, nor one from which the rules would
+    not have led the card it led."""
+    checked = leads = 0
     for seed in range(6):
         deal = new_deal(2, 1, seed % 2, seed=300 + seed)
         rival = ExpertPlayer(seed) if opponent == "expert" else make_player("normal", seed=seed)
@@ -58,18 +59,25 @@ def test_the_facts_hold_for_the_players_that_follow_the_rule(opponent: str) -> N
             assert seat is not None
             view = deal.view(seat, history=True)
             if seat == 0 and view["phase"] == "playing":
-                found = facts(view, read_view(view))
+                k = read_view(view)
+                found = facts(view, k)
                 checked += len(found)
-                assert weight([card_int(c.code) for c in deal.hand(1)], found) > 0.0
+                hand = [card_int(c.code) for c in deal.hand(1)]
+                assert weight(hand, found) > 0.0
+                led = lead_check(view, k)
+                if led is not None:
+                    leads += 1
+                    assert led(hand)
             choice = bots[seat].choose(view)
             deal.apply(choice if isinstance(choice, str) else choice.code)
     assert checked > 20
+    assert leads > 5
 
 
 @pytest.mark.parametrize("mode", ["2", "4 pairs"])
 def test_inferring_and_rival_rollouts_play_legal_cards(mode: str) -> None:
     players, team_size = MODES[mode]
-    for options in ({"infer": True}, {"rollout": "rival"}):
+    for options in ({"infer": 1}, {"infer": 2}, {"rollout": "rival"}):
         deal = new_deal(players, team_size, 0, seed=94)
         play_with(deal, [make_player("hard", seed=s, iterations=3, **options)
                          for s in range(players)])

@@ -66,10 +66,11 @@ def make_player(level: str, *, seed: int | None = None, **options: Any) -> Playe
     the default, ``search``, ``hybrid`` or ``prior``, see ``search.ROOTS``), ``z`` and
     ``weight`` (search: the hybrid's margin in standard errors, the prior's weight),
     ``margin`` (search: weight of the card-point margin in a rollout's score),
-    ``infer`` (search: heads-up, sample the hidden cards weighted by what the opponent's
-    bid and follows reveal, ``infer.facts``), ``endgame_samples`` (heuristic: sampled
-    placements averaged in a small endgame). A level ignores the options of the other levels.
-    Raises ValueError for an unknown level or option or a bad option value.
+    ``infer`` (search, heads-up: 1 samples the hidden cards weighted by what the opponent's
+    bid and follows reveal, ``infer.facts``; 2 also by ``infer.lead_check``),
+    ``endgame_samples`` (heuristic: sampled placements averaged in a small endgame). A level
+    ignores the options of the other levels. Raises ValueError for an unknown level or option
+    or a bad option value.
     """
     name = level.strip().lower()
     if name == "easy":

@@ -21,19 +21,23 @@ round of the last draw is skipped (the expert then weighs the face-up trump ther
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from math import comb
 from typing import Any
 
 from ..fast import FastDeal
-from ..kernel import CARDS, HAND, POINTS, STRENGTH, SUIT, beats, card_int, draws
-from .core import Knowledge, cheap_key
-from .heuristic import sample_sim
+from ..kernel import CARDS, CODES, HAND, POINTS, STRENGTH, SUIT, beats, card_int, draws
+from .core import Knowledge, cheap_key, read_view
+from .heuristic import card_values, sample_sim
+from .terms import face_up_term, lead_term
 
 #: A fact: (cards not in the opponent's hand at that time, draws it made since).
 Fact = tuple[frozenset[int], int]
 #: Sampled deals tried per accepted one before the best-weighted one is taken.
 TRIES = 40
+#: The weight of a sampled hand from which neither rule would have led the card led: not
+#: 0, so an opponent that plays otherwise costs samples, not every deal but impossible ones.
+MISFIT = 0.1
 
 
 def draw_rounds(players: int) -> int:
@@ -109,6 +113,38 @@ def facts(view: dict[str, Any], k: Knowledge) -> list[Fact]:
     return found
 
 
+def lead_check(view: dict[str, Any], k: Knowledge) -> Callable[[Sequence[int]], bool] | None:
+    """Heads-up, when the opponent has just led (this seat follows) while there is a stock:
+    a test of a sampled hand of the opponent, true when, holding it and the card it led, the
+    normal player's pricing or the expert's (``terms.expert_values``) would have led that
+    card. None otherwise. No draw came between the lead and now, so the hand it led from is
+    the sampled hand plus the lead, and its view then is this view with the round not begun."""
+    if k.players != 2 or len(k.current) != 1 or not draws(k.stock, k.players):
+        return None
+    opp, lead = k.current[0]
+    if opp == k.seat:
+        return None
+    base = dict(view)
+    base["seat"] = opp
+    base["current"] = []
+    base["legal"] = []
+    sizes = list(view["hand_sizes"])
+    sizes[opp] += 1
+    base["hand_sizes"] = sizes
+
+    def led_by_rule(hand: Sequence[int]) -> bool:
+        base["hand"] = [CODES[c] for c in (*hand, lead)]
+        ko = read_view(base)
+        values = card_values(ko)
+        if values[lead] >= max(values.values()) - 1e-9:
+            return True
+        face_up_term(ko, values)
+        lead_term(ko, values)
+        return values[lead] >= max(values.values()) - 1e-9
+
+    return led_by_rule
+
+
 def weight(hand: Sequence[int], found: Sequence[Fact]) -> float:
     """How likely the opponent's ``hand`` is given the facts: for each, the chance that the
     ``s`` cards of its set in the hand are all among the ``m`` drawn since (0 if ``s > m``)."""
@@ -126,11 +162,16 @@ def weight(hand: Sequence[int], found: Sequence[Fact]) -> float:
 
 
 def sample_inferred(
-    k: Knowledge, found: Sequence[Fact], rng: random.Random, tries: int = TRIES
+    k: Knowledge,
+    found: Sequence[Fact],
+    rng: random.Random,
+    tries: int = TRIES,
+    check: Callable[[Sequence[int]], bool] | None = None,
 ) -> FastDeal:
     """A sampled deal (``heuristic.sample_sim``) kept with probability ``weight`` of the
-    opponent's hand in it; after ``tries`` rejections, the best-weighted one seen."""
-    if not found:
+    opponent's hand in it, times ``MISFIT`` when ``check`` (``lead_check``) fails on that
+    hand; after ``tries`` rejections, the best-weighted one seen."""
+    if not found and check is None:
         return sample_sim(k, rng)
     opp = 1 - k.seat
     best: FastDeal | None = None
@@ -138,6 +179,8 @@ def sample_inferred(
     for _ in range(tries):
         sim = sample_sim(k, rng)
         w = weight(sim.hands[opp], found)
+        if check is not None and w > 0.0 and not check(sim.hands[opp]):
+            w *= MISFIT
         if w >= 1.0 or rng.random() < w:
             return sim
         if w > best_w:

@@ -14,7 +14,7 @@ from ..actions import Action
 from ..fast import FastDeal
 from .core import Knowledge, cheap_key, play_action, read_view, utility
 from .heuristic import best_card, heuristic_bid, heuristic_card, stock_empty
-from .infer import Fact, facts, sample_inferred
+from .infer import Fact, facts, lead_check, sample_inferred
 from .players import Player, bid_or_pass
 from .sim import (
     Budget,
@@ -103,7 +103,7 @@ class SearchPlayer(Player):
         z: float = 1.0,
         weight: float = 1.0,
         margin: float = 0.0,
-        infer: bool = False,
+        infer: int = 0,
     ) -> None:
         super().__init__(seed)
         if (time_ms is not None and time_ms <= 0) or (iterations is not None and iterations < 1):
@@ -143,7 +143,8 @@ class SearchPlayer(Player):
             guide = expert_values(k)
             ref = min(guide, key=lambda c: (-guide[c], cheap_key(c, k.trump)))
         found = facts(view, k) if self.infer else []
-        values = self.evaluate(k, deadline, ref, found)
+        check = lead_check(view, k) if self.infer >= 2 else None
+        values = self.evaluate(k, deadline, ref, found, check)
         if not values:
             return play_action(heuristic_card(k))
         if ref is not None and root == "hybrid":
@@ -181,11 +182,13 @@ class SearchPlayer(Player):
         deadline: float | None,
         ref: int | None = None,
         found: Sequence[Fact] = (),
+        check: Callable[[Sequence[int]], bool] | None = None,
     ) -> dict[int, float]:
         """Average score of each legal card over the sampled deals; with ``ref`` (a card of
         the hand) also each card's sum of squared differences from ``ref``'s score on the
         same deal (``self._sq``); with ``found`` (``infer.facts``) the deals are sampled
-        weighted by what the opponent's plays revealed (``infer.sample_inferred``)."""
+        weighted by what the opponent's plays revealed (``infer.sample_inferred``), and by
+        ``check`` (``infer.lead_check``) of the opponent's sampled hand."""
         moves = sorted(set(k.hand))
         totals = dict.fromkeys(moves, 0.0)
         sq = dict.fromkeys(moves, 0.0)
@@ -206,7 +209,7 @@ class SearchPlayer(Player):
             play_out = partial(rival_rollout, rival=1 - k.seat)
         score = utility if self.margin == 0 else self._margin_score
         while True:
-            sim = sample_inferred(k, found, rng)
+            sim = sample_inferred(k, found, rng, check=check)
             if exact:
                 try:
                     # every card's exact value: with need_all=False the others are only bounds,
