@@ -13,9 +13,10 @@ the ``m`` drawn since (``weight``). :func:`sample_inferred` deals the hidden car
 rejection with those weights, so a player that does not follow the rule (a person, another
 program) costs only the samples its facts reject, never a deal that cannot be sampled.
 
-Only heads-up, only while there is a stock (once it is out every card's place is known), and
-only for plain (non-trump) cards, whose value to a follower does not depend on its hand; the
-round of the last draw is skipped (the expert then weighs the face-up trump there).
+Only heads-up and only while there is a stock (once it is out every card's place is known).
+A plain card's value to a follower does not depend on its hand; a trump's does, through its
+keeping value, which is bounded, so a trump is excluded only when even the bounds say so.
+The round of the last draw is skipped (the expert then weighs the face-up trump there).
 """
 
 from __future__ import annotations
@@ -58,10 +59,11 @@ def follow_value(card: int, lead: int, trump: int) -> float:
 
 
 def follow_fact(k: Knowledge, lead: int, played: int) -> frozenset[int]:
-    """The unseen plain cards the follower would have played instead of ``played`` on
-    ``lead`` (valued higher by its pricing, or equal and cheaper), so it did not hold them.
-    When ``played`` is a trump its value is bounded above by its least possible keeping
-    value (its points and the weakest power, five trumps in hand)."""
+    """The unseen cards the follower would have played instead of ``played`` on ``lead``
+    (valued higher by its pricing, or equal and cheaper), so it did not hold them. A trump's
+    value depends on the hand (its keeping value): ``played``'s is bounded above by its least
+    keeping value (its points and the weakest power, five trumps in hand), another trump's
+    below by its most."""
     trump = k.trump
     top = follow_value(played, lead, trump)
     plain = SUIT[played] != trump
@@ -70,6 +72,10 @@ def follow_fact(k: Knowledge, lead: int, played: int) -> frozenset[int]:
     out = set()
     for c in k.unknown:
         if SUIT[c] == trump:
+            # at least its value with the most a trump's keeping can be (a lone trump, none
+            # higher left): not trumping a led Seven says it held no trump at all
+            if follow_value(c, lead, trump) - POINTS[c] - 6.0 - 0.6 * STRENGTH[c] > top + 1e-9:
+                out.add(c)
             continue
         v = follow_value(c, lead, trump)
         # on a tie the pricing plays the cheaper card (``core.cheap_key``)
