@@ -17,8 +17,8 @@ from .test_ai import build_deal, play_with
 
 def test_a_follower_that_did_not_bank_the_ace_holds_none_until_it_draws() -> None:
     """Seat 1 throws a zero-point club on the led Seven of hearts, a round it would have
-    banked with the Ace of hearts: the Ace was not in its hand, and after one draw at most
-    that one card can be it."""
+    banked with the Ace of hearts or any trump: neither was in its hand, and after one draw
+    at most that one card can be one."""
     deal = build_deal(
         2, 1, [["7H", "QD", "4D", "5C", "6C"], ["3C", "KD", "JD", "QC", "JC"]], "4S", dealer=1
     )
@@ -26,11 +26,16 @@ def test_a_follower_that_did_not_bank_the_ace_holds_none_until_it_draws() -> Non
     deal.apply("play:3C")
     view = deal.view(0, history=True)
     found = facts(view, read_view(view))
-    assert (frozenset({card_int("AH")}), 1) in found
+    assert len(found) == 1
+    cards, draws_since = found[0]
+    assert draws_since == 1
+    assert {card_int(c) for c in ("AH", "AS", "7S", "3S")} <= cards
+    assert not {card_int(c) for c in ("KH", "QH", "4C", "AC", "4S")} & cards  # 4S: face up
     ace = card_int("AH")
-    without = [card_int(c) for c in ("KC", "KS", "6D", "5D", "4C")]
+    without = [card_int(c) for c in ("KC", "QH", "6D", "5D", "4C")]
     assert weight(without, found) == 1.0
     assert weight([ace, *without[1:]], found) == pytest.approx(1 / 5)
+    assert weight([ace, card_int("3S"), *without[2:]], found) == 0.0
 
 
 def test_a_pass_says_no_low_card_until_draws_bring_one() -> None:
