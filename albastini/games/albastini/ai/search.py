@@ -82,7 +82,11 @@ class SearchPlayer(Player):
     is not blurred by luck. Heads-up, while there is a stock, the expert's card
     (``terms.expert_values``: the normal player's pricing with the lead and face-up terms)
     is played unless the search's best card beats it by ``z`` standard errors of their
-    paired difference (``root``, see ``ROOTS``).
+    paired difference (``root``, see ``ROOTS``). Bench options, heads-up (not measurably
+    better, bench/README.md, issue 29, fifth round): ``infer`` 1 weighs the sampled deals by
+    what the opponent's bid and follows exclude from its hand (``infer.facts``), 2 also by
+    whether the rules would have led the card it just led (``infer.lead_check``);
+    ``rollout="rival"`` plays the opponent by the expert's rules in the rollouts.
 
     The budget: by default ``ITERATIONS`` sampled deals, stopped early at 80% of ``TIME_MS``
     should the machine be too slow. ``iterations`` alone fixes the number of sampled deals with
