@@ -507,7 +507,7 @@ def search_options(level: str, time_ms: float | None, iterations: int | None,
 def root_options(args: argparse.Namespace) -> dict[str, Any]:
     """The Albastini search player's root options given on the command line."""
     given = {"root": args.root, "z": args.root_z, "weight": args.root_weight,
-             "margin": args.margin}
+             "margin": args.margin, "infer": args.infer}
     return {k: v for k, v in given.items() if v is not None}
 
 
@@ -578,8 +578,10 @@ def main(argv: list[str] | None = None) -> None:
                         help="search time per decision (default: albastini the player's own, "
                         "a fixed number of samples capped at 300 ms; 28: 200; cassino: 150)")
     parser.add_argument("--iterations", type=int, default=None, help="search samples instead")
-    parser.add_argument("--rollout", default=None, choices=["policy", "expert", "greedy"],
-                        help="albastini search: its rollout policy (default expert)")
+    parser.add_argument("--rollout", default=None,
+                        choices=["policy", "expert", "greedy", "rival"],
+                        help="albastini search: its rollout policy (default expert; rival: "
+                             "heads-up the opponent plays the expert's rules)")
     parser.add_argument("--root", default=None, choices=["auto", "search", "hybrid", "prior"],
                         help="albastini search: how the root card is chosen before the "
                              "endgame (default auto: hybrid heads-up, else search; search: "
@@ -591,6 +593,10 @@ def main(argv: list[str] | None = None) -> None:
                         help="albastini search, --root hybrid: the margin (default 1.0)")
     parser.add_argument("--root-weight", type=float, default=None,
                         help="albastini search, --root prior: the weight (default 1.0)")
+    parser.add_argument("--infer", type=int, default=None, choices=[0, 1, 2],
+                        help="albastini search, heads-up: 1 samples the hidden cards weighted "
+                             "by what the opponent's bid and follows reveal, 2 also by whether "
+                             "the rules would have led the card it just led (default 0)")
     parser.add_argument("--margin", type=float, default=None,
                         help="albastini search: weight of the card-point margin / 120 "
                              "added to a rollout's score (default 0)")

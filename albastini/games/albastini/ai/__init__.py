@@ -41,7 +41,8 @@ OPTIONS: dict[str, frozenset[str]] = {
     "random": frozenset(),
     "greedy": frozenset({"epsilon"}),
     "heuristic": frozenset({"endgame_samples"}),
-    "search": frozenset({"time_ms", "iterations", "rollout", "root", "z", "weight", "margin"}),
+    "search": frozenset({"time_ms", "iterations", "rollout", "root", "z", "weight", "margin",
+                          "infer"}),
 }
 _CLASSES: dict[str, type[Player]] = {
     "random": RandomPlayer,
@@ -60,10 +61,13 @@ def make_player(level: str, *, seed: int | None = None, **options: Any) -> Playe
     by default 100 deals capped at 300 ms; ``iterations`` alone has no cap, for reproducible
     runs; ``time_ms`` alone samples until the time is spent), ``rollout`` (search: ``expert``,
     the normal player's rule with the expert's last-draw rule with partners, by default,
-    ``policy``, the normal player's rule alone, or ``greedy``), ``root`` (search: ``auto``,
+    ``policy``, the normal player's rule alone, ``greedy``, or ``rival``, heads-up the
+    opponent playing the expert's rules), ``root`` (search: ``auto``,
     the default, ``search``, ``hybrid`` or ``prior``, see ``search.ROOTS``), ``z`` and
     ``weight`` (search: the hybrid's margin in standard errors, the prior's weight),
     ``margin`` (search: weight of the card-point margin in a rollout's score),
+    ``infer`` (search, heads-up: 1 samples the hidden cards weighted by what the opponent's
+    bid and follows reveal, ``infer.facts``; 2 also by ``infer.lead_check``),
     ``endgame_samples`` (heuristic: sampled placements averaged in a small endgame). A level
     ignores the options of the other levels. Raises ValueError for an unknown level or option
     or a bad option value.

@@ -5,16 +5,26 @@ clearly prefer another."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from functools import partial
 from time import perf_counter
 from typing import Any
 
 from ..actions import Action
 from ..fast import FastDeal
 from .core import Knowledge, cheap_key, play_action, read_view, utility
-from .heuristic import best_card, heuristic_bid, heuristic_card, sample_sim, stock_empty
+from .heuristic import best_card, heuristic_bid, heuristic_card, stock_empty
+from .infer import Fact, facts, lead_check, sample_inferred
 from .players import Player, bid_or_pass
-from .sim import Budget, expert_rollout, greedy_rollout, policy_rollout, solve, solve_size
+from .sim import (
+    Budget,
+    expert_rollout,
+    greedy_rollout,
+    policy_rollout,
+    rival_rollout,
+    solve,
+    solve_size,
+)
 from .terms import expert_values
 
 #: Largest endgame (product of hand-size factorials) searched exactly.
@@ -34,7 +44,9 @@ TIME_MS = 300.0
 #: rule with partners, the default: against the expert in 4 pairs 0.616 where ``policy`` gave
 #: 0.561 on the same 50 packs, and 0.648 on seed 34 where it gave 0.530; heads-up it is
 #: ``policy``; bench/README.md, issue 29), ``policy`` (the normal player's rule) and ``greedy``
-#: (both kept for comparison in the arena).
+#: (both kept for comparison in the arena). ``rival`` (not in this table: it needs the
+#: seat) is heads-up ``sim.rival_rollout``, the opponent playing the expert's rules; with
+#: partners it is ``expert``.
 ROLLOUTS: dict[str, Callable[[FastDeal], list[int]]] = {
     "policy": policy_rollout,
     "expert": expert_rollout,
@@ -70,7 +82,11 @@ class SearchPlayer(Player):
     is not blurred by luck. Heads-up, while there is a stock, the expert's card
     (``terms.expert_values``: the normal player's pricing with the lead and face-up terms)
     is played unless the search's best card beats it by ``z`` standard errors of their
-    paired difference (``root``, see ``ROOTS``).
+    paired difference (``root``, see ``ROOTS``). Bench options, heads-up (not measurably
+    better, bench/README.md, issue 29, fifth round): ``infer`` 1 weighs the sampled deals by
+    what the opponent's bid and follows exclude from its hand (``infer.facts``), 2 also by
+    whether the rules would have led the card it just led (``infer.lead_check``);
+    ``rollout="rival"`` plays the opponent by the expert's rules in the rollouts.
 
     The budget: by default ``ITERATIONS`` sampled deals, stopped early at 80% of ``TIME_MS``
     should the machine be too slow. ``iterations`` alone fixes the number of sampled deals with
@@ -91,12 +107,13 @@ class SearchPlayer(Player):
         z: float = 1.0,
         weight: float = 1.0,
         margin: float = 0.0,
+        infer: int = 0,
     ) -> None:
         super().__init__(seed)
         if (time_ms is not None and time_ms <= 0) or (iterations is not None and iterations < 1):
             raise ValueError("time_ms and iterations must be positive")
-        if rollout not in ROLLOUTS:
-            raise ValueError(f"rollout must be one of {', '.join(ROLLOUTS)}")
+        if rollout not in ROLLOUTS and rollout != "rival":
+            raise ValueError(f"rollout must be one of {', '.join(ROLLOUTS)}, rival")
         if root not in ROOTS:
             raise ValueError(f"root must be one of {', '.join(ROOTS)}")
         if time_ms is None and iterations is None:
@@ -108,6 +125,7 @@ class SearchPlayer(Player):
         self.z = z
         self.weight = weight
         self.margin = margin
+        self.infer = infer
         self._sq: dict[int, float] = {}
         self.last_samples = 0
 
@@ -128,7 +146,9 @@ class SearchPlayer(Player):
         if root != "search" and not stock_empty(k):
             guide = expert_values(k)
             ref = min(guide, key=lambda c: (-guide[c], cheap_key(c, k.trump)))
-        values = self.evaluate(k, deadline, ref)
+        found = facts(view, k) if self.infer else []
+        check = lead_check(view, k) if self.infer >= 2 else None
+        values = self.evaluate(k, deadline, ref, found, check)
         if not values:
             return play_action(heuristic_card(k))
         if ref is not None and root == "hybrid":
@@ -161,11 +181,18 @@ class SearchPlayer(Player):
         return deadline is not None and perf_counter() >= deadline
 
     def evaluate(
-        self, k: Knowledge, deadline: float | None, ref: int | None = None
+        self,
+        k: Knowledge,
+        deadline: float | None,
+        ref: int | None = None,
+        found: Sequence[Fact] = (),
+        check: Callable[[Sequence[int]], bool] | None = None,
     ) -> dict[int, float]:
         """Average score of each legal card over the sampled deals; with ``ref`` (a card of
         the hand) also each card's sum of squared differences from ``ref``'s score on the
-        same deal (``self._sq``)."""
+        same deal (``self._sq``); with ``found`` (``infer.facts``) the deals are sampled
+        weighted by what the opponent's plays revealed (``infer.sample_inferred``), and by
+        ``check`` (``infer.lead_check``) of the opponent's sampled hand."""
         moves = sorted(set(k.hand))
         totals = dict.fromkeys(moves, 0.0)
         sq = dict.fromkeys(moves, 0.0)
@@ -181,10 +208,12 @@ class SearchPlayer(Player):
         rng = self.rng
         team = k.team
         team_size = k.team_size
-        play_out = ROLLOUTS[self.rollout]
+        play_out = ROLLOUTS.get(self.rollout, expert_rollout)
+        if self.rollout == "rival" and k.players == 2:
+            play_out = partial(rival_rollout, rival=1 - k.seat)
         score = utility if self.margin == 0 else self._margin_score
         while True:
-            sim = sample_sim(k, rng)
+            sim = sample_inferred(k, found, rng, check=check)
             if exact:
                 try:
                     # every card's exact value: with need_all=False the others are only bounds,

@@ -292,9 +292,23 @@ def expert_rollout(st: FastDeal) -> list[int]:
     return _rollout(st, st.players == 4 and st.teams == 2)
 
 
-def _rollout(st: FastDeal, face: bool) -> list[int]:
+def rival_rollout(st: FastDeal, rival: int) -> list[int]:
+    """Heads-up, :func:`policy_rollout` where seat ``rival`` (the searching seat's opponent)
+    plays the expert's rules made certain, the searching seat normal's rule; ``st`` changes.
+
+    The rival's plain lead is charged the most points the follower banks on it with a higher
+    card of its suit (``terms.lead_term`` made certain), and in the round before the last
+    draw each of its cards weighs who draws the face-up trump (``terms.face_up_term``): the
+    opponent the search meets most is expected to play so, while its own side's rollout
+    keeps the rule that measured best for it (bench/README.md, issue 29, fifth round).
+    """
+    return _rollout(st, False, rival)
+
+
+def _rollout(st: FastDeal, face: bool, rival: int = -1) -> list[int]:
     """The rollout of :func:`policy_rollout`; ``face``: weigh the face-up trump at the last
-    draw (:func:`expert_rollout`)."""
+    draw (:func:`expert_rollout`); ``rival``: the seat that plays the expert's heads-up rules
+    (:func:`rival_rollout`), -1 for none."""
     if st.finished:
         return st.eaten[:]
     n = st.players
@@ -362,7 +376,8 @@ def _rollout(st: FastDeal, face: bool) -> list[int]:
                 trump_div *= 2.0
         # the last draw with two sides (``terms.face_up_term`` made certain): the round's
         # losers draw the face-up trump, its winners the stock's other cards
-        last_draw = face and teams == 2 and len(stock) - pos == n
+        expert = seat == rival
+        last_draw = (face or expert) and teams == 2 and len(stock) - pos == n
         swap = 0.0
         if last_draw:
             swap = sum(worth[x] for x in stock[pos:-1]) / (n - 1) - worth[stock[-1]]
@@ -377,6 +392,13 @@ def _rollout(st: FastDeal, face: bool) -> list[int]:
                 else:
                     won = rtrump == 0 and rsuit[SUIT[c]] <= 10 + STRENGTH[c]
                 ev = (stake if won else -stake) if POINTS[c] else 0.0
+                if expert and SUIT[c] != trump:
+                    # the follower sees the lead and banks its best higher card of the suit
+                    top = 0
+                    for x in hands[1 - seat]:
+                        if SUIT[x] == SUIT[c] and STRENGTH[x] > STRENGTH[c] and POINTS[x] > top:
+                            top = POINTS[x]
+                    ev -= top
             elif keys[c] > keys[best]:
                 won = rmax <= keys[c]
                 ev = stake if won else -stake
