@@ -9,13 +9,15 @@ import random
 import pytest
 
 from albastini.games.twentyeight import kernel as K
+from albastini.games.twentyeight.ai import search
 from albastini.games.twentyeight.ai.careful import careful_policy, shown_voids
 from albastini.games.twentyeight.ai.core import CODE_INT, read_view, sample_world
 from albastini.games.twentyeight.ai.infer import hand_value
 from albastini.games.twentyeight.ai.reads import play_weight, public_plays, start_of_play
-from albastini.games.twentyeight.ai.search import model_auction
+from albastini.games.twentyeight.ai.search import SearchPlayer, model_auction
 
-from .helpers import deck_for, to_play
+from ..albastini.test_arena import arena
+from .helpers import deck_for, plays_legal_cards, to_play
 
 
 @pytest.mark.parametrize(("players", "team_size"), [(3, 1), (4, 2), (6, 3)])
@@ -108,3 +110,25 @@ def test_reading_the_play_replays_it_and_trusts_a_careful_table(seed: int) -> No
     for _, action in plays:
         st.apply(action)
     assert st.tricks == k.tricks and st.trick == k.trick
+
+
+def test_hard_reading_the_play_with_careful_rollouts_plays_legal_codes() -> None:
+    saved = search.ROLLOUT[0]
+    try:
+        search.ROLLOUT[0] = careful_policy
+        bot = SearchPlayer(seed=1, iterations=3)
+        bot.read_plays = 0.1
+        plays_legal_cards(bot, 4, seeds=1)
+    finally:
+        search.ROLLOUT[0] = saved
+
+
+def test_the_arena_sets_the_rollout_and_the_reading_on_hard() -> None:
+    saved = search.ROLLOUT[0]
+    try:
+        bot = arena.make_bot("twentyeight", "hard", 1,
+                             {"rollout": "careful", "reads": 0.1, "iterations": 2})
+        assert search.ROLLOUT[0] is careful_policy
+        assert isinstance(bot, SearchPlayer) and bot.read_plays == 0.1
+    finally:
+        search.ROLLOUT[0] = saved
