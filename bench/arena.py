@@ -610,11 +610,11 @@ def main(argv: list[str] | None = None) -> None:
                         help="twentyeight hard: lay the auction model's trump card, no search")
     parser.add_argument("--rollout28", default=None, choices=sorted(search28.ROLLOUTS),
                         help="twentyeight hard: its rollout policy (default the player's: "
-                             "careful, the expert's trick rules; fair: the one before)")
+                             "fair; careful: the expert's trick rules)")
     parser.add_argument("--reads28", type=float, default=None, metavar="MISS",
                         help="twentyeight hard: keep a sampled world with MISS to the power of the "
                              "opponents' plays the careful rule would not have made "
-                             "(default the player's: 0.1; 0: off)")
+                             "(default the player's: 0, off)")
     parser.add_argument("--classify28", type=int, default=None, metavar="N",
                         help="twentyeight 4 pairs: print why each pack went as it did (who "
                              "bid with which cards, made or not) and N examples of the "

@@ -112,18 +112,23 @@ def test_reading_the_play_replays_it_and_trusts_a_careful_table(seed: int) -> No
     assert st.tricks == k.tricks and st.trick == k.trick
 
 
-def test_hard_reads_the_play_and_rolls_out_carefully_by_default() -> None:
-    bot = SearchPlayer(seed=1, iterations=3)
-    assert search.ROLLOUT[0] is careful_policy and bot.read_plays == search.READ_PLAYS > 0
-    plays_legal_cards(bot, 4, seeds=1)
+def test_hard_reading_the_play_with_careful_rollouts_plays_legal_codes() -> None:
+    saved = search.ROLLOUT[0]
+    try:
+        search.ROLLOUT[0] = careful_policy
+        bot = SearchPlayer(seed=1, iterations=3)
+        bot.read_plays = 0.1
+        plays_legal_cards(bot, 4, seeds=1)
+    finally:
+        search.ROLLOUT[0] = saved
 
 
 def test_the_arena_sets_the_rollout_and_the_reading_on_hard() -> None:
     saved = search.ROLLOUT[0]
     try:
         bot = arena.make_bot("twentyeight", "hard", 1,
-                             {"rollout": "fair", "reads": 0.0, "iterations": 2})
-        assert search.ROLLOUT[0] is search.fair_policy
-        assert isinstance(bot, SearchPlayer) and bot.read_plays == 0.0
+                             {"rollout": "careful", "reads": 0.1, "iterations": 2})
+        assert search.ROLLOUT[0] is careful_policy
+        assert isinstance(bot, SearchPlayer) and bot.read_plays == 0.1
     finally:
         search.ROLLOUT[0] = saved

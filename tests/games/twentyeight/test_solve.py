@@ -88,8 +88,7 @@ def test_hard_finds_the_lead_that_beats_the_contract_from_its_view() -> None:
     """Seat 1 (a defender) leads to the last three tricks: only the Ace of hearts beats the
     contract (test_ismcts shows one step over rollouts missing it on the true deal). Solving
     each sampled world exactly, the hard player leads it whatever its seed; with rollouts it
-    does not every time. Worlds are sampled without reading the play: the scripted play of
-    this position is not the careful rule's, which the reading would trust."""
+    does not every time."""
     deal = new_deal(4, 2, 2, deck=DECK)
     play(deal, *ACTIONS)
     view = deal.view(1)
@@ -98,11 +97,9 @@ def test_hard_finds_the_lead_that_beats_the_contract_from_its_view() -> None:
     for seed in range(5):
         bot = SearchPlayer(seed=seed, iterations=100)
         bot.exact_tricks = 3
-        bot.read_plays = 0.0
         exact.add(bot.choose(view))
         bot = SearchPlayer(seed=seed, iterations=100)
         bot.exact_tricks = 0
-        bot.read_plays = 0.0
         rolled.add(bot.choose(view))
     assert exact == {"play:AH"}
     assert rolled != {"play:AH"}

@@ -1,9 +1,10 @@
-"""The search player's rollout policy: the trick rules good players follow, on
-:class:`..kernel.State`, from what the player to act could know; also the rule the search
-reads the opponents' plays against (:mod:`.reads`).
+"""A careful rollout policy for the search player (a bench option, ``arena.py --rollout28
+careful``): the trick rules good players follow, on :class:`..kernel.State`, from what the
+player to act could know; also the rule the search reads the opponents' plays against
+(:mod:`.reads`, ``--reads28``).
 
-The rollout before it (:func:`.search.fair_policy`) cashes masters and wins cheaply; this
-one plays the way the rule-based players at the table do: the bidder draws trumps once
+The search's default rollout (:func:`.search.fair_policy`) cashes masters and wins cheaply;
+this one plays the way the rule-based players at the table do: the bidder draws trumps once
 they are shown; a master is cashed only in a suit no opponent has shown a void in; a low
 lead comes from a suit without a Jack or Nine to protect, away from the likely trump; a
 follower loads points only onto a trick its side holds for sure (a master no later opponent

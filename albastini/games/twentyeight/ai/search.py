@@ -6,12 +6,10 @@ the face-down trump card) consistently with everything public (:func:`.core.samp
 voids shown by discards, a call for the trump followed by a non-trump, the suits the bidder
 led while the trump was hidden) and weighs the deal by the chance that its hands made the
 auction heard (:func:`.infer.world_weight`: a high bidder holds the Jack and Nine of some
-suit, the face-down card is of the suit the bidder's first cards favoured) and keeps it with
-the chance that the opponents' plays so far were the careful rule's with its cards
-(:mod:`.reads`); then it scores every legal action on that same world by playing the deal
-out with :func:`rollout`, the careful rule (:func:`.careful.careful_policy`: the trick rules
-good players follow, from what each player could know). The action with the best weighted
-mean wins: winning the deal first, a little the card points.
+suit, the face-down card is of the suit the bidder's first cards favoured); then it scores
+every legal action on that same world by playing the deal out with :func:`rollout`, a fast
+policy on :class:`..kernel.State` that uses only what each player could know. The action
+with the best weighted mean wins: winning the deal first, a little the card points.
 Information-set MCTS over the same worlds and rollouts (:mod:`.ismcts`, ``play_search =
 "ismcts"``) measured no better against the expert (bench/README.md) and is kept for the
 bench only; so is solving the last tricks of each world exactly instead of rolling them out
@@ -60,10 +58,6 @@ EXACT_TRICKS = 0
 #: Up to this many tricks left the exact solution counts the card points too (as
 #: :func:`utility` does); beyond, only whether the contract is made.
 FULL_POINTS_TRICKS = 3
-#: The weight of a sampled world for each opponent's play that the careful rule would not
-#: have made in it (:mod:`.reads`): the expert's plays are the careful rule's 99% of the
-#: time on the true deal, so a world that explains them is far likelier.
-READ_PLAYS = 0.1
 #: Card points in every mode's pack.
 PACK_POINTS = 28
 
@@ -249,18 +243,17 @@ def fair_policy(st: K.State) -> int:
 
 
 def rollout(st: K.State) -> None:
-    """Play ``st`` to the end with :data:`ROLLOUT` (:func:`.careful.careful_policy` by
-    default)."""
+    """Play ``st`` to the end with :data:`ROLLOUT` (:func:`fair_policy` by default)."""
     choose = ROLLOUT[0]
     while st.phase == K.PLAYING:
         st.apply(choose(st))
 
 
-#: The rollout policy (a list, so that the bench can swap it): the careful rule, which with
-#: the reading of the play won more deals against the expert than :func:`fair_policy`
-#: (bench/README.md, Twenty-Eight round 5); the others (:func:`policy`, :func:`smart_policy`)
-#: measured no better than :func:`fair_policy`.
-ROLLOUT: list[Callable[[K.State], int]] = [careful_policy]
+#: The rollout policy (a list, so that the bench can swap it): :func:`fair_policy`; the
+#: others (:func:`policy`, :func:`smart_policy`, :func:`.careful.careful_policy`) measured no
+#: better (bench/README.md; the careful rule with the reading of the play won more deals
+#: against the expert and fewer against normal, Twenty-Eight round 5).
+ROLLOUT: list[Callable[[K.State], int]] = [fair_policy]
 
 #: The rollout policies by name, for the bench (``arena.py --rollout28``).
 ROLLOUTS: dict[str, Callable[[K.State], int]] = {
@@ -339,8 +332,8 @@ class SearchPlayer(NormalPlayer):
         self.exact_tricks = EXACT_TRICKS
         #: Read the opponents' plays (:mod:`.reads`): a sampled world is kept with this to
         #: the power of the number of their plays the careful rule would not have made with
-        #: that world's cards (0: not read; :data:`READ_PLAYS` by default).
-        self.read_plays = READ_PLAYS
+        #: that world's cards (0: not read, the default; the bench's ``--reads28 0.1``).
+        self.read_plays = 0.0
 
     def _choose(self, view: Mapping[str, Any], legal: list[str]) -> str:
         start = perf_counter()
