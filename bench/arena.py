@@ -104,6 +104,7 @@ from albastini.games import twentyeight as t28
 from albastini.games.cassino.ai import SearchPlayer as SearchPlayerCas
 from albastini.games.twentyeight import kernel as K28
 from albastini.games.twentyeight.ai import SearchPlayer as SearchPlayer28
+from albastini.games.twentyeight.ai import search as search28
 from bench.experts import make_expert
 
 #: Twenty-Eight card code -> its int: suit by suit, the strongest first (to sort hands).
@@ -123,6 +124,11 @@ def make_bot(game: str, level: str, seed: int, options: dict[str, Any]) -> Any:
         honour = opts.pop("honour", None)
         weakest = opts.pop("weakest", None)
         model_trump = opts.pop("model_trump", None)
+        rollout = opts.pop("rollout", None)
+        reads = opts.pop("reads", None)
+        if rollout is not None:
+            # the rollout policy is the search module's (one per process: only hard uses it)
+            search28.ROLLOUT[0] = search28.ROLLOUTS[rollout]
         bot = t28.make_player(level, seed=seed, **opts)
         if isinstance(bot, SearchPlayer28):
             # how the search player searches its play (--play28, --explore28, --exact28)
@@ -138,6 +144,8 @@ def make_bot(game: str, level: str, seed: int, options: dict[str, Any]) -> Any:
                 bot.TRUMP_WEAKEST = True
             if model_trump:
                 bot.TRUMP_BY_MODEL = True
+            if reads is not None:
+                bot.read_plays = reads
         return bot
     if game == "cassino":
         opts = dict(options)
@@ -636,6 +644,13 @@ def main(argv: list[str] | None = None) -> None:
                         help="twentyeight hard: lay only the weakest card of a suit face down")
     parser.add_argument("--modeltrump28", action="store_true",
                         help="twentyeight hard: lay the auction model's trump card, no search")
+    parser.add_argument("--rollout28", default=None, choices=sorted(search28.ROLLOUTS),
+                        help="twentyeight hard: its rollout policy (default the player's: "
+                             "fair; careful: the expert's trick rules)")
+    parser.add_argument("--reads28", type=float, default=None, metavar="MISS",
+                        help="twentyeight hard: keep a sampled world with MISS to the power of the "
+                             "opponents' plays the careful rule would not have made "
+                             "(default the player's: 0, off)")
     parser.add_argument("--classify28", type=int, default=None, metavar="N",
                         help="twentyeight 4 pairs: print why each pack went as it did (who "
                              "bid with which cards, made or not) and N examples of the "
@@ -701,6 +716,10 @@ def main(argv: list[str] | None = None) -> None:
                 opts28["weakest"] = True
             if twenty_eight and args.modeltrump28:
                 opts28["model_trump"] = True
+            if twenty_eight and args.rollout28:
+                opts28["rollout"] = args.rollout28
+            if twenty_eight and args.reads28 is not None:
+                opts28["reads"] = args.reads28
             options[lv] = opts28
         elif not twenty_eight and DIFFICULTIES.get(lv, lv) == "search":
             # the player's own budget (a fixed number of samples, a time cap) unless given
@@ -740,6 +759,8 @@ def main(argv: list[str] | None = None) -> None:
         + (", no free bid without a Jack or a Nine" if twenty_eight and args.honour28 else "")
         + (", trump card: the weakest of a suit" if twenty_eight and args.weakest28 else "")
         + (", trump card: the model's" if twenty_eight and args.modeltrump28 else "")
+        + (f", rollout {args.rollout28}" if twenty_eight and args.rollout28 else "")
+        + (f", reads {args.reads28}" if twenty_eight and args.reads28 is not None else "")
         + "".join(f", {k} {v}" for k, v in root_options(args).items() if not game)
         + (f", hard {args.ass_hard}" if is_ass and args.ass_hard else "")
     )

@@ -302,7 +302,7 @@ def build_state(k: Knowledge, hands: Mapping[int, list[int]], trump: int, trump_
             st.hands[s][K.SUIT[c]].append(c)
     st.phase = K.PLAYING
     st.to_act = k.seat
-    st.bids = []
+    st.bids = list(k.bids)  # public: who bid freely (a rollout policy may read it)
     st.passes = 0
     st.raises = []
     st.bidder = k.bidder

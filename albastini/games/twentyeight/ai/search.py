@@ -33,10 +33,12 @@ from typing import Any
 
 from .. import kernel as K
 from . import ismcts
+from .careful import careful_policy
 from .core import CODE_INT, Knowledge, card_key, read_view, sample_world, side_of
 from .infer import MARGIN, hand_value, played_by_seat, seat_weight, speeches, world_weight
 from .ismcts import side_utilities
 from .players import NormalPlayer
+from .reads import play_weight, public_plays
 from .solve import EndgameSolver
 from .solve import tricks_left as solve_tricks_left
 
@@ -248,8 +250,18 @@ def rollout(st: K.State) -> None:
 
 
 #: The rollout policy (a list, so that the bench can swap it): :func:`fair_policy`; the
-#: others (:func:`policy`, :func:`smart_policy`) measured no better (bench/README.md).
+#: others (:func:`policy`, :func:`smart_policy`, :func:`.careful.careful_policy`) measured no
+#: better (bench/README.md; the careful rule with the reading of the play won more deals
+#: against the expert and fewer against normal, Twenty-Eight round 5).
 ROLLOUT: list[Callable[[K.State], int]] = [fair_policy]
+
+#: The rollout policies by name, for the bench (``arena.py --rollout28``).
+ROLLOUTS: dict[str, Callable[[K.State], int]] = {
+    "fair": fair_policy,
+    "careful": careful_policy,
+    "smart": smart_policy,
+    "policy": policy,
+}
 
 
 def utility(st: K.State, seat: int) -> float:
@@ -318,6 +330,10 @@ class SearchPlayer(NormalPlayer):
         self.explore = ismcts.EXPLORE
         #: Tricks left at which PIMC solves each world exactly (:data:`EXACT_TRICKS`).
         self.exact_tricks = EXACT_TRICKS
+        #: Read the opponents' plays (:mod:`.reads`): a sampled world is kept with this to
+        #: the power of the number of their plays the careful rule would not have made with
+        #: that world's cards (0: not read, the default; the bench's ``--reads28 0.1``).
+        self.read_plays = 0.0
 
     def _choose(self, view: Mapping[str, Any], legal: list[str]) -> str:
         start = perf_counter()
@@ -513,6 +529,24 @@ class SearchPlayer(NormalPlayer):
         assert best is not None
         return best
 
+    def read_world(self, k: Knowledge, history: list[tuple[int, int]]) -> K.State:
+        """A world for ``k`` kept with the chance that the others' plays so far
+        (``history``, :func:`.reads.public_plays`) were the careful rule's in it
+        (:func:`.reads.play_weight` with :attr:`read_plays`); the likeliest of :data:`TRIES`
+        when none is kept."""
+        best: K.State | None = None
+        top = -1.0
+        for _ in range(TRIES):
+            st = sample_world(k, self.rng)
+            u = self.rng.random()
+            w = play_weight(st, k, history, self.read_plays, stop_below=max(u, top))
+            if w >= u:
+                return st
+            if w > top:
+                best, top = st, w
+        assert best is not None
+        return best
+
     def evaluate(self, k: Knowledge, actions: list[int], deadline: float) -> list[float]:
         """Mean utility of each action over the sampled worlds, each world weighted by the
         chance that its hands made the auction heard (:func:`.infer.world_weight`). An
@@ -525,6 +559,7 @@ class SearchPlayer(NormalPlayer):
         said = speeches(k)
         weigh = bool(said) or (k.face_down and k.seat != k.bidder)
         played = played_by_seat(k)
+        history = public_plays(k) if self.read_plays else []
         more = self.samples(deadline, self.iterations or 0, 10**9)
         # the Thani and the tricks left are public: every world of this decision is solved
         # exactly, or none is
@@ -532,7 +567,7 @@ class SearchPlayer(NormalPlayer):
                  and K.MODE_SIZES[(k.players, k.team_size)] - len(k.tricks) <= self.exact_tricks)
         done = 0
         while more(done):
-            world = sample_world(k, self.rng)
+            world = self.read_world(k, history) if history else sample_world(k, self.rng)
             w = world_weight(k, world, said, self.rng, played) if weigh else 1.0
             done += 1
             if w <= 0.0:
@@ -578,5 +613,5 @@ class SearchPlayer(NormalPlayer):
         return [float(m) if ours else 1.0 - m for m in wins]
 
 
-__all__ = ["SearchPlayer", "model_auction", "policy", "rollout", "utility"]
+__all__ = ["ROLLOUT", "ROLLOUTS", "SearchPlayer", "model_auction", "policy", "rollout", "utility"]
 

@@ -1,0 +1,80 @@
+"""Reading the play so far: how well a sampled world explains the cards the others played.
+
+A world sampled for a decision (:func:`.core.sample_world`) respects what the play proves
+(voids, the bidder's leads while the trump was hidden) but not what it suggests: a player
+who did not overtake probably could not, a player who threw a Nine probably had no cheaper
+card. :func:`play_weight` replays the deal from its first trick in the sampled world and
+compares each other player's action with what :func:`.careful.careful_policy` would have
+played holding that world's cards: each action it would not have chosen multiplies the
+world's weight by ``miss``. Worlds where those players' hands explain their plays then
+count more, as the auction's weight (:mod:`.infer`) does for the speeches.
+"""
+
+from __future__ import annotations
+
+from .. import kernel as K
+from .careful import careful_policy
+from .core import Knowledge, side_of
+
+
+def public_plays(k: Knowledge) -> list[tuple[int, int]]:
+    """Every action of the play so far in order, as (seat, action int): the cards, and
+    ``EXPOSE`` just before the card of the player who called for the trump."""
+    out: list[tuple[int, int]] = []
+    rounds = [plays for _, plays, _, _ in k.tricks] + [tuple(k.trick)]
+    for i, plays in enumerate(rounds):
+        for s, c in plays:
+            if i == k.exposed_in and s == k.exposed_by:
+                out.append((s, K.EXPOSE))
+            out.append((s, c))
+    return out
+
+
+def start_of_play(world: K.State, k: Knowledge) -> K.State:
+    """``world`` taken back to its first trick: each seat holds its cards and those it has
+    played, and the trump card lies face down."""
+    st = world.copy()
+    for _, plays, _, _ in k.tricks:
+        for s, c in plays:
+            st.hands[s][K.SUIT[c]].append(c)
+    for s, c in k.trick:
+        st.hands[s][K.SUIT[c]].append(c)
+    card = st.trump_card
+    if not st.face_down and card >= 0:
+        st.hands[st.bidder][K.SUIT[card]].remove(card)  # it was face down
+        st.face_down = True
+    st.exposed_by = st.exposed_in = -1
+    st.called = False
+    st.trick = []
+    st.tricks = []
+    st.points = [0] * st.n_teams
+    first = k.tricks[0][0] if k.tricks else k.leader
+    st.leader = st.to_act = first
+    st.phase = K.PLAYING
+    return st
+
+
+def play_weight(world: K.State, k: Knowledge, plays: list[tuple[int, int]], miss: float,
+                opponents_only: bool = True, stop_below: float = 0.0) -> float:
+    """``miss`` to the power of the number of choices (more than one legal action) of the
+    other players (``opponents_only``: of the other side only) that
+    :func:`.careful.careful_policy` would have made otherwise in ``world``; ``plays``:
+    :func:`public_plays`. Once the weight falls below ``stop_below`` the rest of the play
+    is not read (the weight only falls): the value returned is then below it, no more."""
+    if not plays:
+        return 1.0
+    st = start_of_play(world, k)
+    mine = side_of(st, k.seat)
+    w = 1.0
+    for s, action in plays:
+        if s != k.seat and (not opponents_only or side_of(st, s) != mine):
+            options = st.play_options()
+            if len(options) > 1 and careful_policy(st) != action:
+                w *= miss
+                if w < stop_below:
+                    return w
+        st.apply(action)
+    return w
+
+
+__all__ = ["play_weight", "public_plays", "start_of_play"]
