@@ -24,7 +24,7 @@ while it was hidden.
 from __future__ import annotations
 
 from .. import kernel as K
-from .core import card_key, side_of
+from .core import card_key, rollout_choices, side_of
 
 JACK, NINE = 0, 1  # rank positions of a card int (card % 9)
 
@@ -101,12 +101,9 @@ def believed_trump(st: K.State, seat: int) -> int:
 
 def careful_policy(st: K.State) -> int:
     """The rollout action of the player to act (see the module's docstring)."""
-    cards = st.play_options()
-    if len(cards) == 1:
-        return cards[0]
-    expose = cards[-1] == K.EXPOSE
-    if expose:
-        cards = cards[:-1]
+    forced, cards, expose = rollout_choices(st)
+    if forced is not None:
+        return forced
     seat = st.to_act
     n = st.n
     mine = side_of(st, seat)

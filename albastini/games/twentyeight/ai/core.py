@@ -109,6 +109,18 @@ def side_of(st: K.State, seat: int) -> int:
     return 0 if seat % st.n_teams == st.bidder % st.n_teams else 1
 
 
+
+def rollout_choices(st: K.State) -> tuple[int | None, list[int], bool]:
+    """What the player to act may do, for a rollout policy: the one move when there is no
+    other (else None), the cards to choose from, and whether calling for the trump is one
+    more choice (:data:`kernel.EXPOSE`, the last of ``play_options``)."""
+    cards = st.play_options()
+    if len(cards) == 1:
+        return cards[0], cards, False
+    if cards[-1] == K.EXPOSE:
+        return None, cards[:-1], True
+    return None, cards, False
+
 def read_view(view: Mapping[str, Any]) -> Knowledge:
     """A :class:`Knowledge` from a seat's view."""
     def ints(codes: list[str]) -> list[int]:

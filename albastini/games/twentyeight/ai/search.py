@@ -34,7 +34,15 @@ from typing import Any
 from .. import kernel as K
 from . import ismcts
 from .careful import careful_policy
-from .core import CODE_INT, Knowledge, card_key, read_view, sample_world, side_of
+from .core import (
+    CODE_INT,
+    Knowledge,
+    card_key,
+    read_view,
+    rollout_choices,
+    sample_world,
+    side_of,
+)
 from .infer import MARGIN, hand_value, played_by_seat, seat_weight, speeches, world_weight
 from .ismcts import side_utilities
 from .players import NormalPlayer
@@ -67,12 +75,9 @@ def policy(st: K.State) -> int:
     possible when the other side holds it; add points when a partner holds it and this is
     the last card; call for the trump when void and a trump held would win a trick worth
     it; else the cheapest card. Leads the strongest card when it is a Jack, else cheap."""
-    cards = st.play_options()
-    if len(cards) == 1:
-        return cards[0]
-    expose = cards[-1] == K.EXPOSE
-    if expose:
-        cards = cards[:-1]
+    forced, cards, expose = rollout_choices(st)
+    if forced is not None:
+        return forced
     seat = st.to_act
     if not st.trick:
         top = min(cards)  # within a suit a lower int is stronger; Jacks are 0, 9, 18, 27
@@ -128,12 +133,9 @@ def smart_policy(st: K.State) -> int:
     cheapest card that no later opponent can beat, else the cheapest winner when the trick
     is worth it, else call for the trump when a trump held would win it; with the trick
     safely its side's, add the most points; else the cheapest card."""
-    cards = st.play_options()
-    if len(cards) == 1:
-        return cards[0]
-    expose = cards[-1] == K.EXPOSE
-    if expose:
-        cards = cards[:-1]
+    forced, cards, expose = rollout_choices(st)
+    if forced is not None:
+        return forced
     seat = st.to_act
     n = st.n
     mine = side_of(st, seat)
@@ -196,12 +198,9 @@ def fair_policy(st: K.State) -> int:
     winner when last or the trick is worth it), adds points to a trick its side holds with
     a master, asks for the trump when the trick is worth it (the bidder: two points; the
     others three, not knowing whether they hold one)."""
-    cards = st.play_options()
-    if len(cards) == 1:
-        return cards[0]
-    expose = cards[-1] == K.EXPOSE
-    if expose:
-        cards = cards[:-1]
+    forced, cards, expose = rollout_choices(st)
+    if forced is not None:
+        return forced
     seat = st.to_act
     trick = st.trick
     if not trick:
