@@ -14,12 +14,14 @@ click once.
 * Edits are coalesced per person (at most one in flight and one per ``min_interval``; the edit
   renders the latest state) and sent in the background, in lanes of their own: they never delay
   the answer to a click. A hand that now offers the person a move, or offered one, is edited at
-  once, without waiting for ``min_interval`` after an edit of a lesser change; other changes (a
-  card drawn while someone else is to play) wait ``lazy`` seconds first, so that the turn that
-  usually follows goes out in the same edit (the moment it comes, not when the wait ends).
-  Whatever the changes, a hand gets at most ``BURST`` edits within ``BURST_WINDOW`` seconds,
-  under the interaction webhook's bucket (measured at 5 per 2 s per interaction:
-  discord-api-docs#2701), so the turn's edit does not meet a 429 (discord.py would wait it out).
+  once (one that offers a move even within ``min_interval`` of an edit of a lesser change);
+  other changes (a card drawn while someone else is to play) wait ``lazy`` seconds first, so
+  that the turn that usually follows goes out in the same edit (the moment it comes, not when
+  the wait ends).
+  Whatever the changes, a hand gets at most ``BURST`` edits through one token within
+  ``BURST_WINDOW`` seconds, under the interaction webhook's bucket (measured at 5 per 2 s per
+  interaction: discord-api-docs#2701), so the turn's edit does not meet a 429 (discord.py would
+  wait it out); each click brings a new token, and a new bucket.
 * A token is relied on until ``lifetime - margin`` after its click. Then the bot edits the hand
   one last time with every move disabled and a note saying to press Refresh, and stops
   following it; so does an edit that fails (the message was dismissed, the token refused). The
@@ -141,7 +143,8 @@ class HandFollower:
         # an editor waiting ``lazy`` seconds, woken by the next change of its table: that
         # change may offer a move, which goes out at once
         self._naps: dict[Key, asyncio.Future[None]] = {}
-        #: the times of each hand's latest edits (``BURST`` at most), the last one last
+        #: the times of each hand's latest edits through its token (``BURST`` at most), the
+        #: last one last
         self._edited: dict[Key, deque[float]] = {}
         self.burst_window = BURST_WINDOW
         self._tasks: set[asyncio.Task[None]] = set()
@@ -209,6 +212,8 @@ class HandFollower:
             max(0.0, self.lifetime - self.margin), self._retire, key, hand
         )
         self._hands[key] = hand
+        if old is None or old.token != hand.token:
+            self._edited.pop(key, None)  # Discord's bucket is the token's: a new one starts empty
         self._at_table.setdefault(table.id, set()).add(key[1])
         if state is not None and self._state(table, key[1]) != state:
             # the table moved on while this answer was on its way (a computer played): the

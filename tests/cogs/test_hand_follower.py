@@ -109,3 +109,21 @@ async def test_a_hand_is_never_edited_more_than_its_burst_within_the_window() ->
     assert await sent_within(game, BURST + 1, 5)
     assert game.sent[-1] == f"turn {BURST + 1}"  # the latest state, in one edit
     await game.follower.close(timeout=0.1)
+
+
+async def test_a_new_click_brings_a_new_bucket() -> None:
+    game = Game(lazy=0.0, min_interval=0.0)
+    game.follower.burst_window = 600.0
+    for n in range(BURST + 1):
+        game.change(f"turn {n}", offers=True)
+        await sent_within(game, n + 1, 0.2)
+    assert len(game.sent) == BURST  # the token's bucket is spent
+    clicked = SimpleNamespace(  # the person clicks: a new interaction, a new token
+        user=SimpleNamespace(id=USER), application_id=1, token="t2", message=None,
+        _session=None, _state=SimpleNamespace(http=None),
+    )
+    game.follower.remember(game.table, clicked, "en")  # type: ignore[arg-type]
+    game.change("after the click", offers=True)
+    assert await sent_within(game, BURST + 1, 5)
+    assert game.sent[-1] == "after the click"
+    await game.follower.close(timeout=0.1)
