@@ -13,15 +13,12 @@ click once.
   no buttons, so no enabled button is left there that the bot would refuse as stale.
 * Edits are coalesced per person (at most one in flight and one per ``min_interval``; the edit
   renders the latest state) and sent in the background, in lanes of their own: they never delay
-  the answer to a click. A hand that now offers the person a move, or offered one, is edited at
-  once (one that offers a move even within ``min_interval`` of an edit of a lesser change);
-  other changes (a card drawn while someone else is to play) wait ``lazy`` seconds first, so
-  that the turn that usually follows goes out in the same edit (the moment it comes, not when
-  the wait ends).
-  Whatever the changes, a hand gets at most ``BURST`` edits through one token within
-  ``BURST_WINDOW`` seconds, under the interaction webhook's bucket (measured at 5 per 2 s per
-  interaction: discord-api-docs#2701), so the turn's edit does not meet a 429 (discord.py would
-  wait it out); each click brings a new token, and a new bucket.
+  the answer to a click. A hand that now offers the person a move (even within
+  ``min_interval``), or offered one, is edited at once; other changes (a card drawn while
+  someone else is to play) wait ``lazy`` seconds first, so that the turn that usually follows
+  goes out in the same edit (the moment it comes). At most ``BURST`` edits go through one token
+  within ``BURST_WINDOW`` seconds, under the webhook's bucket (5 per 2 s per interaction,
+  discord-api-docs#2701): the turn's edit meets no 429. A click brings a new token and bucket.
 * A token is relied on until ``lifetime - margin`` after its click. Then the bot edits the hand
   one last time with every move disabled and a note saying to press Refresh, and stops
   following it; so does an edit that fails (the message was dismissed, the token refused). The
