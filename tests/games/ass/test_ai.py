@@ -197,3 +197,26 @@ def test_hard_telling_its_opponents_apart_plays_legal_codes() -> None:
     assert isinstance(bot, SearchPlayer)
     bot.tell = 1.0
     plays_legal_codes(deal, bot)
+
+
+def test_hard_counts_banks_late_only_once_the_stock_is_out() -> None:
+    """With ``reach_late`` the banks weigh nothing while the stock still deals every seat a
+    card: at the first trick hard answers what it answers on points alone (the same worlds),
+    and it plays legal codes to the end of a five-player deal."""
+    for seed in range(3):
+        deal = new_deal(5, seed=seed)
+        while deal.phase == "betting":
+            deal.apply("no")
+        view = table_view(deal, deal.to_act)
+        assert view["stock"] >= 5
+        codes = []
+        for reach, late in ((0.0, 0.0), (100.0, 1.0)):
+            bot = make_player("hard", seed=1, iterations=6)
+            assert isinstance(bot, SearchPlayer)
+            bot.reach, bot.reach_late = reach, late
+            codes.append(bot.choose(view))
+        assert codes[0] == codes[1]
+    bot = make_player("hard", seed=1, iterations=2)
+    assert isinstance(bot, SearchPlayer)
+    bot.reach, bot.reach_late = 100.0, 1.0
+    plays_legal_codes(new_deal(5, seed=13), bot)

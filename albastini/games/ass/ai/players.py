@@ -66,6 +66,11 @@ class SearchPlayer(Player):
     #: worth ``reach`` points of the margin (bench option; 0: points only).
     reach = 0.0
     reach_width = 8.0
+    #: Count the banks (``reach``) only once the stock can no longer give every seat a card
+    #: (bench option; 0: from the first trick): from then on every unseen card is in a hand,
+    #: so a world's end is a fair guess at who reaches the target, where earlier a greedy
+    #: rollout's reach is mostly the luck of the sampled stock.
+    reach_late = 0.0
     #: Tell the opponents apart (bench option; 0: off): when set, each opponent seat whose
     #: plays so far match :func:`.core.careful_card` more often than ``tell_base`` of them
     #: (:func:`.core.careful_evidence` over ``tell_worlds`` worlds) is played carefully in
@@ -90,6 +95,7 @@ class SearchPlayer(Player):
         deadline = time.perf_counter() + self.time_ms / 1000
         done = 0
         seats: list[bool] | None = None
+        reach = self.reach if not self.reach_late or k.stock < k.players else 0.0
         if self.tell:
             ev = careful_evidence(view, self.rng, int(self.tell_worlds), self.tell_base)
             seats = [ev[s] > 0 for s in range(k.players)]
@@ -106,8 +112,8 @@ class SearchPlayer(Player):
                 pts = rollout(st, careful)
                 others = (sum(pts) - pts[k.seat]) / (k.players - 1)
                 totals[c] += pts[k.seat] - others
-                if self.reach:
-                    totals[c] += self.reach * self.bank_score(k, pts)
+                if reach:
+                    totals[c] += reach * self.bank_score(k, pts)
             done += 1
             if self.iterations is not None:
                 if done >= self.iterations:
