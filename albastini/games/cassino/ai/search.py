@@ -214,16 +214,22 @@ def normal_move(st: K.State) -> K.Action:
     return max(st.legal(), key=lambda a: (_NORMAL.score(k, a), code_of(a)))
 
 
-def rollout_as(st: K.State, horizon: int, me: int, replies_only: bool = False) -> None:
+def rollout_as(st: K.State, horizon: int, me: int, replies_only: bool = False,
+               partner: str = "normal") -> None:
     """:func:`rollout`, but every seat but ``me`` plays :func:`normal_move` (the opponents,
     and a partner, as the normal player they may well be, without seeing the hands); with
     ``replies_only``, only until ``me`` is to act again (the replies to the move weighed, at
-    a fraction of the cost), greedily after that."""
+    a fraction of the cost), greedily after that. ``partner="greedy"``: a partner plays as
+    ``me`` does (:func:`.core.rollout_move`, seeing the hands) instead."""
+    team = me % st.n_teams
     while not st.finished and st.round <= horizon:
-        if st.to_act == me:
+        seat = st.to_act
+        if seat == me:
             if replies_only:
                 rollout(st, horizon)
                 return
+            st.apply(rollout_move(st))
+        elif partner == "greedy" and seat % st.n_teams == team:
             st.apply(rollout_move(st))
         else:
             st.apply(normal_move(st))
@@ -270,6 +276,10 @@ class SearchPlayer(NormalPlayer):
         #: seat is to act again, greedy after); None: :meth:`rollouts_for` the table. The
         #: bench sets it (``arena.py --others-cas``).
         self.others_policy: str | None = None
+        #: How a partner plays in rollouts where the others play normal's choice (``"normal"``
+        #: or ``"replies"``): ``"normal"`` as the opponents do, or ``"greedy"`` as this seat
+        #: does (:func:`.core.rollout_move`). The bench sets it (``arena.py --partner-cas``).
+        self.partner_policy = "normal"
 
     @staticmethod
     def search_for(players: int) -> str:
@@ -350,7 +360,8 @@ class SearchPlayer(NormalPlayer):
                 if others == "greedy":
                     rollout(st, horizon)
                 else:
-                    rollout_as(st, horizon, k.seat, others == "replies")
+                    rollout_as(st, horizon, k.seat, others == "replies",
+                               self.partner_policy)
                 scores.append(outcome(st, world, team, values, left, by_win))
             if len(scores) < len(actions):
                 break
