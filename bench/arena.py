@@ -35,7 +35,7 @@ greedy|normal|replies`` sets how the other seats of hard's PIMC rollouts play (g
 the hands, normal's choice all along, or normal's until hard's next turn; ``--partner-cas
 greedy``: in 4 pairs the partner of those rollouts plays as hard's own seat); ``--others-cas
 greedy --rounds-cas 1 --left-cas off`` is hard's PIMC with 3 players before its fifth round
-(and hard's PIMC in 4 pairs); bench/README.md has the figures. Cassino also prints each
+(and in 4 pairs before its sixth); bench/README.md has the figures. Cassino also prints each
 scoring item's mean points per deal, A's and B's, head to head.
 
     .venv/bin/python bench/arena.py --game cassino --a hard --b greedy --deals 100
@@ -628,15 +628,15 @@ def main(argv: list[str] | None = None) -> None:
                         help="cassino: the ISMCTS exploration constant")
     parser.add_argument("--left-cas", default=None, choices=["on", "off"],
                         help="cassino: value the position left at a rollout's horizon "
-                             "(default hard's own: on with 3 players, else off)")
+                             "(default hard's own: on with 3 or 4 players, off heads-up)")
     parser.add_argument("--paired-cas", default=None, choices=["on", "off"],
                         help="cassino, ismcts: each world through every root action (on)")
     parser.add_argument("--rounds-cas", type=int, default=None,
                         help="cassino: rounds hard's rollouts play after this one (default "
-                             "hard's own: 0 with 3 players, else 1)")
+                             "hard's own: 0 with 3 or 4 players, 1 heads-up)")
     parser.add_argument("--others-cas", default=None, choices=["greedy", "normal", "replies"],
                         help="cassino, PIMC: how the other seats play in hard's rollouts "
-                             "(default hard's own: replies with 3 players, i.e. "
+                             "(default hard's own: replies with 3 or 4 players, i.e. "
                              "normal's choice until hard's next turn, then greedy)")
     parser.add_argument("--partner-cas", default=None, choices=["normal", "greedy"],
                         help="cassino, 4 pairs, --others-cas normal or replies: how the "

@@ -18,11 +18,11 @@ Heads-up, the decision is searched by information-set MCTS (:mod:`.ismcts`: one 
 public plays over the sampled worlds, each world through every action at the root), which
 measured ahead of the worlds' plain averages there (:meth:`SearchPlayer.search_for`).
 
-With 3 players (PIMC), the other seats answer the move weighed as the normal player would,
-from what each of them knows (:func:`normal_move`), and the rollouts stop at the end of this
-round with the position left valued (:func:`left_worth`), so that a decision sees more worlds
-(:meth:`SearchPlayer.rollouts_for`; bench/README.md, "Fifth round"). In 4 pairs the same
-measured no better, and the rollouts stay greedy.
+With 3 players and in 4 pairs (PIMC), the other seats (a partner too) answer the move
+weighed as the normal player would, from what each of them knows (:func:`normal_move`), and
+the rollouts stop at the end of this round with the position left valued (:func:`left_worth`),
+so that a decision sees more worlds (:meth:`SearchPlayer.rollouts_for`; bench/README.md,
+"Fifth round" and "Sixth round").
 
 Selectable for the bench: the search chosen otherwise (``play_search``), the other seats'
 rollout policy (``others_policy``), the position left at the horizon valued or not
@@ -293,13 +293,13 @@ class SearchPlayer(NormalPlayer):
     def rollouts_for(cls, players: int) -> tuple[str, int, bool]:
         """How hard's rollouts play at a table of ``players``: the other seats' policy, the
         rounds played after this one, and whether the position left at the horizon is
-        valued. With 3 players: the other seats answer the move weighed as normal would
-        (then greedily), and the rollouts stop at the end of this round with the position
-        left valued, so that a decision sees more worlds; measured ahead of greedy rollouts
-        against normal (bench/README.md, "Fifth round"). Heads-up (searched by the tree)
-        and in 4 pairs, where the same measured no better: greedy seeing the hands, to the
-        end of the next round."""
-        if players == 3:
+        valued. With 3 players and in 4 pairs: the other seats (a partner too) answer the
+        move weighed as normal would (then greedily), and the rollouts stop at the end of
+        this round with the position left valued, so that a decision sees more worlds;
+        measured ahead of greedy rollouts against normal (bench/README.md, "Fifth round",
+        and for 4 pairs "Sixth round"). Heads-up (searched by the tree): greedy seeing the
+        hands, to the end of the next round."""
+        if players > 2:
             return "replies", 0, True
         return "greedy", cls.HORIZON, False
 
