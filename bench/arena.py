@@ -32,9 +32,10 @@ off`` one world through one root action an iteration), ``--left-cas on`` values 
 position left at a rollout's horizon, ``--rounds-cas N`` plays rollouts N rounds past this
 one, ``--end-cas margin`` scores a deal played out by its points' margin, ``--others-cas
 greedy|normal|replies`` sets how the other seats of hard's PIMC rollouts play (greedy seeing
-the hands, normal's choice all along, or normal's until hard's next turn); ``--others-cas
+the hands, normal's choice all along, or normal's until hard's next turn; ``--partner-cas
+greedy``: in 4 pairs the partner of those rollouts plays as hard's own seat); ``--others-cas
 greedy --rounds-cas 1 --left-cas off`` is hard's PIMC with 3 players before its fifth round
-(and hard's PIMC in 4 pairs); bench/README.md has the figures. Cassino also prints each
+(and in 4 pairs before its sixth); bench/README.md has the figures. Cassino also prints each
 scoring item's mean points per deal, A's and B's, head to head.
 
     .venv/bin/python bench/arena.py --game cassino --a hard --b greedy --deals 100
@@ -151,7 +152,8 @@ def make_bot(game: str, level: str, seed: int, options: dict[str, Any]) -> Any:
         opts = dict(options)
         search = {name: opts.pop(name)
                   for name in ("play_search", "explore", "horizon_value", "paired",
-                               "horizon_rounds", "end_by_win", "others_policy")
+                               "horizon_rounds", "end_by_win", "others_policy",
+                               "partner_policy")
                   if name in opts}
         bot = cas.make_player(level, seed=seed, **opts)
         if isinstance(bot, SearchPlayerCas):
@@ -626,16 +628,20 @@ def main(argv: list[str] | None = None) -> None:
                         help="cassino: the ISMCTS exploration constant")
     parser.add_argument("--left-cas", default=None, choices=["on", "off"],
                         help="cassino: value the position left at a rollout's horizon "
-                             "(default hard's own: on with 3 players, else off)")
+                             "(default hard's own: on with 3 or 4 players, off heads-up)")
     parser.add_argument("--paired-cas", default=None, choices=["on", "off"],
                         help="cassino, ismcts: each world through every root action (on)")
     parser.add_argument("--rounds-cas", type=int, default=None,
                         help="cassino: rounds hard's rollouts play after this one (default "
-                             "hard's own: 0 with 3 players, else 1)")
+                             "hard's own: 0 with 3 or 4 players, 1 heads-up)")
     parser.add_argument("--others-cas", default=None, choices=["greedy", "normal", "replies"],
                         help="cassino, PIMC: how the other seats play in hard's rollouts "
-                             "(default hard's own: replies with 3 players, i.e. "
+                             "(default hard's own: replies with 3 or 4 players, i.e. "
                              "normal's choice until hard's next turn, then greedy)")
+    parser.add_argument("--partner-cas", default=None, choices=["normal", "greedy"],
+                        help="cassino, 4 pairs, --others-cas normal or replies: how the "
+                        "partner plays in hard's rollouts (normal's choice, default; greedy: "
+                        "as hard's own seat, seeing the hands)")
     parser.add_argument("--end-cas", default=None, choices=["win", "margin"],
                         help="cassino: a deal played out scored by who won (default) or margin")
     parser.add_argument("--honour28", action="store_true",
@@ -710,6 +716,8 @@ def main(argv: list[str] | None = None) -> None:
                 opts28["end_by_win"] = args.end_cas == "win"
             if cassino and args.others_cas:
                 opts28["others_policy"] = args.others_cas
+            if cassino and args.partner_cas:
+                opts28["partner_policy"] = args.partner_cas
             if twenty_eight and args.honour28:
                 opts28["honour"] = True
             if twenty_eight and args.weakest28:
@@ -756,6 +764,7 @@ def main(argv: list[str] | None = None) -> None:
         + (f", rounds {args.rounds_cas}" if cassino and args.rounds_cas is not None else "")
         + (f", end by {args.end_cas}" if cassino and args.end_cas else "")
         + (f", others {args.others_cas}" if cassino and args.others_cas else "")
+        + (f", partner {args.partner_cas}" if cassino and args.partner_cas else "")
         + (", no free bid without a Jack or a Nine" if twenty_eight and args.honour28 else "")
         + (", trump card: the weakest of a suit" if twenty_eight and args.weakest28 else "")
         + (", trump card: the model's" if twenty_eight and args.modeltrump28 else "")

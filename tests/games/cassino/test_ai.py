@@ -264,10 +264,13 @@ def test_sweep_values_are_every_value_that_takes_the_whole_table() -> None:
 
 @pytest.mark.parametrize("players", [3, 4])
 @pytest.mark.parametrize("policy", ["normal", "replies"])
-def test_hard_with_normal_rollouts_plays_legal_codes(players: int, policy: str) -> None:
+@pytest.mark.parametrize("partner", ["normal", "greedy"])
+def test_hard_with_normal_rollouts_plays_legal_codes(players: int, policy: str,
+                                                     partner: str) -> None:
     hard = make_player("hard", seed=2, iterations=3)
     assert isinstance(hard, SearchPlayer)
     hard.others_policy = policy
+    hard.partner_policy = partner
     deal = new_deal(players, seed=players)
     while deal.phase != "finished":
         seat = deal.to_act

@@ -158,20 +158,21 @@ def test_the_horizon_is_the_end_of_the_round_the_player_asks_for(
             assert seen == {now + rounds}
 
 
-def test_with_three_players_the_others_answer_as_normal_until_the_round_ends(
+def test_with_more_players_the_others_answer_as_normal_until_the_round_ends(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """Hard's rollouts with 3 players (SearchPlayer.rollouts_for): the other seats answer
-    as normal would, the rollouts stop at the end of this round and the position left is
-    valued; heads-up and in 4 pairs the rollouts stay greedy."""
+    """Hard's rollouts with 3 players and in 4 pairs (SearchPlayer.rollouts_for): the
+    other seats answer as normal would, the rollouts stop at the end of this round and the
+    position left is valued; heads-up the rollouts stay greedy."""
     from albastini.games.cassino.ai import search
 
     calls: list[tuple[int, int, bool]] = []
     valued: list[int] = []
     played, worth_left = search.rollout_as, search.left_worth
 
-    def spy(st: K.State, horizon: int, me: int, replies_only: bool = False) -> None:
+    def spy(st: K.State, horizon: int, me: int, replies_only: bool = False,
+            partner: str = "normal") -> None:
         calls.append((horizon, me, replies_only))
-        played(st, horizon, me, replies_only)
+        played(st, horizon, me, replies_only, partner)
 
     def spy_left(st: K.State, values: Sequence[float] = search.WORTH) -> list[float]:
         valued.append(1)
@@ -188,8 +189,35 @@ def test_with_three_players_the_others_answer_as_normal_until_the_round_ends(
         calls.clear()
         valued.clear()
         assert player.choose(view) in view["legal"]
-        if players != 3:
+        if players == 2:
             assert not calls
             continue
         assert calls and set(calls) == {(read_view(view).round, deal.to_act, True)}
         assert valued
+
+
+@pytest.mark.parametrize("partner", ["normal", "greedy"])
+def test_in_4_pairs_the_partner_plays_in_rollouts_as_asked(
+        monkeypatch: pytest.MonkeyPatch, partner: str) -> None:
+    """``rollout_as(partner="greedy")``: the partner's seat plays as this seat does (the
+    rollouts' greedy move), only the opponents as normal would; ``"normal"``: every other
+    seat as normal would."""
+    from albastini.games.cassino.ai import search
+
+    asked: list[int] = []
+    normal = search.normal_move
+
+    def spy(st: K.State) -> K.Action:
+        asked.append(st.to_act)
+        return normal(st)
+
+    monkeypatch.setattr(search, "normal_move", spy)
+    deal = after_greedy_plays(7, 2, 4)
+    me = deal.to_act
+    st = deal.state.copy()
+    search.rollout_as(st, st.rounds, me, False, partner)
+    assert st.finished
+    partner_seat = (me + 2) % 4
+    assert me not in asked
+    assert (partner_seat in asked) == (partner == "normal")
+    assert {(me + 1) % 4, (me + 3) % 4} <= set(asked)

@@ -11,7 +11,7 @@
 Kinds: ``random`` (uniform), ``greedy`` (captures the most valuable set it can, else trails
 its least useful card), ``normal`` (counts the unseen cards; scores captures, sweep exposure
 and builds by the chance that the others hold a value) and ``search`` (determinized sampling
-with rollouts on the kernel; with 3 players the others answer in them as normal would).
+with rollouts on the kernel; with 3 or 4 players the others answer in them as normal would).
 Levels offered to people: ``easy`` = greedy,
 ``normal``, ``hard`` = search.
 """

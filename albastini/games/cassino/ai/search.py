@@ -18,11 +18,11 @@ Heads-up, the decision is searched by information-set MCTS (:mod:`.ismcts`: one 
 public plays over the sampled worlds, each world through every action at the root), which
 measured ahead of the worlds' plain averages there (:meth:`SearchPlayer.search_for`).
 
-With 3 players (PIMC), the other seats answer the move weighed as the normal player would,
-from what each of them knows (:func:`normal_move`), and the rollouts stop at the end of this
-round with the position left valued (:func:`left_worth`), so that a decision sees more worlds
-(:meth:`SearchPlayer.rollouts_for`; bench/README.md, "Fifth round"). In 4 pairs the same
-measured no better, and the rollouts stay greedy.
+With 3 players and in 4 pairs (PIMC), the other seats (a partner too) answer the move
+weighed as the normal player would, from what each of them knows (:func:`normal_move`), and
+the rollouts stop at the end of this round with the position left valued (:func:`left_worth`),
+so that a decision sees more worlds (:meth:`SearchPlayer.rollouts_for`; bench/README.md,
+"Fifth round" and "Sixth round").
 
 Selectable for the bench: the search chosen otherwise (``play_search``), the other seats'
 rollout policy (``others_policy``), the position left at the horizon valued or not
@@ -214,16 +214,22 @@ def normal_move(st: K.State) -> K.Action:
     return max(st.legal(), key=lambda a: (_NORMAL.score(k, a), code_of(a)))
 
 
-def rollout_as(st: K.State, horizon: int, me: int, replies_only: bool = False) -> None:
+def rollout_as(st: K.State, horizon: int, me: int, replies_only: bool = False,
+               partner: str = "normal") -> None:
     """:func:`rollout`, but every seat but ``me`` plays :func:`normal_move` (the opponents,
     and a partner, as the normal player they may well be, without seeing the hands); with
     ``replies_only``, only until ``me`` is to act again (the replies to the move weighed, at
-    a fraction of the cost), greedily after that."""
+    a fraction of the cost), greedily after that. ``partner="greedy"``: a partner plays as
+    ``me`` does (:func:`.core.rollout_move`, seeing the hands) instead."""
+    team = me % st.n_teams
     while not st.finished and st.round <= horizon:
-        if st.to_act == me:
+        seat = st.to_act
+        if seat == me:
             if replies_only:
                 rollout(st, horizon)
                 return
+            st.apply(rollout_move(st))
+        elif partner == "greedy" and seat % st.n_teams == team:
             st.apply(rollout_move(st))
         else:
             st.apply(normal_move(st))
@@ -270,6 +276,10 @@ class SearchPlayer(NormalPlayer):
         #: seat is to act again, greedy after); None: :meth:`rollouts_for` the table. The
         #: bench sets it (``arena.py --others-cas``).
         self.others_policy: str | None = None
+        #: How a partner plays in rollouts where the others play normal's choice (``"normal"``
+        #: or ``"replies"``): ``"normal"`` as the opponents do, or ``"greedy"`` as this seat
+        #: does (:func:`.core.rollout_move`). The bench sets it (``arena.py --partner-cas``).
+        self.partner_policy = "normal"
 
     @staticmethod
     def search_for(players: int) -> str:
@@ -283,13 +293,13 @@ class SearchPlayer(NormalPlayer):
     def rollouts_for(cls, players: int) -> tuple[str, int, bool]:
         """How hard's rollouts play at a table of ``players``: the other seats' policy, the
         rounds played after this one, and whether the position left at the horizon is
-        valued. With 3 players: the other seats answer the move weighed as normal would
-        (then greedily), and the rollouts stop at the end of this round with the position
-        left valued, so that a decision sees more worlds; measured ahead of greedy rollouts
-        against normal (bench/README.md, "Fifth round"). Heads-up (searched by the tree)
-        and in 4 pairs, where the same measured no better: greedy seeing the hands, to the
-        end of the next round."""
-        if players == 3:
+        valued. With 3 players and in 4 pairs: the other seats (a partner too) answer the
+        move weighed as normal would (then greedily), and the rollouts stop at the end of
+        this round with the position left valued, so that a decision sees more worlds;
+        measured ahead of greedy rollouts against normal (bench/README.md, "Fifth round",
+        and for 4 pairs "Sixth round"). Heads-up (searched by the tree): greedy seeing the
+        hands, to the end of the next round."""
+        if players > 2:
             return "replies", 0, True
         return "greedy", cls.HORIZON, False
 
@@ -350,7 +360,8 @@ class SearchPlayer(NormalPlayer):
                 if others == "greedy":
                     rollout(st, horizon)
                 else:
-                    rollout_as(st, horizon, k.seat, others == "replies")
+                    rollout_as(st, horizon, k.seat, others == "replies",
+                               self.partner_policy)
                 scores.append(outcome(st, world, team, values, left, by_win))
             if len(scores) < len(actions):
                 break
