@@ -160,6 +160,11 @@ def test_the_gate_rolls_out_a_seat_that_plays_otherwise_by_the_default_policy(se
     assert not gated & 1  # this seat's own future is never the careful rule's
     if seed == 0:
         assert gated >> 1 & 1  # seat 1 plays as the careful rule (sometimes alike: not always)
+    # the other side's seats only: the partner (seat 2) keeps the default, the rest as before
+    again = SearchPlayer(seed=seed, iterations=4)
+    again.careful_gate = 0.0
+    again.gate_partners = False
+    assert again.careful_seats(k, public_plays(k)) == gated & ~(1 << 2)
     assert bot.careful_seats(k, []) == 0  # nothing played, nothing to go on
 
 
@@ -192,5 +197,9 @@ def test_the_arena_sets_the_gate_on_hard() -> None:
         bot = arena.make_bot("twentyeight", "hard", 1, {"rollout": "gated", "iterations": 2})
         assert search.ROLLOUT[0] is search.fair_policy
         assert isinstance(bot, SearchPlayer) and bot.careful_gate == 0.0
+        assert bot.gate_partners
+        bot = arena.make_bot("twentyeight", "hard", 1, {"rollout": "gatedopp", "iterations": 2})
+        assert isinstance(bot, SearchPlayer) and bot.careful_gate == 0.0
+        assert not bot.gate_partners
     finally:
         search.ROLLOUT[0] = saved

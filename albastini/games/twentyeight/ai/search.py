@@ -356,6 +356,9 @@ class SearchPlayer(NormalPlayer):
         #: choices more often than :data:`ROLLOUT`'s, by more than this share, in worlds
         #: sampled for the decision (:meth:`careful_seats`); the others keep :data:`ROLLOUT`.
         self.careful_gate: float | None = None
+        #: Whether the gate also weighs this seat's partners (False: only the other side's
+        #: seats may be rolled out by the careful rule; the bench's ``--rollout28 gatedopp``).
+        self.gate_partners = True
         #: The seats of the last decision's gate (a bit mask), for tests and the bench.
         self.last_careful = 0
 
@@ -593,7 +596,7 @@ class SearchPlayer(NormalPlayer):
         for s in range(n):
             if s != k.seat and choices[s] and (
                 careful[s] - base[s] > self.careful_gate * choices[s]
-            ):
+            ) and (self.gate_partners or k.side(s) != k.side(k.seat)):
                 mask |= 1 << s
         return mask
 
