@@ -355,6 +355,8 @@ class SearchPlayer(NormalPlayer):
         #: careful rule only when its plays so far in this deal match the careful rule's
         #: choices more often than :data:`ROLLOUT`'s, by more than this share, in worlds
         #: sampled for the decision (:meth:`careful_seats`); the others keep :data:`ROLLOUT`.
+        #: Measured no better against the expert nor normal (bench/README.md, Twenty-Eight
+        #: round 6), so only the bench sets it.
         self.careful_gate: float | None = None
         #: Whether the gate also weighs this seat's partners (False: only the other side's
         #: seats may be rolled out by the careful rule; the bench's ``--rollout28 gatedopp``).
