@@ -128,8 +128,10 @@ def make_bot(game: str, level: str, seed: int, options: dict[str, Any]) -> Any:
         rollout = opts.pop("rollout", None)
         reads = opts.pop("reads", None)
         if rollout is not None:
-            # the rollout policy is the search module's (one per process: only hard uses it)
-            search28.ROLLOUT[0] = search28.ROLLOUTS[rollout]
+            # the rollout policy is the search module's (one per process: only hard uses it);
+            # "gated": fair_policy, and the careful rule for the seats that play by it
+            search28.ROLLOUT[0] = search28.ROLLOUTS[
+                "fair" if rollout in ("gated", "gatedopp") else rollout]
         bot = t28.make_player(level, seed=seed, **opts)
         if isinstance(bot, SearchPlayer28):
             # how the search player searches its play (--play28, --explore28, --exact28)
@@ -147,6 +149,9 @@ def make_bot(game: str, level: str, seed: int, options: dict[str, Any]) -> Any:
                 bot.TRUMP_BY_MODEL = True
             if reads is not None:
                 bot.read_plays = reads
+            if rollout in ("gated", "gatedopp"):
+                bot.careful_gate = 0.0
+                bot.gate_partners = rollout == "gated"
         return bot
     if game == "cassino":
         opts = dict(options)
@@ -650,9 +655,13 @@ def main(argv: list[str] | None = None) -> None:
                         help="twentyeight hard: lay only the weakest card of a suit face down")
     parser.add_argument("--modeltrump28", action="store_true",
                         help="twentyeight hard: lay the auction model's trump card, no search")
-    parser.add_argument("--rollout28", default=None, choices=sorted(search28.ROLLOUTS),
+    parser.add_argument("--rollout28", default=None,
+                        choices=[*sorted(search28.ROLLOUTS), "gated", "gatedopp"],
                         help="twentyeight hard: its rollout policy (default the player's: "
-                             "fair; careful: the expert's trick rules)")
+                             "fair; careful: the expert's trick rules; gated: careful for "
+                             "the seats whose plays in the deal it explains better than "
+                             "fair, fair for the others; gatedopp: the other side's seats "
+                             "only)")
     parser.add_argument("--reads28", type=float, default=None, metavar="MISS",
                         help="twentyeight hard: keep a sampled world with MISS to the power of the "
                              "opponents' plays the careful rule would not have made "

@@ -8,6 +8,7 @@ import random
 
 import pytest
 
+from albastini.games.twentyeight import Deal
 from albastini.games.twentyeight import kernel as K
 from albastini.games.twentyeight.ai import search
 from albastini.games.twentyeight.ai.careful import careful_policy, shown_voids
@@ -130,5 +131,75 @@ def test_the_arena_sets_the_rollout_and_the_reading_on_hard() -> None:
                              {"rollout": "careful", "reads": 0.1, "iterations": 2})
         assert search.ROLLOUT[0] is careful_policy
         assert isinstance(bot, SearchPlayer) and bot.read_plays == 0.1
+    finally:
+        search.ROLLOUT[0] = saved
+
+
+def mixed_table(seed: int, plays: int = 16) -> Deal:
+    """A deal played ``plays`` cards on (then to seat 0's turn) with seat 3 playing by
+    ``fair_policy`` and everyone else by the careful rule."""
+    deal = to_play(4, dealer=seed % 4, seed=seed)
+    cards = 0
+    while cards < plays or deal.state.to_act != 0:
+        st = deal.state
+        action = search.fair_policy(st) if st.to_act == 3 else careful_policy(st)
+        cards += action != K.EXPOSE
+        deal.apply(code_of(action))
+    return deal
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_the_gate_rolls_out_a_seat_that_plays_otherwise_by_the_default_policy(seed: int) -> None:
+    deal = mixed_table(seed)
+    bot = SearchPlayer(seed=seed, iterations=4)
+    k = read_view(deal.view(0))
+    assert bot.careful_seats(k, public_plays(k)) == 0  # the gate is off by default
+    bot.careful_gate = 0.0
+    gated = bot.careful_seats(k, public_plays(k))
+    assert not gated >> 3 & 1  # seat 3's plays are fair_policy's: it keeps the default
+    assert not gated & 1  # this seat's own future is never the careful rule's
+    if seed == 0:
+        assert gated >> 1 & 1  # seat 1 plays as the careful rule (sometimes alike: not always)
+    # the other side's seats only: the partner (seat 2) keeps the default, the rest as before
+    again = SearchPlayer(seed=seed, iterations=4)
+    again.careful_gate = 0.0
+    again.gate_partners = False
+    assert again.careful_seats(k, public_plays(k)) == gated & ~(1 << 2)
+    assert bot.careful_seats(k, []) == 0  # nothing played, nothing to go on
+
+
+def test_a_gated_rollout_plays_each_seat_by_its_policy() -> None:
+    st = mixed_table(0, plays=4).state
+    mask = 0b0110
+    play_out = search.gated_rollout(mask)
+    a = st.copy()
+    play_out(a)
+    b = st.copy()
+    while b.phase == K.PLAYING:
+        b.apply(careful_policy(b) if mask >> b.to_act & 1 else search.fair_policy(b))
+    assert a.tricks == b.tricks and a.phase == K.FINISHED
+    assert search.gated_rollout(0) is search.rollout
+
+
+def test_hard_with_the_gate_plays_legal_codes_and_never_gates_a_fair_seat() -> None:
+    bot = SearchPlayer(seed=1, iterations=3)
+    bot.careful_gate = 0.0
+    bot.read_plays = 0.1  # read, but only the gated seats
+    plays_legal_cards(bot, 4, seeds=1)
+    view = mixed_table(0).view(0)
+    assert bot.choose(view) in view["legal"]
+    assert not bot.last_careful >> 3 & 1
+
+
+def test_the_arena_sets_the_gate_on_hard() -> None:
+    saved = search.ROLLOUT[0]
+    try:
+        bot = arena.make_bot("twentyeight", "hard", 1, {"rollout": "gated", "iterations": 2})
+        assert search.ROLLOUT[0] is search.fair_policy
+        assert isinstance(bot, SearchPlayer) and bot.careful_gate == 0.0
+        assert bot.gate_partners
+        bot = arena.make_bot("twentyeight", "hard", 1, {"rollout": "gatedopp", "iterations": 2})
+        assert isinstance(bot, SearchPlayer) and bot.careful_gate == 0.0
+        assert not bot.gate_partners
     finally:
         search.ROLLOUT[0] = saved

@@ -12,6 +12,8 @@ count more, as the auction's weight (:mod:`.infer`) does for the speeches.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from .. import kernel as K
 from .careful import careful_policy
 from .core import Knowledge, side_of
@@ -55,19 +57,21 @@ def start_of_play(world: K.State, k: Knowledge) -> K.State:
 
 
 def play_weight(world: K.State, k: Knowledge, plays: list[tuple[int, int]], miss: float,
-                opponents_only: bool = True, stop_below: float = 0.0) -> float:
+                opponents_only: bool = True, stop_below: float = 0.0, seats: int = -1
+                ) -> float:
     """``miss`` to the power of the number of choices (more than one legal action) of the
-    other players (``opponents_only``: of the other side only) that
-    :func:`.careful.careful_policy` would have made otherwise in ``world``; ``plays``:
-    :func:`public_plays`. Once the weight falls below ``stop_below`` the rest of the play
-    is not read (the weight only falls): the value returned is then below it, no more."""
+    other players (``opponents_only``: of the other side only; and only the seats in the bit
+    mask ``seats``) that :func:`.careful.careful_policy` would have made otherwise in
+    ``world``; ``plays``: :func:`public_plays`. Once the weight falls below ``stop_below``
+    the rest of the play is not read (the weight only falls): the value returned is then
+    below it, no more."""
     if not plays:
         return 1.0
     st = start_of_play(world, k)
     mine = side_of(st, k.seat)
     w = 1.0
     for s, action in plays:
-        if s != k.seat and (not opponents_only or side_of(st, s) != mine):
+        if s != k.seat and seats >> s & 1 and (not opponents_only or side_of(st, s) != mine):
             options = st.play_options()
             if len(options) > 1 and careful_policy(st) != action:
                 w *= miss
@@ -77,4 +81,22 @@ def play_weight(world: K.State, k: Knowledge, plays: list[tuple[int, int]], miss
     return w
 
 
-__all__ = ["play_weight", "public_plays", "start_of_play"]
+def agreement(world: K.State, k: Knowledge, plays: list[tuple[int, int]],
+              choices: list[int], matches: list[int],
+              other: Callable[[K.State], int] | None = None,
+              other_matches: list[int] | None = None) -> None:
+    """Replay ``plays`` (:func:`public_plays`) in ``world`` from its first trick and add, per
+    other seat, its actions with a choice (more than one legal action) to ``choices``,
+    those :func:`.careful.careful_policy` would have made holding that world's cards to
+    ``matches``, and those the policy ``other`` would have made to ``other_matches``."""
+    st = start_of_play(world, k)
+    for s, action in plays:
+        if s != k.seat and len(st.play_options()) > 1:
+            choices[s] += 1
+            matches[s] += careful_policy(st) == action
+            if other is not None and other_matches is not None:
+                other_matches[s] += other(st) == action
+        st.apply(action)
+
+
+__all__ = ["agreement", "play_weight", "public_plays", "start_of_play"]

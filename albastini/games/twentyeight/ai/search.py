@@ -46,7 +46,7 @@ from .core import (
 from .infer import MARGIN, hand_value, played_by_seat, seat_weight, speeches, world_weight
 from .ismcts import side_utilities
 from .players import NormalPlayer
-from .reads import play_weight, public_plays
+from .reads import agreement, play_weight, public_plays
 from .solve import EndgameSolver
 from .solve import tricks_left as solve_tricks_left
 
@@ -68,6 +68,9 @@ EXACT_TRICKS = 0
 FULL_POINTS_TRICKS = 3
 #: Card points in every mode's pack.
 PACK_POINTS = 28
+#: Worlds in which the others' plays so far are replayed to decide which seats the gated
+#: rollout plays by the careful rule (:meth:`SearchPlayer.careful_seats`).
+GATE_WORLDS = 8
 
 
 def policy(st: K.State) -> int:
@@ -248,6 +251,20 @@ def rollout(st: K.State) -> None:
         st.apply(choose(st))
 
 
+def gated_rollout(careful: int) -> Callable[[K.State], None]:
+    """A rollout that plays the seats in the bit mask ``careful`` by
+    :func:`.careful.careful_policy` and everyone else by :data:`ROLLOUT`'s policy."""
+    base = ROLLOUT[0]
+    if not careful:
+        return rollout
+
+    def play_out(st: K.State) -> None:
+        while st.phase == K.PLAYING:
+            st.apply(careful_policy(st) if careful >> st.to_act & 1 else base(st))
+
+    return play_out
+
+
 #: The rollout policy (a list, so that the bench can swap it): :func:`fair_policy`; the
 #: others (:func:`policy`, :func:`smart_policy`, :func:`.careful.careful_policy`) measured no
 #: better (bench/README.md; the careful rule with the reading of the play won more deals
@@ -333,6 +350,19 @@ class SearchPlayer(NormalPlayer):
         #: the power of the number of their plays the careful rule would not have made with
         #: that world's cards (0: not read, the default; the bench's ``--reads28 0.1``).
         self.read_plays = 0.0
+        #: The per-seat gate (the bench's ``--rollout28 gated``; None: off, the default): in
+        #: the play, another seat is rolled out (and, with :attr:`read_plays`, read) by the
+        #: careful rule only when its plays so far in this deal match the careful rule's
+        #: choices more often than :data:`ROLLOUT`'s, by more than this share, in worlds
+        #: sampled for the decision (:meth:`careful_seats`); the others keep :data:`ROLLOUT`.
+        #: Measured no better against the expert nor normal (bench/README.md, Twenty-Eight
+        #: round 6), so only the bench sets it.
+        self.careful_gate: float | None = None
+        #: Whether the gate also weighs this seat's partners (False: only the other side's
+        #: seats may be rolled out by the careful rule; the bench's ``--rollout28 gatedopp``).
+        self.gate_partners = True
+        #: The seats of the last decision's gate (a bit mask), for tests and the bench.
+        self.last_careful = 0
 
     def _choose(self, view: Mapping[str, Any], legal: list[str]) -> str:
         start = perf_counter()
@@ -528,23 +558,49 @@ class SearchPlayer(NormalPlayer):
         assert best is not None
         return best
 
-    def read_world(self, k: Knowledge, history: list[tuple[int, int]]) -> K.State:
+    def read_world(self, k: Knowledge, history: list[tuple[int, int]], seats: int = -1
+                   ) -> K.State:
         """A world for ``k`` kept with the chance that the others' plays so far
         (``history``, :func:`.reads.public_plays`) were the careful rule's in it
-        (:func:`.reads.play_weight` with :attr:`read_plays`); the likeliest of :data:`TRIES`
-        when none is kept."""
+        (:func:`.reads.play_weight` with :attr:`read_plays`, the opponents in the bit mask
+        ``seats`` only); the likeliest of :data:`TRIES` when none is kept."""
         best: K.State | None = None
         top = -1.0
         for _ in range(TRIES):
             st = sample_world(k, self.rng)
             u = self.rng.random()
-            w = play_weight(st, k, history, self.read_plays, stop_below=max(u, top))
+            w = play_weight(st, k, history, self.read_plays, stop_below=max(u, top),
+                            seats=seats)
             if w >= u:
                 return st
             if w > top:
                 best, top = st, w
         assert best is not None
         return best
+
+    def careful_seats(self, k: Knowledge, history: list[tuple[int, int]]) -> int:
+        """The other seats (a bit mask) whose plays in ``history`` (:func:`.reads.public_plays`)
+        the careful rule explains better than :data:`ROLLOUT`'s policy: replayed in
+        :data:`GATE_WORLDS` sampled worlds, the share of a seat's choices that
+        :func:`.careful.careful_policy` would have made exceeds the base policy's share by
+        more than :attr:`careful_gate` (0 when the gate is off). A player who plays as the
+        careful rule is then rolled out so; one it does not describe keeps the default."""
+        if self.careful_gate is None or not history:
+            return 0
+        n = k.players
+        choices = [0] * n
+        careful = [0] * n
+        base = [0] * n
+        for _ in range(GATE_WORLDS):
+            world = sample_world(k, self.rng)
+            agreement(world, k, history, choices, careful, ROLLOUT[0], base)
+        mask = 0
+        for s in range(n):
+            if s != k.seat and choices[s] and (
+                careful[s] - base[s] > self.careful_gate * choices[s]
+            ) and (self.gate_partners or k.side(s) != k.side(k.seat)):
+                mask |= 1 << s
+        return mask
 
     def evaluate(self, k: Knowledge, actions: list[int], deadline: float) -> list[float]:
         """Mean utility of each action over the sampled worlds, each world weighted by the
@@ -558,7 +614,12 @@ class SearchPlayer(NormalPlayer):
         said = speeches(k)
         weigh = bool(said) or (k.face_down and k.seat != k.bidder)
         played = played_by_seat(k)
-        history = public_plays(k) if self.read_plays else []
+        history = public_plays(k) if self.read_plays or self.careful_gate is not None else []
+        gated = self.careful_seats(k, history)
+        self.last_careful = gated
+        play_out = gated_rollout(gated) if self.careful_gate is not None else rollout
+        if not self.read_plays or (self.careful_gate is not None and not gated):
+            history = []  # not read, or the gate reads only the seats it rolls out carefully
         more = self.samples(deadline, self.iterations or 0, 10**9)
         # the Thani and the tricks left are public: every world of this decision is solved
         # exactly, or none is
@@ -566,7 +627,8 @@ class SearchPlayer(NormalPlayer):
                  and K.MODE_SIZES[(k.players, k.team_size)] - len(k.tricks) <= self.exact_tricks)
         done = 0
         while more(done):
-            world = self.read_world(k, history) if history else sample_world(k, self.rng)
+            world = (self.read_world(k, history, gated if self.careful_gate is not None else -1)
+                     if history else sample_world(k, self.rng))
             w = world_weight(k, world, said, self.rng, played) if weigh else 1.0
             done += 1
             if w <= 0.0:
@@ -580,7 +642,7 @@ class SearchPlayer(NormalPlayer):
                 for i in active:
                     st = world.copy()
                     st.apply(actions[i])
-                    rollout(st)
+                    play_out(st)
                     totals[i] += w * utility(st, k.seat)
                     weights[i] += w
             if self.PRUNE and len(active) > 1 and done >= 24 and done % 8 == 0:
@@ -612,5 +674,6 @@ class SearchPlayer(NormalPlayer):
         return [float(m) if ours else 1.0 - m for m in wins]
 
 
-__all__ = ["ROLLOUT", "ROLLOUTS", "SearchPlayer", "model_auction", "policy", "rollout", "utility"]
+__all__ = ["ROLLOUT", "ROLLOUTS", "SearchPlayer", "gated_rollout", "model_auction", "policy",
+           "rollout", "utility"]
 
