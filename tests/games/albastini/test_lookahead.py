@@ -91,3 +91,8 @@ def test_lookahead_options_play_legal_cards(options: dict[str, object]) -> None:
             action = bots[seat].choose(view)
             assert action.code in view["legal"]
             deal.apply(action)
+
+
+def test_negative_horizon_is_refused() -> None:
+    with pytest.raises(ValueError, match="horizon"):
+        make_player("hard", horizon=-1)

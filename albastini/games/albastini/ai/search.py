@@ -122,6 +122,8 @@ class SearchPlayer(Player):
             raise ValueError(f"rollout must be one of {', '.join(ROLLOUTS)}, rival")
         if root not in ROOTS:
             raise ValueError(f"root must be one of {', '.join(ROOTS)}")
+        if horizon < 0:
+            raise ValueError("horizon must be 0 (play the deal out) or a number of rounds")
         if time_ms is None and iterations is None:
             time_ms, iterations = TIME_MS, ITERATIONS
         self.time_ms = time_ms
