@@ -522,7 +522,7 @@ def search_options(level: str, time_ms: float | None, iterations: int | None,
 def root_options(args: argparse.Namespace) -> dict[str, Any]:
     """The Albastini search player's root options given on the command line."""
     given = {"root": args.root, "z": args.root_z, "weight": args.root_weight,
-             "margin": args.margin, "infer": args.infer}
+             "margin": args.margin, "infer": args.infer, "horizon": args.horizon}
     return {k: v for k, v in given.items() if v is not None}
 
 
@@ -597,13 +597,16 @@ def main(argv: list[str] | None = None) -> None:
                         choices=["policy", "expert", "greedy", "rival"],
                         help="albastini search: its rollout policy (default expert; rival: "
                              "heads-up the opponent plays the expert's rules)")
-    parser.add_argument("--root", default=None, choices=["auto", "search", "hybrid", "prior"],
+    parser.add_argument("--root", default=None,
+                        choices=["auto", "search", "hybrid", "prior", "leaf"],
                         help="albastini search: how the root card is chosen before the "
                              "endgame (default auto: hybrid heads-up, else search; search: "
                              "the best sampled value; hybrid: the "
                              "expert's card unless another beats it by --root-z standard "
                              "errors on the same deals; prior: values plus --root-weight "
-                             "times the expert's values / 120)")
+                             "times the expert's values / 120; leaf: hybrid from the card "
+                             "of the expert's values with each lead priced on sampled "
+                             "hands of the opponent, heads-up)")
     parser.add_argument("--root-z", type=float, default=None,
                         help="albastini search, --root hybrid: the margin (default 1.0)")
     parser.add_argument("--root-weight", type=float, default=None,
@@ -615,6 +618,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--margin", type=float, default=None,
                         help="albastini search: weight of the card-point margin / 120 "
                              "added to a rollout's score (default 0)")
+    parser.add_argument("--horizon", type=int, default=None,
+                        help="albastini search, two sides: stop each rollout this many rounds "
+                             "on and score it in card points with the hands' worth (default "
+                             "0: play the deal out)")
     parser.add_argument("--ass-hard", default=None, metavar="NAME=V,...",
                         help="ass: attributes set on the search player (hard), e.g. "
                              "careful=1 (its variants, see SearchPlayer)")

@@ -637,7 +637,7 @@ def test_search_solves_a_heads_up_endgame_once() -> None:
     assert bot.last_samples == 1  # every unseen card is in seat 0's hand: one deal to solve
 
 
-@pytest.mark.parametrize("root", ["hybrid", "prior"])
+@pytest.mark.parametrize("root", ["hybrid", "prior", "leaf"])
 def test_search_roots_play_legal_cards(root: str) -> None:
     for mode in ("2", "4 pairs"):
         players, team_size = MODES[mode]

@@ -42,7 +42,7 @@ OPTIONS: dict[str, frozenset[str]] = {
     "greedy": frozenset({"epsilon"}),
     "heuristic": frozenset({"endgame_samples"}),
     "search": frozenset({"time_ms", "iterations", "rollout", "root", "z", "weight", "margin",
-                          "infer"}),
+                          "infer", "horizon"}),
 }
 _CLASSES: dict[str, type[Player]] = {
     "random": RandomPlayer,
@@ -63,11 +63,13 @@ def make_player(level: str, *, seed: int | None = None, **options: Any) -> Playe
     the normal player's rule with the expert's last-draw rule with partners, by default,
     ``policy``, the normal player's rule alone, ``greedy``, or ``rival``, heads-up the
     opponent playing the expert's rules), ``root`` (search: ``auto``,
-    the default, ``search``, ``hybrid`` or ``prior``, see ``search.ROOTS``), ``z`` and
+    the default, ``search``, ``hybrid``, ``prior`` or ``leaf``, see ``search.ROOTS``), ``z`` and
     ``weight`` (search: the hybrid's margin in standard errors, the prior's weight),
     ``margin`` (search: weight of the card-point margin in a rollout's score),
     ``infer`` (search, heads-up: 1 samples the hidden cards weighted by what the opponent's
-    bid and follows reveal, ``infer.facts``; 2 also by ``infer.lead_check``),
+    bid and follows reveal, ``infer.facts``; 2 also by ``infer.lead_check``), ``horizon``
+    (search, two sides: stop each rollout that many rounds on and score it in card points,
+    ``sim.horizon_rollout``; 0, the default, plays the deal out),
     ``endgame_samples`` (heuristic: sampled placements averaged in a small endgame). A level
     ignores the options of the other levels. Raises ValueError for an unknown level or option
     or a bad option value.

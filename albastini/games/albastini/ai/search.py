@@ -20,12 +20,13 @@ from .sim import (
     Budget,
     expert_rollout,
     greedy_rollout,
+    horizon_rollout,
     policy_rollout,
     rival_rollout,
     solve,
     solve_size,
 )
-from .terms import expert_values
+from .terms import expert_values, leaf_values
 
 #: Largest endgame (product of hand-size factorials) searched exactly.
 EXACT_SIZE = 20_000
@@ -61,8 +62,10 @@ ROLLOUTS: dict[str, Callable[[FastDeal], list[int]]] = {
 #: ``hybrid`` heads-up, ``search`` otherwise. Heads-up, hybrid at z = 1 beat the expert
 #: 0.533 where search gave 0.473 on the same packs (770 decided deals each) and kept 0.607
 #: against normal (search 0.589); prior did not help; the other modes were not measured
-#: (bench/README.md, issue 29, third round).
-ROOTS = ("auto", "search", "hybrid", "prior")
+#: (bench/README.md, issue 29, third round). ``leaf`` (a bench option) is ``hybrid`` from the
+#: card of ``terms.leaf_values``: heads-up each lead priced on sampled hands of the opponent,
+#: the follower answering by the rules it plays by (bench/README.md, issue 29, sixth round).
+ROOTS = ("auto", "search", "hybrid", "prior", "leaf")
 
 
 class SearchPlayer(Player):
@@ -86,7 +89,9 @@ class SearchPlayer(Player):
     better, bench/README.md, issue 29, fifth round): ``infer`` 1 weighs the sampled deals by
     what the opponent's bid and follows exclude from its hand (``infer.facts``), 2 also by
     whether the rules would have led the card it just led (``infer.lead_check``);
-    ``rollout="rival"`` plays the opponent by the expert's rules in the rollouts.
+    ``rollout="rival"`` plays the opponent by the expert's rules in the rollouts. Bench
+    option (issue 29, sixth round): ``horizon`` H > 0 stops each rollout H rounds on and
+    scores it in card points, the hands' worth included (``sim.horizon_rollout``, two sides).
 
     The budget: by default ``ITERATIONS`` sampled deals, stopped early at 80% of ``TIME_MS``
     should the machine be too slow. ``iterations`` alone fixes the number of sampled deals with
@@ -108,6 +113,7 @@ class SearchPlayer(Player):
         weight: float = 1.0,
         margin: float = 0.0,
         infer: int = 0,
+        horizon: int = 0,
     ) -> None:
         super().__init__(seed)
         if (time_ms is not None and time_ms <= 0) or (iterations is not None and iterations < 1):
@@ -116,6 +122,8 @@ class SearchPlayer(Player):
             raise ValueError(f"rollout must be one of {', '.join(ROLLOUTS)}, rival")
         if root not in ROOTS:
             raise ValueError(f"root must be one of {', '.join(ROOTS)}")
+        if horizon < 0:
+            raise ValueError("horizon must be 0 (play the deal out) or a number of rounds")
         if time_ms is None and iterations is None:
             time_ms, iterations = TIME_MS, ITERATIONS
         self.time_ms = time_ms
@@ -126,6 +134,7 @@ class SearchPlayer(Player):
         self.weight = weight
         self.margin = margin
         self.infer = infer
+        self.horizon = horizon
         self._sq: dict[int, float] = {}
         self.last_samples = 0
 
@@ -144,14 +153,14 @@ class SearchPlayer(Player):
         guide: dict[int, float] = {}
         # once the stock is out the search is exact (or its rollouts see every card heads-up)
         if root != "search" and not stock_empty(k):
-            guide = expert_values(k)
+            guide = leaf_values(k, self.rng) if root == "leaf" else expert_values(k)
             ref = min(guide, key=lambda c: (-guide[c], cheap_key(c, k.trump)))
         found = facts(view, k) if self.infer else []
         check = lead_check(view, k) if self.infer >= 2 else None
         values = self.evaluate(k, deadline, ref, found, check)
         if not values:
             return play_action(heuristic_card(k))
-        if ref is not None and root == "hybrid":
+        if ref is not None and root in ("hybrid", "leaf"):
             return play_action(self._hybrid(values, ref, k.trump))
         if ref is not None and root == "prior":
             values = {c: v + self.weight * guide[c] / 120.0 for c, v in values.items()}
@@ -212,6 +221,14 @@ class SearchPlayer(Player):
         if self.rollout == "rival" and k.players == 2:
             play_out = partial(rival_rollout, rival=1 - k.seat)
         score = utility if self.margin == 0 else self._margin_score
+
+        def outcome(st: FastDeal) -> float:
+            """The score of one rollout from ``st``."""
+            if self.horizon:
+                ahead = horizon_rollout(st, self.horizon)
+                return (2 * ahead[team] - sum(ahead)) / 120.0
+            return score(play_out(st), team, team_size)
+
         while True:
             sim = sample_inferred(k, found, rng, check=check)
             if exact:
@@ -232,13 +249,13 @@ class SearchPlayer(Player):
                 for m in moves:
                     c = sim.copy()
                     c.play(m)
-                    totals[m] += score(play_out(c), team, team_size)
+                    totals[m] += outcome(c)
             else:
                 got = {}
                 for m in moves:
                     c = sim.copy()
                     c.play(m)
-                    got[m] = score(play_out(c), team, team_size)
+                    got[m] = outcome(c)
                     totals[m] += got[m]
                 base = got[ref]
                 for m in moves:

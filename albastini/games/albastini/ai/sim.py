@@ -305,10 +305,25 @@ def rival_rollout(st: FastDeal, rival: int) -> list[int]:
     return _rollout(st, False, rival)
 
 
-def _rollout(st: FastDeal, face: bool, rival: int = -1) -> list[int]:
+def horizon_rollout(st: FastDeal, rounds: int) -> list[float]:
+    """:func:`policy_rollout` stopped once ``rounds`` rounds are over (the one in progress
+    counts), and the draw after the last: each side's card points eaten plus what the cards
+    in its hands are worth to hold (``terms.worth_in_hand``: a trump its points and power, a
+    plain card half its points). ``st`` changes. A short look ahead scored in card points,
+    where a played-out deal is scored by who wins it, a noisier signal."""
+    eaten = _rollout(st, False, -1, rounds)
+    worth = _WORTH[st.trump]
+    values = [float(p) for p in eaten]
+    for seat, hand in enumerate(st.hands):
+        values[seat % st.teams] += sum(worth[c] for c in hand)
+    return values
+
+
+def _rollout(st: FastDeal, face: bool, rival: int = -1, rounds: int = 0) -> list[int]:
     """The rollout of :func:`policy_rollout`; ``face``: weigh the face-up trump at the last
     draw (:func:`expert_rollout`); ``rival``: the seat that plays the expert's heads-up rules
-    (:func:`rival_rollout`), -1 for none."""
+    (:func:`rival_rollout`), -1 for none; ``rounds``: stop after that many rounds (0: play
+    the deal out), ``st`` left at the next round's lead (:func:`horizon_rollout`)."""
     if st.finished:
         return st.eaten[:]
     n = st.players
@@ -436,6 +451,12 @@ def _rollout(st: FastDeal, face: bool, rival: int = -1) -> list[int]:
         pos = draw(hands, stock, pos, seat)
         if not hands[seat]:
             break
+        rounds -= 1
+        if not rounds:
+            st.current = []
+            st.pos = pos
+            st.leader = st.to_act = seat
+            return eaten[:]
     return st.ended(pos, seat)
 
 
