@@ -19,9 +19,10 @@ async def test_tokens_are_spaced_at_the_rate() -> None:
         await budget.take()
         budget.done()
     elapsed = time.monotonic() - start
-    # one token at once, then one every 20 ms: never a burst beyond the rate
-    assert 0.19 <= elapsed < 0.5
-    assert budget.taken == 11
+    # one token at once, then one every 20 ms: never a burst beyond the rate (a lower bound,
+    # which a slow machine cannot break; each take after the first waited for its token)
+    assert elapsed >= 0.19
+    assert budget.taken == 11 and budget.waits == 10
 
 
 async def test_waiters_are_served_smallest_key_first() -> None:
@@ -48,9 +49,8 @@ async def test_refund_and_cancelled_waiters_leave_the_tokens() -> None:
     budget = budgets.GlobalBudget(10.0)
     await budget.take()
     budget.refund()  # not sent: the token is back at once
-    start = time.monotonic()
     await budget.take()
-    assert time.monotonic() - start < 0.05
+    assert budget.waits == 0  # served from the bucket, never queued
     waiter = asyncio.create_task(budget.take())
     await asyncio.sleep(0)
     waiter.cancel()
