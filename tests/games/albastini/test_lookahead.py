@@ -16,6 +16,8 @@ from albastini.games.albastini.ai.terms import expert_values, leaf_values
 from albastini.games.albastini.fast import FastDeal
 from albastini.games.albastini.kernel import CARDS, POINTS, STRENGTH, SUIT, card_int, suit_int
 
+from .test_ai import play_with
+
 
 def lead_position(mine: list[str], theirs: list[str], trump: str = "H") -> Knowledge:
     """Seat 0 to lead heads-up, the stock half full, seat 1's hand known to seat 0 (as if every
@@ -84,13 +86,7 @@ def test_lookahead_options_play_legal_cards(options: dict[str, object]) -> None:
         players, team_size = MODES[mode]
         deal = new_deal(players, team_size, 1, seed=94)
         bots = [make_player("hard", seed=s, iterations=3, **options) for s in range(players)]
-        while deal.phase != "finished":
-            seat = deal.to_act
-            assert seat is not None
-            view = deal.view(seat, history=True)
-            action = bots[seat].choose(view)
-            assert action.code in view["legal"]
-            deal.apply(action)
+        assert play_with(deal, bots).phase == "finished"  # every action checked legal
 
 
 def test_negative_horizon_is_refused() -> None:
