@@ -1,0 +1,159 @@
+"""The arena with a hard player that sees the cards: how far better inference could take it.
+
+Hard's search samples the hidden hands it cannot see. Given the true ones instead, the same
+search (the same rollouts, the same decisions by the auction, the trump card, raising and
+the play) shows what perfect inference would be worth, and so whether a target such as
+issue 29's 0.70 against the expert is within reach of better sampling at all, or needs a
+stronger search. Twenty-Eight: every world hard plays out is the deal as dealt (the other
+hands, and the face-down trump card); before the second batch is dealt, it sees every hand
+but the undealt cards stay shuffled, as nobody knows them. Its rollouts are deterministic, so
+one world a play decision is the whole search there. Cassino: every world has the others'
+true hands, and the undealt cards, which nobody knows, in a random order.
+
+Takes ``bench/arena.py``'s arguments; side ``--a hard`` is the player that sees:
+
+    .venv/bin/python bench/oracle.py --game twentyeight --a hard --b expert --deals 60 \
+        --workers 1 --seed 250
+
+It prints what the arena prints. A bench tool only: the shipped players never see a hidden
+card (tests/games/test_experts.py and the games' view tests check that).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from albastini.games.cassino.ai import SearchPlayer as SearchPlayerCas
+from albastini.games.cassino.ai import search as search_cas
+from albastini.games.twentyeight import kernel as K
+from albastini.games.twentyeight.ai import SearchPlayer as SearchPlayer28
+from albastini.games.twentyeight.ai import search as search28
+from albastini.games.twentyeight.ai.core import Knowledge, build_state
+from bench import arena
+
+
+class Oracle28(SearchPlayer28):
+    """Twenty-Eight's hard player, whose sampled worlds are the true deal (:attr:`truth`, the
+    arena's Deal, set before the deal is played)."""
+
+    truth: Any = None
+
+    def true_world(self, k: Knowledge) -> K.State:
+        """The deal as it stands, as a world in phase playing for ``k``."""
+        st = self.truth.state
+        hands = {s: [c for suit in st.hands[s] for c in suit] for s in range(k.players)}
+        return build_state(k, hands, st.trump, st.trump_card)
+
+    def world(self, k: Knowledge, said: dict[int, list[tuple[int, int]]]) -> K.State:
+        return self.true_world(k)
+
+    def read_world(self, k: Knowledge, history: list[tuple[int, int]], seats: int = -1
+                   ) -> K.State:
+        return self.true_world(k)
+
+    def first_batch(self, k: Knowledge, said: dict[int, list[tuple[int, int]]]
+                    ) -> list[list[int]]:
+        first, _ = K.deal_schedule(k.players, k.dealer)
+        deck = [c.index for c in self.truth.deck]
+        hands: list[list[int]] = [[] for _ in range(k.players)]
+        for i, seat in enumerate(first):
+            hands[seat].append(deck[i])
+        rest = deck[len(first):]
+        self.rng.shuffle(rest)  # the second batch: dealt later, known to nobody
+        hands.append(rest)
+        return hands
+
+    def evaluate(self, k: Knowledge, actions: list[int], deadline: float) -> list[float]:
+        # the search module draws its play worlds with its own functions: the true deal,
+        # never weighed away, and once (the rollouts are deterministic)
+        module = vars(search28)
+        saved = {name: module[name] for name in ("sample_world", "world_weight")}
+        module.update(sample_world=lambda k, rng, *_: self.true_world(k),
+                      world_weight=lambda *_: 1.0)
+        iterations, self.iterations = self.iterations, 1
+        try:
+            return super().evaluate(k, actions, deadline)
+        finally:
+            module.update(saved)
+            self.iterations = iterations
+
+
+class OracleCas(SearchPlayerCas):
+    """Cassino's hard player, whose sampled worlds hold the true hands of the deal
+    (:attr:`truth`, the arena's Deal); the undealt cards in a random order."""
+
+    truth: Any = None
+
+    def _choose(self, view: Mapping[str, Any], legal: list[str]) -> str:
+        module = vars(search_cas)
+        sample = module["sample_world"]
+
+        def seeing(k: Any, rng: Any, lacks: Any = None) -> Any:
+            world = sample(k, rng, lacks)
+            truth = self.truth.state
+            world.hands = [sorted(h) for h in truth.hands]
+            rest = list(truth.deck[truth.pos:])
+            rng.shuffle(rest)
+            world.deck = tuple(world.deck[:truth.pos]) + tuple(rest)
+            return world
+
+        module["sample_world"] = seeing
+        try:
+            return super()._choose(view, legal)
+        finally:
+            module["sample_world"] = sample
+
+
+SEEING = {SearchPlayer28: Oracle28, SearchPlayerCas: OracleCas}
+
+
+def oracle_bots(make_bot: Callable[[str, str, int, dict[str, Any]], Any]
+                ) -> Callable[[str, str, int, dict[str, Any]], Any]:
+    """``arena.make_bot`` with the hard players made ones that see (:data:`SEEING`)."""
+
+    def make(game: str, level: str, seed: int, options: dict[str, Any]) -> Any:
+        bot = make_bot(game, level, seed, options)
+        seeing = SEEING.get(type(bot))
+        if seeing is None:
+            return bot
+        oracle = seeing.__new__(seeing)
+        oracle.__dict__.update(bot.__dict__)
+        return oracle
+
+    return make
+
+
+def truthful_run_deal(run_deal: Callable[..., list[list[float]]]
+                      ) -> Callable[..., list[list[float]]]:
+    """``arena.run_deal`` that first shows the deal to the bots that see the cards."""
+
+    def run(deal: Any, bots: list[Any], view_of: Callable[[int], Mapping[str, Any]]
+            ) -> list[list[float]]:
+        for bot in bots:
+            if isinstance(bot, (Oracle28, OracleCas)):
+                bot.truth = deal
+        return run_deal(deal, bots, view_of)
+
+    return run
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Run the arena with side A's hard player seeing the cards."""
+    args = sys.argv[1:] if argv is None else argv
+    if not {"twentyeight", "cassino"} & set(args):
+        raise SystemExit("oracle.py: only --game twentyeight and cassino have a player that sees")
+    if "--b" in args and args[args.index("--b") + 1:][:1] == ["hard"]:
+        raise SystemExit("oracle.py: side B must not be hard (every hard player would see)")
+    arena.make_bot = oracle_bots(arena.make_bot)  # type: ignore[assignment]
+    arena.run_deal = truthful_run_deal(arena.run_deal)
+    print("oracle: side A's hard player sees every dealt card")
+    arena.main(args)
+
+
+if __name__ == "__main__":
+    main()

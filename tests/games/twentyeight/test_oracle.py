@@ -1,0 +1,71 @@
+"""bench/oracle.py: Twenty-Eight's hard player given the true deal, to measure what perfect
+inference is worth (a bench tool; the shipped players never see a hidden card)."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+from albastini.games import twentyeight as t28
+from albastini.games.twentyeight import kernel as K
+from albastini.games.twentyeight.ai.core import read_view
+
+
+def _load() -> ModuleType:
+    path = Path(__file__).resolve().parents[3] / "bench" / "oracle.py"
+    spec = importlib.util.spec_from_file_location("bench_oracle", path)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["bench_oracle"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+oracle = _load()
+
+
+def test_the_oracle_plays_every_world_as_dealt_and_plays_legally() -> None:
+    make = oracle.oracle_bots(oracle.arena.make_bot)
+    run = oracle.truthful_run_deal(lambda deal, bots, view_of: [])
+    for seed in range(3):
+        deal = t28.new_deal(4, 2, 0, seed=seed)
+        bots = [make("twentyeight", "hard", seed * 4 + s, {"time_ms": 5}) for s in range(4)]
+        assert all(isinstance(b, oracle.Oracle28) for b in bots)
+        run(deal, bots, deal.view)
+        checked = 0
+        while deal.phase != "finished":
+            seat = deal.to_act
+            assert seat is not None
+            view = deal.view(seat)
+            if deal.phase == "playing":
+                k = read_view(view)
+                world = bots[seat].true_world(k)
+                truth = deal.state
+                # every hand, the face-down trump card included, is the one dealt
+                for s in range(4):
+                    assert sorted(c for suit in world.hands[s] for c in suit) == sorted(
+                        c for suit in truth.hands[s] for c in suit)
+                assert (world.trump, world.trump_card) == (truth.trump, truth.trump_card)
+                checked += 1
+            code = bots[seat].choose(view)
+            assert code in view["legal"]
+            deal.apply(code)
+        assert checked or deal.result().redeal
+
+
+def test_the_oracle_knows_the_first_batch_but_not_the_undealt_cards() -> None:
+    make = oracle.oracle_bots(oracle.arena.make_bot)
+    deal = t28.new_deal(4, 2, 1, seed=7)
+    bot = make("twentyeight", "hard", 1, {"time_ms": 5})
+    bot.truth = deal
+    k = read_view(deal.view(deal.to_act))
+    first, _ = K.deal_schedule(4, 1)
+    deck = [c.index for c in deal.deck]
+    batches = [bot.first_batch(k, {}) for _ in range(5)]
+    for hands in batches:
+        for s in range(4):
+            assert sorted(hands[s]) == sorted(deck[i] for i, x in enumerate(first) if x == s)
+        assert sorted(hands[-1]) == sorted(deck[len(first):])
+    assert len({tuple(h[-1]) for h in batches}) > 1  # the second batch is shuffled
