@@ -10,7 +10,9 @@ but the undealt cards stay shuffled, as nobody knows them. Its rollouts are dete
 one world a play decision is the whole search there. Cassino: every world has the others'
 true hands, and the undealt cards, which nobody knows, in a random order.
 
-Takes ``bench/arena.py``'s arguments; side ``--a hard`` is the player that sees:
+Takes ``bench/arena.py``'s arguments; side ``--a hard`` is the player that sees; with
+Twenty-Eight ``--sees auction`` (the bids, the trump card, raising) or ``--sees play`` limits
+what it sees to those decisions:
 
     .venv/bin/python bench/oracle.py --game twentyeight --a hard --b expert --deals 60 \
         --workers 1 --seed 250
@@ -42,6 +44,9 @@ class Oracle28(SearchPlayer28):
     arena's Deal, set before the deal is played)."""
 
     truth: Any = None
+    #: Which decisions see the cards: ``auction`` (the bids, the trump card, raising),
+    #: ``play``, or both (``all``, the default; ``--sees``).
+    sees = "all"
 
     def true_world(self, k: Knowledge) -> K.State:
         """The deal as it stands, as a world in phase playing for ``k``."""
@@ -50,6 +55,8 @@ class Oracle28(SearchPlayer28):
         return build_state(k, hands, st.trump, st.trump_card)
 
     def world(self, k: Knowledge, said: dict[int, list[tuple[int, int]]]) -> K.State:
+        if self.sees == "play":
+            return super().world(k, said)
         return self.true_world(k)
 
     def read_world(self, k: Knowledge, history: list[tuple[int, int]], seats: int = -1
@@ -58,6 +65,8 @@ class Oracle28(SearchPlayer28):
 
     def first_batch(self, k: Knowledge, said: dict[int, list[tuple[int, int]]]
                     ) -> list[list[int]]:
+        if self.sees == "play":
+            return super().first_batch(k, said)
         first, _ = K.deal_schedule(k.players, k.dealer)
         deck = [c.index for c in self.truth.deck]
         hands: list[list[int]] = [[] for _ in range(k.players)]
@@ -69,6 +78,8 @@ class Oracle28(SearchPlayer28):
         return hands
 
     def evaluate(self, k: Knowledge, actions: list[int], deadline: float) -> list[float]:
+        if self.sees == "auction":
+            return super().evaluate(k, actions, deadline)
         # the search module draws its play worlds with its own functions: the true deal,
         # never weighed away, and once (the rollouts are deterministic)
         module = vars(search28)
@@ -143,15 +154,23 @@ def truthful_run_deal(run_deal: Callable[..., list[list[float]]]
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Run the arena with side A's hard player seeing the cards."""
-    args = sys.argv[1:] if argv is None else argv
+    """Run the arena with side A's hard player seeing the cards (``--sees auction|play``:
+    Twenty-Eight's auction or play decisions only)."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if "--sees" in args:
+        i = args.index("--sees")
+        sees = args[i + 1] if i + 1 < len(args) else ""
+        if sees not in ("auction", "play", "all"):
+            raise SystemExit("oracle.py: --sees auction, play or all")
+        Oracle28.sees = sees
+        del args[i:i + 2]
     if not {"twentyeight", "cassino"} & set(args):
         raise SystemExit("oracle.py: only --game twentyeight and cassino have a player that sees")
     if "--b" in args and args[args.index("--b") + 1:][:1] == ["hard"]:
         raise SystemExit("oracle.py: side B must not be hard (every hard player would see)")
     arena.make_bot = oracle_bots(arena.make_bot)  # type: ignore[assignment]
     arena.run_deal = truthful_run_deal(arena.run_deal)
-    print("oracle: side A's hard player sees every dealt card")
+    print(f"oracle: side A's hard player sees every dealt card ({Oracle28.sees} decisions)")
     arena.main(args)
 
 

@@ -69,3 +69,19 @@ def test_the_oracle_knows_the_first_batch_but_not_the_undealt_cards() -> None:
             assert sorted(hands[s]) == sorted(deck[i] for i, x in enumerate(first) if x == s)
         assert sorted(hands[-1]) == sorted(deck[len(first):])
     assert len({tuple(h[-1]) for h in batches}) > 1  # the second batch is shuffled
+
+
+def test_an_oracle_that_sees_the_play_only_samples_the_auction() -> None:
+    make = oracle.oracle_bots(oracle.arena.make_bot)
+    deal = t28.new_deal(4, 2, 1, seed=7)
+    bot = make("twentyeight", "hard", 1, {"time_ms": 5})
+    bot.truth = deal
+    bot.sees = "play"
+    k = read_view(deal.view(deal.to_act))
+    first, _ = K.deal_schedule(4, 1)
+    deck = [c.index for c in deal.deck]
+    others = [s for s in range(4) if s != k.seat]
+    # the others' first cards are drawn, as the shipped player draws them: rarely the true ones
+    batches = [bot.first_batch(k, {}) for _ in range(5)]
+    assert any(sorted(hands[s]) != sorted(deck[i] for i, x in enumerate(first) if x == s)
+               for hands in batches for s in others)
