@@ -7,8 +7,9 @@ issue 29's 0.70 against the expert is within reach of better sampling at all, or
 stronger search. Twenty-Eight: every world hard plays out is the deal as dealt (the other
 hands, and the face-down trump card); before the second batch is dealt, it sees every hand
 but the undealt cards stay shuffled, as nobody knows them. Its rollouts are deterministic, so
-one world a play decision is the whole search there. Cassino: every world has the others'
-true hands, and the undealt cards, which nobody knows, in a random order.
+one world a play decision is the whole search there. Cassino and Ass: every world has the
+others' true hands, and the undealt cards (the stock), which nobody knows, in a random
+order (Ass's bet, "go" or not, is made on rollouts of those worlds too).
 
 Takes ``bench/arena.py``'s arguments; side ``--a hard`` is the player that sees; with
 Twenty-Eight ``--sees auction`` (the bids, the trump card, raising) or ``--sees play`` limits
@@ -30,6 +31,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from albastini.games.ass.ai import players as ass_players
+from albastini.games.ass.ai.players import SearchPlayer as SearchPlayerAss
 from albastini.games.cassino.ai import SearchPlayer as SearchPlayerCas
 from albastini.games.cassino.ai import search as search_cas
 from albastini.games.twentyeight import kernel as K
@@ -120,7 +123,34 @@ class OracleCas(SearchPlayerCas):
             module["sample_world"] = sample
 
 
-SEEING = {SearchPlayer28: Oracle28, SearchPlayerCas: OracleCas}
+class OracleAss(SearchPlayerAss):
+    """Ass's hard player, whose sampled worlds hold the true hands of the deal
+    (:attr:`truth`, the arena's Deal); the stock in a random order."""
+
+    truth: Any = None
+
+    def _choose(self, view: Mapping[str, Any], legal: list[str]) -> str:
+        module = vars(ass_players)
+        sample = module["sample_world"]
+
+        def seeing(k: Any, rng: Any) -> Any:
+            world = sample(k, rng)
+            truth = self.truth.state
+            world.hands = [list(h) for h in truth.hands]
+            world.stock = list(truth.stock[truth.pos:])
+            rng.shuffle(world.stock)
+            world.pos = 0
+            return world
+
+        module["sample_world"] = seeing
+        try:
+            return super()._choose(view, legal)
+        finally:
+            module["sample_world"] = sample
+
+
+SEEING = {SearchPlayer28: Oracle28, SearchPlayerCas: OracleCas, SearchPlayerAss: OracleAss}
+SEERS = (Oracle28, OracleCas, OracleAss)
 
 
 def oracle_bots(make_bot: Callable[[str, str, int, dict[str, Any]], Any]
@@ -146,7 +176,7 @@ def truthful_run_deal(run_deal: Callable[..., list[list[float]]]
     def run(deal: Any, bots: list[Any], view_of: Callable[[int], Mapping[str, Any]]
             ) -> list[list[float]]:
         for bot in bots:
-            if isinstance(bot, (Oracle28, OracleCas)):
+            if isinstance(bot, SEERS):
                 bot.truth = deal
         return run_deal(deal, bots, view_of)
 
@@ -164,8 +194,8 @@ def main(argv: list[str] | None = None) -> None:
             raise SystemExit("oracle.py: --sees auction, play or all")
         Oracle28.sees = sees
         del args[i:i + 2]
-    if not {"twentyeight", "cassino"} & set(args):
-        raise SystemExit("oracle.py: only --game twentyeight and cassino have a player that sees")
+    if not {"twentyeight", "cassino", "ass"} & set(args):
+        raise SystemExit("oracle.py: --game twentyeight, cassino or ass (a player that sees)")
     if "--b" in args and args[args.index("--b") + 1:][:1] == ["hard"]:
         raise SystemExit("oracle.py: side B must not be hard (every hard player would see)")
     arena.make_bot = oracle_bots(arena.make_bot)  # type: ignore[assignment]
