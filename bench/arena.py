@@ -31,9 +31,10 @@ information-set MCTS instead of PIMC (``--explore-cas`` its UCB1 constant, ``--p
 off`` one world through one root action an iteration), ``--left-cas on`` values the
 position left at a rollout's horizon, ``--rounds-cas N`` plays rollouts N rounds past this
 one, ``--end-cas margin`` scores a deal played out by its points' margin, ``--others-cas
-greedy|normal|replies`` sets how the other seats of hard's PIMC rollouts play (greedy seeing
-the hands, normal's choice all along, or normal's until hard's next turn; ``--partner-cas
-greedy``: in 4 pairs the partner of those rollouts plays as hard's own seat); ``--others-cas
+greedy|normal|replies`` sets how the other seats of hard's rollouts play (greedy seeing
+the hands, normal's choice all along, or normal's until hard's next turn; with ``--play-cas
+ismcts`` also the replies its tree opens first; ``--partner-cas greedy``: in 4 pairs the
+partner of those rollouts plays as hard's own seat); ``--others-cas
 greedy --rounds-cas 1 --left-cas off`` is hard's PIMC with 3 players before its fifth round
 (and in 4 pairs before its sixth); bench/README.md has the figures. Cassino also prints each
 scoring item's mean points per deal, A's and B's, head to head.
@@ -647,8 +648,8 @@ def main(argv: list[str] | None = None) -> None:
                         help="cassino: rounds hard's rollouts play after this one (default "
                              "hard's own: 0 with 3 or 4 players, 1 heads-up)")
     parser.add_argument("--others-cas", default=None, choices=["greedy", "normal", "replies"],
-                        help="cassino, PIMC: how the other seats play in hard's rollouts "
-                             "(default hard's own: replies with 3 or 4 players, i.e. "
+                        help="cassino: how the other seats play in hard's rollouts, PIMC "
+                             "or ismcts (default hard's own: replies with 3 or 4 players, i.e. "
                              "normal's choice until hard's next turn, then greedy)")
     parser.add_argument("--partner-cas", default=None, choices=["normal", "greedy"],
                         help="cassino, 4 pairs, --others-cas normal or replies: how the "

@@ -221,3 +221,42 @@ def test_in_4_pairs_the_partner_plays_in_rollouts_as_asked(
     assert me not in asked
     assert (partner_seat in asked) == (partner == "normal")
     assert {(me + 1) % 4, (me + 3) % 4} <= set(asked)
+
+
+@pytest.mark.parametrize("others", ["greedy", "replies"])
+def test_the_tree_plays_its_rollouts_as_pimc_does(
+        monkeypatch: pytest.MonkeyPatch, others: str) -> None:
+    """``play_search = "ismcts"`` in 4 pairs takes the other seats' policy that PIMC's
+    rollouts use (``others_policy``): with normal's replies the tree's rollouts answer as
+    normal would (``rollout_as``) and the replies it opens first are normal's, never for
+    the seat that searches; greedy: the rollouts of before, every seat greedy."""
+    from albastini.games.cassino.ai import search
+
+    replies: list[int] = []
+    answered: list[int] = []
+    normal, played = search.normal_move, search.rollout_as
+
+    def spy(st: K.State) -> K.Action:
+        replies.append(st.to_act)
+        return normal(st)
+
+    def spy_as(st: K.State, horizon: int, me: int, replies_only: bool = False,
+               partner: str = "normal") -> None:
+        answered.append(me)
+        played(st, horizon, me, replies_only, partner)
+
+    monkeypatch.setattr(search, "normal_move", spy)
+    monkeypatch.setattr(search, "rollout_as", spy_as)
+    deal = after_greedy_plays(12, 5, 4)
+    while len(deal.legal_actions()) < 2:  # a decision, so that the search runs
+        deal.apply(make_player("greedy").choose(table_view(deal, deal.to_act)))
+    me = deal.to_act
+    view = table_view(deal, me)
+    player = tree_player(3, iterations=20, left=True)
+    player.others_policy = others
+    assert player.choose(view) in view["legal"]
+    if others == "greedy":
+        assert not replies and not answered
+        return
+    assert answered and set(answered) == {me}
+    assert replies and me not in replies

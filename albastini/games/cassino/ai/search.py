@@ -33,7 +33,7 @@ its margin (``end_by_win``).
 from __future__ import annotations
 
 import random
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from time import perf_counter
 from typing import Any
 
@@ -303,6 +303,29 @@ class SearchPlayer(NormalPlayer):
             return "replies", 0, True
         return "greedy", cls.HORIZON, False
 
+    def tree_policies(self, me: int, others: str) -> tuple[
+            Callable[[K.State, int], None], Callable[[K.State], K.Action]]:
+        """The tree search's rollout and the policy whose reply a node opens first, for
+        ``others`` as in PIMC's rollouts: ``"greedy"``, every seat :func:`.core.rollout_move`
+        (seeing the hands); otherwise the other seats answer as normal would
+        (:func:`normal_move`), in the tree and in the rollout (``"replies"``: until ``me`` is
+        to act again), a partner as :attr:`partner_policy` says."""
+        if others == "greedy":
+            return rollout, rollout_move
+        replies = others == "replies"
+        partner = self.partner_policy
+
+        def roll(st: K.State, horizon: int) -> None:
+            rollout_as(st, horizon, me, replies, partner)
+
+        def policy(st: K.State) -> K.Action:
+            seat = st.to_act
+            if seat == me or (partner == "greedy" and seat % st.n_teams == me % st.n_teams):
+                return rollout_move(st)
+            return normal_move(st)
+
+        return roll, policy
+
     def _choose(self, view: Mapping[str, Any], legal: list[str]) -> str:
         k = read_view(view)
         actions = [action_of(c) for c in legal]
@@ -331,10 +354,11 @@ class SearchPlayer(NormalPlayer):
                     return done < fixed
                 return done < 1 or perf_counter() < deadline
 
+            roll, policy = self.tree_policies(k.seat, others)
             root = ismcts.search(
                 lambda: sample_world(k, self.rng, lacks), actions, self.rng, more, horizon,
-                rollout, lambda end, world: outcomes(end, world, values, left, by_win),
-                rollout_move, self.explore, paired)
+                roll, lambda end, world: outcomes(end, world, values, left, by_win),
+                policy, self.explore, paired)
             visits = [child.visits for child in root.children.values()]
             self.worlds = min(visits) if paired else sum(visits)
             best = ismcts.choice(root, actions, prior, paired)
