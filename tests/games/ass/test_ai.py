@@ -12,12 +12,14 @@ from albastini.games.ass import decide, make_player, new_deal, table_view
 from albastini.games.ass import kernel as K
 from albastini.games.ass.ai import SearchPlayer
 from albastini.games.ass.ai.core import (
+    best_own_line,
     careful_card,
     careful_evidence,
     greedy_card,
     levels_of,
     margin_utility,
     read_view,
+    rollout,
     solve_exact,
 )
 from albastini.games.ass.deal import Deal
@@ -275,3 +277,28 @@ def test_hard_with_an_exact_endgame_plays_legal_codes() -> None:
         assert isinstance(bot, SearchPlayer)
         bot.exact, bot.exact_reach = 3.0, reach
         plays_legal_codes(new_deal(4, seed=14), bot)
+
+
+def test_the_own_best_line_is_worth_at_least_the_rollout() -> None:
+    """Once nobody draws, :func:`best_own_line` answers every legal card, and for each its
+    end is worth to the seat at least what the greedy rollout of the same world gives (the
+    rollout's own line is one of the lines it weighs, the others play alike)."""
+    checked = 0
+    for seed in range(8):
+        deal = new_deal(4, 1, seed % 4, seed=200 + seed)
+        bots = [make_player("normal", seed=seed * 10 + s) for s in range(4)]
+        while deal.phase != "finished":
+            st = deal.state
+            if deal.phase == "playing" and st.stock_left < 4:
+                seat = st.to_act
+                got = best_own_line(st, seat)
+                assert sorted(got) == st.legal_cards()
+                for c, end in got.items():
+                    nxt = st.copy()
+                    nxt.play(c)
+                    assert margin_utility(end, seat) >= margin_utility(rollout(nxt), seat)
+                checked += 1
+            seat = deal.to_act
+            assert seat is not None
+            deal.apply(bots[seat].choose(table_view(deal, seat)))
+    assert checked > 50

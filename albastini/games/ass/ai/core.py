@@ -340,3 +340,34 @@ def solve_exact(st: K.State, seat: int,
     pts = [float(p) for p in st.points]
     cards, holds = legal(hands[seat], st.trick, seat)
     return {c: after(hands, st.trick, pts, seat, c, holds) for c in cards}
+
+
+def best_own_line(st: K.State, seat: int,
+                  util: Callable[[Sequence[float], int], float] = margin_utility
+                  ) -> dict[int, list[int]]:
+    """Once nobody draws any more: per legal card of ``seat`` (the seat to act), the points
+    per seat at the end of the world ``st`` when the other seats play the greedy rule (as in
+    a rollout) and ``seat`` plays its later cards by its best line in this world (by
+    ``util``). A rollout plays the seat's own later cards greedily too, which undervalues a
+    card whose worth is in the cards kept behind it; the others stay the rollout's model."""
+    assert st.stock_left < st.n, "only once nobody draws"
+
+    def line(s: K.State) -> list[int]:
+        while s.phase == K.PLAYING and s.to_act != seat:
+            legal = s.legal_cards()
+            s.play(legal[0] if len(legal) == 1 else greedy_card(s, legal))
+        if s.phase != K.PLAYING:
+            return s.points
+        ends = []
+        for c in s.legal_cards():
+            nxt = s.copy()
+            nxt.play(c)
+            ends.append(line(nxt))
+        return max(ends, key=lambda e: util(e, seat))
+
+    out = {}
+    for c in st.legal_cards():
+        nxt = st.copy()
+        nxt.play(c)
+        out[c] = line(nxt)
+    return out

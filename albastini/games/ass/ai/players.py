@@ -14,6 +14,7 @@ from ...players import CodeChooser, RandomChooser
 from .. import kernel as K
 from .core import (
     Knowledge,
+    best_own_line,
     careful_evidence,
     greedy_card,
     margin_utility,
@@ -99,6 +100,11 @@ class SearchPlayer(Player):
     #: reach of the target less the others', :meth:`bank_score`'s measure, seen from that
     #: seat) at ``exact_reach`` points of margin a comparison (0: points margin only).
     exact_reach = 0.0
+    #: Once nobody draws any more and the seat holds at most ``own`` cards, each sampled
+    #: world plays the others by the greedy rule (as a rollout does) and the seat's own
+    #: later cards by its best line in that world (:func:`.core.best_own_line`; bench
+    #: option, 0: rollouts). Ignored where ``exact`` applies.
+    own = 0.0
 
     def __init__(self, seed: int | None = None, time_ms: float = 150.0,
                  iterations: int | None = None) -> None:
@@ -123,13 +129,17 @@ class SearchPlayer(Player):
             seats[k.seat] = 2 * sum(seats) > k.players - 1
         exact = (bool(self.exact) and k.stock < k.players
                  and len(k.hand) <= int(self.exact))
+        own = (not exact and bool(self.own) and k.stock < k.players
+               and len(k.hand) <= int(self.own))
         util: Callable[[Sequence[float], int], float] = margin_utility
         if exact and self.exact_reach:
             util = self.banks_utility(k)
         while True:
             world = sample_world(k, self.rng)
-            if exact:
-                for c, end in solve_exact(world, k.seat, util).items():
+            if exact or own:
+                ends = (solve_exact(world, k.seat, util) if exact
+                        else best_own_line(world, k.seat))
+                for c, end in ends.items():
                     totals[c] += util(end, k.seat)
                 done += 1
                 if self.iterations is not None:
