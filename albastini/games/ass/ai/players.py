@@ -93,8 +93,8 @@ class SearchPlayer(Player):
     #: Solve each sampled world exactly (:func:`.core.solve_exact`, every seat seeing every
     #: hand and playing for its own points margin) instead of a rollout, once nobody draws
     #: any more and the seat holds at most ``exact`` cards (bench option; 0: rollouts to
-    #: the end). The tree grows as the product of the hands: three cards a seat cost about
-    #: as much as a hundred rollouts.
+    #: the end). The tree grows as the product of the hands: three cards a seat cost a world
+    #: about what ten rollout worlds cost, four cards are out of reach.
     exact = 0.0
     #: In the exact endgame, each seat also counts the banks of the deal's end (its own
     #: reach of the target less the others', :meth:`bank_score`'s measure, seen from that
