@@ -12,11 +12,15 @@ from albastini.games.ass import decide, make_player, new_deal, table_view
 from albastini.games.ass import kernel as K
 from albastini.games.ass.ai import SearchPlayer
 from albastini.games.ass.ai.core import (
+    best_own_line,
     careful_card,
     careful_evidence,
     greedy_card,
     levels_of,
+    margin_utility,
     read_view,
+    rollout,
+    solve_exact,
 )
 from albastini.games.ass.deal import Deal
 
@@ -220,3 +224,81 @@ def test_hard_counts_banks_late_only_once_the_stock_is_out() -> None:
     assert isinstance(bot, SearchPlayer)
     bot.reach, bot.reach_late = 100.0, 1.0
     plays_legal_codes(new_deal(5, seed=13), bot)
+
+
+def _max_n(st: K.State) -> list[float]:
+    """The end of ``st`` when every seat plays for its points margin seeing every hand,
+    the lowest card on a tie: the kernel's own rules, one state copied per card."""
+    if st.phase != K.PLAYING:
+        return [float(p) for p in st.points]
+    seat = st.to_act
+    best: list[float] = []
+    for c in st.legal_cards():
+        nxt = st.copy()
+        nxt.play(c)
+        end = _max_n(nxt)
+        if not best or margin_utility(end, seat) > margin_utility(best, seat):
+            best = end
+    return best
+
+
+def test_the_exact_endgame_is_the_kernels_max_n() -> None:
+    """Once nobody draws, :func:`solve_exact` gives, per legal card of the seat to act, the
+    end that the kernel's own rules reach when every seat plays for its margin seeing every
+    hand (brute force over copied states), in two- to three-card endgames of played deals
+    with four and five players, the trick in progress included."""
+    checked = 0
+    for seed in range(12):
+        players = 4 + seed % 2
+        deal = new_deal(players, 1, seed % players, seed=100 + seed)
+        bots = [make_player("normal", seed=seed * 10 + s) for s in range(players)]
+        while deal.phase != "finished":
+            st = deal.state
+            if (deal.phase == "playing" and st.stock_left < players
+                    and len(st.hands[st.to_act]) <= 3):
+                got = solve_exact(st, st.to_act)
+                assert sorted(got) == st.legal_cards()
+                for c, end in got.items():
+                    nxt = st.copy()
+                    nxt.play(c)
+                    assert end == _max_n(nxt)
+                checked += 1
+            seat = deal.to_act
+            assert seat is not None
+            deal.apply(bots[seat].choose(table_view(deal, seat)))
+    assert checked > 50
+
+
+def test_hard_with_an_exact_endgame_plays_legal_codes() -> None:
+    """Hard solving its last three tricks exactly (``--ass-hard exact=3``), with and without
+    the banks in every seat's measure, still answers legal codes to the end of a deal."""
+    for reach in (0.0, 100.0):
+        bot = make_player("hard", seed=1, iterations=2)
+        assert isinstance(bot, SearchPlayer)
+        bot.exact, bot.exact_reach = 3.0, reach
+        plays_legal_codes(new_deal(4, seed=14), bot)
+
+
+def test_the_own_best_line_is_worth_at_least_the_rollout() -> None:
+    """Once nobody draws, :func:`best_own_line` answers every legal card, and for each its
+    end is worth to the seat at least what the greedy rollout of the same world gives (the
+    rollout's own line is one of the lines it weighs, the others play alike)."""
+    checked = 0
+    for seed in range(8):
+        deal = new_deal(4, 1, seed % 4, seed=200 + seed)
+        bots = [make_player("normal", seed=seed * 10 + s) for s in range(4)]
+        while deal.phase != "finished":
+            st = deal.state
+            if deal.phase == "playing" and st.stock_left < 4:
+                seat = st.to_act
+                got = best_own_line(st, seat)
+                assert sorted(got) == st.legal_cards()
+                for c, end in got.items():
+                    nxt = st.copy()
+                    nxt.play(c)
+                    assert margin_utility(end, seat) >= margin_utility(rollout(nxt), seat)
+                checked += 1
+            seat = deal.to_act
+            assert seat is not None
+            deal.apply(bots[seat].choose(table_view(deal, seat)))
+    assert checked > 50

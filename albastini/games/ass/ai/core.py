@@ -10,7 +10,7 @@ dealt at random to the other hands and the stock by :func:`sample_world`.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -263,3 +263,111 @@ def careful_evidence(view: Mapping[str, Any], rng: random.Random,
                 st.hands[s].remove(c)
                 st.trick.play(s, c, st.levels, st.main_levels, holds)
     return [v / worlds for v in score]
+
+
+def margin_utility(points: Sequence[float], seat: int) -> float:
+    """What a deal's end is worth to ``seat`` in the search's plain measure: its points less
+    the others' mean."""
+    n = len(points)
+    return points[seat] - (sum(points) - points[seat]) / (n - 1)
+
+
+def solve_exact(st: K.State, seat: int,
+                util: Callable[[Sequence[float], int], float] = margin_utility
+                ) -> dict[int, list[float]]:
+    """Once nobody draws any more, the end of the world ``st`` played by every seat seeing
+    every hand (max-n: each seat picks the card whose best line is worth most to itself by
+    ``util(points, seat)``, the lowest card on a tie); per legal card of the seat to act
+    (``seat``), the points per seat at the deal's end. Exact where a rollout guesses: worth
+    it only in the last few tricks (the tree grows as the product of the hands)."""
+    assert st.stock_left < st.n, "exact only once nobody draws"
+    n, levels, mains = st.n, st.levels, st.main_levels
+
+    def legal(hand: list[int], tr: K.Trick, s: int) -> tuple[list[int], bool]:
+        if not tr.plays:
+            return hand, False
+        ms = tr.main_suit
+        holds = any(c // 9 == ms for c in hand)
+        if not holds:
+            return hand, False
+        out = [c for c in hand if c // 9 == ms
+               or tr.effect(s, c, levels, mains, True) in (K.TRUMP, K.SAME_RANK)]
+        return out, True
+
+    def after(hands: list[list[int]], tr: K.Trick, pts: list[float], s: int, c: int,
+              holds: bool) -> list[float]:
+        t2 = tr.copy()
+        t2.play(s, c, levels, mains, holds)
+        h2 = list(hands)
+        h2[s] = [x for x in hands[s] if x != c]
+        if len(t2.plays) < n:
+            return best(h2, t2, pts, (s + 1) % n)
+        w = t2.holder()
+        p2 = list(pts)
+        p2[w] += K.trick_value([x for _, x in t2.plays])
+        if not h2[w]:
+            return p2
+        return best(h2, K.Trick(), p2, w)
+
+    def forced(hands: list[list[int]], tr: K.Trick, pts: list[float], s: int
+               ) -> list[float]:
+        # every hand holds one card at most: the rest plays itself (a lone card is legal)
+        t2 = tr.copy()
+        while len(t2.plays) < n:
+            c = hands[s][0]
+            t2.play(s, c, levels, mains, c // 9 == t2.main_suit)
+            s = (s + 1) % n
+        p2 = list(pts)
+        p2[t2.holder()] += K.trick_value([x for _, x in t2.plays])
+        return p2
+
+    def best(hands: list[list[int]], tr: K.Trick, pts: list[float], s: int) -> list[float]:
+        if len(hands[s]) == 1 and all(len(h) <= 1 for h in hands):
+            return forced(hands, tr, pts, s)
+        cards, holds = legal(hands[s], tr, s)
+        if len(cards) == 1:
+            return after(hands, tr, pts, s, cards[0], holds)
+        top: list[float] = []
+        top_u = -1e18
+        for c in sorted(cards):
+            res = after(hands, tr, pts, s, c, holds)
+            u = util(res, s)
+            if u > top_u:
+                top, top_u = res, u
+        return top
+
+    hands = [list(h) for h in st.hands]
+    pts = [float(p) for p in st.points]
+    cards, holds = legal(hands[seat], st.trick, seat)
+    return {c: after(hands, st.trick, pts, seat, c, holds) for c in cards}
+
+
+def best_own_line(st: K.State, seat: int,
+                  util: Callable[[Sequence[float], int], float] = margin_utility
+                  ) -> dict[int, list[int]]:
+    """Once nobody draws any more: per legal card of ``seat`` (the seat to act), the points
+    per seat at the end of the world ``st`` when the other seats play the greedy rule (as in
+    a rollout) and ``seat`` plays its later cards by its best line in this world (by
+    ``util``). A rollout plays the seat's own later cards greedily too, which undervalues a
+    card whose worth is in the cards kept behind it; the others stay the rollout's model."""
+    assert st.stock_left < st.n, "only once nobody draws"
+
+    def line(s: K.State) -> list[int]:
+        while s.phase == K.PLAYING and s.to_act != seat:
+            legal = s.legal_cards()
+            s.play(legal[0] if len(legal) == 1 else greedy_card(s, legal))
+        if s.phase != K.PLAYING:
+            return s.points
+        ends = []
+        for c in s.legal_cards():
+            nxt = s.copy()
+            nxt.play(c)
+            ends.append(line(nxt))
+        return max(ends, key=lambda e: util(e, seat))
+
+    out = {}
+    for c in st.legal_cards():
+        nxt = st.copy()
+        nxt.play(c)
+        out[c] = line(nxt)
+    return out

@@ -6,12 +6,23 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from ...players import CodeChooser, RandomChooser
 from .. import kernel as K
-from .core import Knowledge, careful_evidence, greedy_card, read_view, rollout, sample_world
+from .core import (
+    Knowledge,
+    best_own_line,
+    careful_evidence,
+    greedy_card,
+    margin_utility,
+    read_view,
+    rollout,
+    sample_world,
+    solve_exact,
+)
 
 #: The base of this game's players: a legal code from a view (albastini/games/players.py).
 Player = CodeChooser
@@ -79,6 +90,21 @@ class SearchPlayer(Player):
     tell = 0.0
     tell_base = 0.45
     tell_worlds = 4.0
+    #: Solve each sampled world exactly (:func:`.core.solve_exact`, every seat seeing every
+    #: hand and playing for its own points margin) instead of a rollout, once nobody draws
+    #: any more and the seat holds at most ``exact`` cards (bench option; 0: rollouts to
+    #: the end). The tree grows as the product of the hands: three cards a seat cost a world
+    #: about what ten rollout worlds cost, four cards are out of reach.
+    exact = 0.0
+    #: In the exact endgame, each seat also counts the banks of the deal's end (its own
+    #: reach of the target less the others', :meth:`bank_score`'s measure, seen from that
+    #: seat) at ``exact_reach`` points of margin a comparison (0: points margin only).
+    exact_reach = 0.0
+    #: Once nobody draws any more and the seat holds at most ``own`` cards, each sampled
+    #: world plays the others by the greedy rule (as a rollout does) and the seat's own
+    #: later cards by its best line in that world (:func:`.core.best_own_line`; bench
+    #: option, 0: rollouts). Ignored where ``exact`` applies.
+    own = 0.0
 
     def __init__(self, seed: int | None = None, time_ms: float = 150.0,
                  iterations: int | None = None) -> None:
@@ -101,8 +127,27 @@ class SearchPlayer(Player):
             seats = [ev[s] > 0 for s in range(k.players)]
             seats[k.seat] = False
             seats[k.seat] = 2 * sum(seats) > k.players - 1
+        exact = (bool(self.exact) and k.stock < k.players
+                 and len(k.hand) <= int(self.exact))
+        own = (not exact and bool(self.own) and k.stock < k.players
+               and len(k.hand) <= int(self.own))
+        util: Callable[[Sequence[float], int], float] = margin_utility
+        if exact and self.exact_reach:
+            util = self.banks_utility(k)
         while True:
             world = sample_world(k, self.rng)
+            if exact or own:
+                ends = (solve_exact(world, k.seat, util) if exact
+                        else best_own_line(world, k.seat))
+                for c, end in ends.items():
+                    totals[c] += util(end, k.seat)
+                done += 1
+                if self.iterations is not None:
+                    if done >= self.iterations:
+                        break
+                elif time.perf_counter() >= deadline:
+                    break
+                continue
             careful: bool | list[bool] = (
                 seats if seats is not None else
                 self.careful >= 1 or (self.careful > 0 and self.rng.random() < self.careful))
@@ -122,7 +167,19 @@ class SearchPlayer(Player):
                 break
         return "play:" + K.CODES[max(cards, key=lambda c: (totals[c], -c))]
 
-    def bank_score(self, k: Knowledge, pts: list[int]) -> float:
+    def banks_utility(self, k: Knowledge) -> Callable[[Sequence[float], int], float]:
+        """A deal's end seen from any seat: its points margin plus ``exact_reach`` times its
+        :meth:`bank_score` (the bets are public, so every seat's measure is known)."""
+        views = [replace(k, seat=s) for s in range(k.players)]
+        weight = self.exact_reach
+
+        def util(points: Sequence[float], seat: int) -> float:
+            return (margin_utility(points, seat)
+                    + weight * self.bank_score(views[seat], points))
+
+        return util
+
+    def bank_score(self, k: Knowledge, pts: Sequence[float]) -> float:
         """How a world that ended with ``pts`` scores for ``k``'s seat at the table, smoothed:
         per opponent, the bank it changes (-1 reached, +1 a "go" missed, the reach a
         logistic step ``reach_width`` points wide) less the seat's own, the mean over the
