@@ -159,7 +159,7 @@ def make_bot(game: str, level: str, seed: int, options: dict[str, Any]) -> Any:
         search = {name: opts.pop(name)
                   for name in ("play_search", "explore", "horizon_value", "paired",
                                "horizon_rounds", "end_by_win", "others_policy",
-                               "partner_policy")
+                               "partner_policy", "read_trails")
                   if name in opts}
         bot = cas.make_player(level, seed=seed, **opts)
         if isinstance(bot, SearchPlayerCas):
@@ -655,6 +655,9 @@ def main(argv: list[str] | None = None) -> None:
                         help="cassino, 4 pairs, --others-cas normal or replies: how the "
                         "partner plays in hard's rollouts (normal's choice, default; greedy: "
                         "as hard's own seat, seeing the hands)")
+    parser.add_argument("--trails-cas", action="store_true",
+                        help="cassino: hard reads a trail as holding no card that would have "
+                        "captured then (dealt such cards last in its sampled worlds)")
     parser.add_argument("--end-cas", default=None, choices=["win", "margin"],
                         help="cassino: a deal played out scored by who won (default) or margin")
     parser.add_argument("--honour28", action="store_true",
@@ -735,6 +738,8 @@ def main(argv: list[str] | None = None) -> None:
                 opts28["others_policy"] = args.others_cas
             if cassino and args.partner_cas:
                 opts28["partner_policy"] = args.partner_cas
+            if cassino and args.trails_cas:
+                opts28["read_trails"] = True
             if twenty_eight and args.honour28:
                 opts28["honour"] = True
             if twenty_eight and args.weakest28:
@@ -782,6 +787,7 @@ def main(argv: list[str] | None = None) -> None:
         + (f", end by {args.end_cas}" if cassino and args.end_cas else "")
         + (f", others {args.others_cas}" if cassino and args.others_cas else "")
         + (f", partner {args.partner_cas}" if cassino and args.partner_cas else "")
+        + (", trails read" if cassino and args.trails_cas else "")
         + (", no free bid without a Jack or a Nine" if twenty_eight and args.honour28 else "")
         + (", trump card: the weakest of a suit" if twenty_eight and args.weakest28 else "")
         + (", trump card: the model's" if twenty_eight and args.modeltrump28 else "")

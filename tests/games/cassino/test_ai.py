@@ -183,6 +183,33 @@ def test_passed_up_names_only_cards_the_other_seat_does_not_hold() -> None:
     assert found > 20
 
 
+def test_a_trail_read_names_only_cards_a_capturing_player_lacks() -> None:
+    """Greedy takes a card whenever it can, so a seat that trailed held no card that would
+    have captured then: with ``trails`` every card named is one it lacks, and the trails
+    name cards in many more positions than the passed-up captures alone."""
+    from albastini.games.cassino import kernel as K
+    from albastini.games.cassino.ai.core import card_key, passed_up, read_view
+
+    named = {False: 0, True: 0}
+    for players in (2, 4):
+        for seed in range(6):
+            deal = new_deal(players, seed=seed + 70 * players)
+            greedy = make_player("greedy")
+            while deal.phase != "finished":
+                seat = deal.to_act
+                assert seat is not None
+                view = table_view(deal, seat)
+                k = read_view(view)
+                for trails in (False, True):
+                    lacks = passed_up(view, k, trails)
+                    for other, keys in lacks.items():
+                        held = {card_key(K.CODE_INT[x.code]) for x in deal.hand(other)}
+                        assert not keys & held, (other, keys, held)
+                        named[trails] += len(keys)
+                deal.apply(greedy.choose(view))
+    assert named[True] > 2 * named[False]
+
+
 def test_hard_sees_only_its_view() -> None:
     """The other hand and the undealt pack dealt differently around the same view: the
     same view, so the same choice (the player reads nothing else)."""

@@ -188,12 +188,15 @@ def takes_by_key(table: Sequence[K.Item]) -> dict[int, float]:
 PASSED_UP = 0.9
 
 
-def passed_up(view: Mapping[str, Any], k: Knowledge) -> dict[int, set[int]]:
+def passed_up(view: Mapping[str, Any], k: Knowledge, trails: bool = False
+              ) -> dict[int, set[int]]:
     """Per seat of another team, the :func:`card_key` values it most likely does not hold:
     earlier in this round (its hand now is part of its hand then) it made a play worth at
-    least :data:`PASSED_UP` less than a capture such a card offered. Read from the public
-    history alone; {} when there is none or the replay does not match the table. A seat that
-    controlled a build then is skipped (the rules may have kept it from capturing)."""
+    least :data:`PASSED_UP` less than a capture such a card offered, or, with ``trails``,
+    it trailed where such a card would have captured anything (every player takes a card
+    when it can: each counts towards the most cards). Read from the public history alone;
+    {} when there is none or the replay does not match the table. A seat that controlled a
+    build then is skipped (the rules may have kept it from capturing)."""
     history = view.get("history") or view.get("log") or ()
     this_round = sum(4 - n for n in k.hand_sizes)  # every seat gets 4 cards a round
     if not history or this_round <= 0:
@@ -215,7 +218,7 @@ def passed_up(view: Mapping[str, Any], k: Knowledge) -> dict[int, set[int]]:
                 made = worth(next(it[1] for it in rest if it[4] == seat and card in it[1]))
             for key, take in takes_by_key(table).items():
                 # the capturing card itself would have counted too (at least a plain card)
-                if take + PLAIN - made >= PASSED_UP:
+                if take + PLAIN - made >= PASSED_UP or (trails and kind == K.TRAIL):
                     out.setdefault(seat, set()).add(key)
         table = rest
     if sorted(it[0] for it in table) != sorted(it[0] for it in k.table):

@@ -280,6 +280,10 @@ class SearchPlayer(NormalPlayer):
         #: or ``"replies"``): ``"normal"`` as the opponents do, or ``"greedy"`` as this seat
         #: does (:func:`.core.rollout_move`). The bench sets it (``arena.py --partner-cas``).
         self.partner_policy = "normal"
+        #: Whether a seat that trailed this round is dealt a card that would have captured
+        #: then only when the other unseen cards run out (:func:`.core.passed_up`'s
+        #: ``trails``). The bench sets it (``arena.py --trails-cas``).
+        self.read_trails = False
 
     @staticmethod
     def search_for(players: int) -> str:
@@ -340,7 +344,7 @@ class SearchPlayer(NormalPlayer):
         # what a card is worth now (majorities already won count nothing), and the cards
         # the others showed they lack by passing up a capture this round
         values = worth_now(k.piles, k.captured)
-        lacks = passed_up(view, k)
+        lacks = passed_up(view, k, self.read_trails)
         deadline = perf_counter() + self.time_ms / 1000
         by_win = self.end_by_win
         search = self.play_search or self.search_for(k.players)
