@@ -21,7 +21,10 @@ to the end (the others, and this seat later, by :func:`.infer.hand_value`), the 
 laid and the deal played out; it makes the speech whose deals its side wins most often.
 Trump card: each card of its hand laid face down on such deals. Raising (and Thani): the
 full deal sampled as in the play; a raise is made when it wins more game points on average
-and is nearly sure (a deal is won or lost whatever its stake).
+and is nearly sure (a deal is won or lost whatever its stake). The auction's deals are played
+out as the play's; by the careful rule instead, or by both (the lower or the mean of the two),
+measured no better against the expert nor normal (bench/README.md, Twenty-Eight round 7), so
+only the bench sets it (:attr:`SearchPlayer.auction_rollout`).
 """
 
 from __future__ import annotations
