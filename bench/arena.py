@@ -113,6 +113,11 @@ from bench.experts import make_expert
 CARD_ORDER_28 = {c.code: c.index for c in t28.CARDS}
 
 
+#: ``--rollout28`` names that change only hard's auction rollouts (the bid, the trump card,
+#: raising; the play keeps ``fair_policy``) -> its ``SearchPlayer.auction_rollout``.
+AUCTION_ROLLOUTS_28 = {"auction": "careful", "auctionmin": "min", "auctionmean": "mean"}
+
+
 def make_bot(game: str, level: str, seed: int, options: dict[str, Any]) -> Any:
     """A player of ``game`` for an arena side: ``expert`` (bench/experts/) or any level or
     kind the game's own ``make_player`` knows."""
@@ -132,7 +137,7 @@ def make_bot(game: str, level: str, seed: int, options: dict[str, Any]) -> Any:
             # the rollout policy is the search module's (one per process: only hard uses it);
             # "gated": fair_policy, and the careful rule for the seats that play by it
             search28.ROLLOUT[0] = search28.ROLLOUTS[
-                "fair" if rollout in ("gated", "gatedopp") else rollout]
+                "fair" if rollout in ("gated", "gatedopp", *AUCTION_ROLLOUTS_28) else rollout]
         bot = t28.make_player(level, seed=seed, **opts)
         if isinstance(bot, SearchPlayer28):
             # how the search player searches its play (--play28, --explore28, --exact28)
@@ -153,6 +158,8 @@ def make_bot(game: str, level: str, seed: int, options: dict[str, Any]) -> Any:
             if rollout in ("gated", "gatedopp"):
                 bot.careful_gate = 0.0
                 bot.gate_partners = rollout == "gated"
+            if rollout in AUCTION_ROLLOUTS_28:
+                bot.auction_rollout = AUCTION_ROLLOUTS_28[rollout]
         return bot
     if game == "cassino":
         opts = dict(options)
@@ -667,12 +674,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--modeltrump28", action="store_true",
                         help="twentyeight hard: lay the auction model's trump card, no search")
     parser.add_argument("--rollout28", default=None,
-                        choices=[*sorted(search28.ROLLOUTS), "gated", "gatedopp"],
+                        choices=[*sorted(search28.ROLLOUTS), "gated", "gatedopp",
+                                 *AUCTION_ROLLOUTS_28],
                         help="twentyeight hard: its rollout policy (default the player's: "
                              "fair; careful: the expert's trick rules; gated: careful for "
                              "the seats whose plays in the deal it explains better than "
                              "fair, fair for the others; gatedopp: the other side's seats "
-                             "only)")
+                             "only; auction: careful for the auction's decisions only, the "
+                             "play fair; auctionmin / auctionmean: the auction's deals "
+                             "played out by both, scored by the lower / the mean)")
     parser.add_argument("--reads28", type=float, default=None, metavar="MISS",
                         help="twentyeight hard: keep a sampled world with MISS to the power of the "
                              "opponents' plays the careful rule would not have made "

@@ -21,7 +21,10 @@ to the end (the others, and this seat later, by :func:`.infer.hand_value`), the 
 laid and the deal played out; it makes the speech whose deals its side wins most often.
 Trump card: each card of its hand laid face down on such deals. Raising (and Thani): the
 full deal sampled as in the play; a raise is made when it wins more game points on average
-and is nearly sure (a deal is won or lost whatever its stake).
+and is nearly sure (a deal is won or lost whatever its stake). The auction's deals are played
+out as the play's; by the careful rule instead, or by both (the lower or the mean of the two),
+measured no better against the expert nor normal (bench/README.md, Twenty-Eight round 7), so
+only the bench sets it (:attr:`SearchPlayer.auction_rollout`).
 """
 
 from __future__ import annotations
@@ -251,6 +254,12 @@ def rollout(st: K.State) -> None:
         st.apply(choose(st))
 
 
+def play_with(st: K.State, choose: Callable[[K.State], int]) -> None:
+    """Play ``st`` to the end, every seat by ``choose``."""
+    while st.phase == K.PLAYING:
+        st.apply(choose(st))
+
+
 def gated_rollout(careful: int) -> Callable[[K.State], None]:
     """A rollout that plays the seats in the bit mask ``careful`` by
     :func:`.careful.careful_policy` and everyone else by :data:`ROLLOUT`'s policy."""
@@ -363,6 +372,14 @@ class SearchPlayer(NormalPlayer):
         self.gate_partners = True
         #: The seats of the last decision's gate (a bit mask), for tests and the bench.
         self.last_careful = 0
+        #: How the auction's sampled deals (the speech, the trump card, raising: every
+        #: decision before the play) are played out (:meth:`auction_finish`): ``"play"`` as
+        #: the play's (:data:`ROLLOUT`, the default); ``"careful"`` by
+        #: :func:`.careful.careful_policy`; ``"min"`` and ``"mean"`` each deal twice, by both
+        #: policies, scored by the lower or the mean of the two (a speech that holds against
+        #: either kind of opponent). The bench's ``arena.py --rollout28 auction|auctionmin|
+        #: auctionmean``; see bench/README.md, Twenty-Eight round 7.
+        self.auction_rollout = "play"
 
     def _choose(self, view: Mapping[str, Any], legal: list[str]) -> str:
         start = perf_counter()
@@ -387,6 +404,34 @@ class SearchPlayer(NormalPlayer):
         return legal[best]
 
     # ----------------------------------------------------------------- sampling
+    def auction_finish(self, st: K.State) -> list[K.State]:
+        """``st`` (a sampled deal past the auction's decision) played to its end by the
+        auction's rollouts (:attr:`auction_rollout`): one finished deal, or with ``"min"`` and
+        ``"mean"`` two (a copy played by :data:`ROLLOUT`'s policy, ``st`` by the careful
+        rule)."""
+        mode = self.auction_rollout
+        if mode == "play":
+            rollout(st)
+            return [st]
+        if mode == "careful":
+            play_with(st, careful_policy)
+            return [st]
+        if mode not in ("min", "mean"):
+            raise ValueError(f"unknown auction rollout {mode!r}")
+        fair = st.copy()
+        rollout(fair)
+        play_with(st, careful_policy)
+        return [fair, st]
+
+    def auction_score(self, finished: list[K.State], value: Callable[[K.State], float]
+                      ) -> float:
+        """``value`` of the deals :meth:`auction_finish` played out: the lower with
+        ``"min"``, else the mean."""
+        if len(finished) == 1:
+            return value(finished[0])
+        values = [value(st) for st in finished]
+        return min(values) if self.auction_rollout == "min" else sum(values) / len(values)
+
     def samples(self, deadline: float, fixed: int, cap: int) -> Callable[[int], bool]:
         """A test of whether to draw another sample after ``done``: ``fixed`` of them with
         ``iterations`` set, else until ``deadline`` (at least one, at most ``cap``)."""
@@ -465,8 +510,8 @@ class SearchPlayer(NormalPlayer):
                 st = base.copy()
                 st.apply(action)
                 model_auction(st, values)
-                rollout(st)
-                totals[i] += utility(st, k.seat)
+                totals[i] += self.auction_score(self.auction_finish(st),
+                                                lambda end: utility(end, k.seat))
             done += 1
         self.last_samples = done
         return [t / done for t in totals]
@@ -495,8 +540,8 @@ class SearchPlayer(NormalPlayer):
                 st.apply(K.TRUMP + card)
                 while st.phase == K.RAISING:
                     st.apply(K.PASS)
-                rollout(st)
-                totals[i] += utility(st, k.seat)
+                totals[i] += self.auction_score(self.auction_finish(st),
+                                                lambda end: utility(end, k.seat))
             done += 1
         self.last_samples = done
         best = max(range(len(cards)), key=lambda i: (totals[i], -card_key(cards[i])[0]))
@@ -514,7 +559,7 @@ class SearchPlayer(NormalPlayer):
             options.append(("thani", k.contract, True))
         if len(options) == 1:
             return "pass"
-        made = [0] * len(options)
+        made = [0.0] * len(options)
         more = self.samples(deadline, BID_SAMPLES, MAX_BID_SAMPLES)
         done = 0
         said = speeches(k)
@@ -525,8 +570,8 @@ class SearchPlayer(NormalPlayer):
                 st = world.copy()
                 st.contract, st.thani = contract, thani
                 st.leader = st.to_act = k.bidder if thani else leader
-                rollout(st)
-                made[i] += st.settlement()[1]
+                made[i] += self.auction_score(self.auction_finish(st),
+                                              lambda end: float(end.settlement()[1]))
             done += 1
         self.last_samples = done
 
@@ -674,6 +719,6 @@ class SearchPlayer(NormalPlayer):
         return [float(m) if ours else 1.0 - m for m in wins]
 
 
-__all__ = ["ROLLOUT", "ROLLOUTS", "SearchPlayer", "gated_rollout", "model_auction", "policy",
-           "rollout", "utility"]
+__all__ = ["ROLLOUT", "ROLLOUTS", "SearchPlayer", "gated_rollout", "model_auction", "play_with",
+           "policy", "rollout", "utility"]
 
