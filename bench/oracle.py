@@ -25,8 +25,10 @@ card (tests/games/test_experts.py and the games' view tests check that).
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -40,6 +42,19 @@ from albastini.games.twentyeight.ai import SearchPlayer as SearchPlayer28
 from albastini.games.twentyeight.ai import search as search28
 from albastini.games.twentyeight.ai.core import Knowledge, build_state
 from bench import arena
+
+
+@contextmanager
+def replaced(module: ModuleType, **names: Any) -> Iterator[None]:
+    """``module``'s functions ``names`` replaced for the block (a search draws its worlds
+    with its module's own functions, looked up at each call)."""
+    table = vars(module)
+    saved = {name: table[name] for name in names}
+    table.update(names)
+    try:
+        yield
+    finally:
+        table.update(saved)
 
 
 class Oracle28(SearchPlayer28):
@@ -85,15 +100,12 @@ class Oracle28(SearchPlayer28):
             return super().evaluate(k, actions, deadline)
         # the search module draws its play worlds with its own functions: the true deal,
         # never weighed away, and once (the rollouts are deterministic)
-        module = vars(search28)
-        saved = {name: module[name] for name in ("sample_world", "world_weight")}
-        module.update(sample_world=lambda k, rng, *_: self.true_world(k),
-                      world_weight=lambda *_: 1.0)
         iterations, self.iterations = self.iterations, 1
         try:
-            return super().evaluate(k, actions, deadline)
+            with replaced(search28, sample_world=lambda k, rng, *_: self.true_world(k),
+                          world_weight=lambda *_: 1.0):
+                return super().evaluate(k, actions, deadline)
         finally:
-            module.update(saved)
             self.iterations = iterations
 
 
@@ -104,8 +116,7 @@ class OracleCas(SearchPlayerCas):
     truth: Any = None
 
     def _choose(self, view: Mapping[str, Any], legal: list[str]) -> str:
-        module = vars(search_cas)
-        sample = module["sample_world"]
+        sample = search_cas.sample_world
 
         def seeing(k: Any, rng: Any, lacks: Any = None) -> Any:
             world = sample(k, rng, lacks)
@@ -116,11 +127,8 @@ class OracleCas(SearchPlayerCas):
             world.deck = tuple(world.deck[:truth.pos]) + tuple(rest)
             return world
 
-        module["sample_world"] = seeing
-        try:
+        with replaced(search_cas, sample_world=seeing):
             return super()._choose(view, legal)
-        finally:
-            module["sample_world"] = sample
 
 
 class OracleAss(SearchPlayerAss):
@@ -130,8 +138,7 @@ class OracleAss(SearchPlayerAss):
     truth: Any = None
 
     def _choose(self, view: Mapping[str, Any], legal: list[str]) -> str:
-        module = vars(ass_players)
-        sample = module["sample_world"]
+        sample = vars(ass_players)["sample_world"]
 
         def seeing(k: Any, rng: Any) -> Any:
             world = sample(k, rng)
@@ -142,11 +149,8 @@ class OracleAss(SearchPlayerAss):
             world.pos = 0
             return world
 
-        module["sample_world"] = seeing
-        try:
+        with replaced(ass_players, sample_world=seeing):
             return super()._choose(view, legal)
-        finally:
-            module["sample_world"] = sample
 
 
 SEEING = {SearchPlayer28: Oracle28, SearchPlayerCas: OracleCas, SearchPlayerAss: OracleAss}

@@ -2,26 +2,14 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
+from .bench_modules import load_bench
 
-def _load(name: str) -> ModuleType:
-    path = Path(__file__).resolve().parents[2] / "bench" / f"{name}.py"
-    spec = importlib.util.spec_from_file_location(f"bench_{name}", path)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[f"bench_{name}"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-paired = _load("paired")
+paired = load_bench("paired")
 
 
 def _dump(path: Path, packs: list[list[bool | None]]) -> str:
@@ -45,7 +33,7 @@ def test_a_variant_that_wins_more_deals_shows_its_gain_pack_by_pack(
 def test_a_real_arena_dump_against_itself_differs_by_nothing(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    arena = _load("arena")
+    arena = load_bench("arena")
     dump = str(tmp_path / "run.json")
     arena.main(["--game", "cassino", "--a", "greedy", "--b", "easy", "--deals", "3",
                 "--workers", "1", "--seed", "5", "--dump", dump])

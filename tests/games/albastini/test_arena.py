@@ -2,27 +2,13 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-from types import ModuleType
-
 import pytest
 
 from albastini import MODES
 
+from ..bench_modules import load_bench
 
-def _load_arena() -> ModuleType:
-    path = Path(__file__).resolve().parents[3] / "bench" / "arena.py"
-    spec = importlib.util.spec_from_file_location("bench_arena", path)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_arena"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-arena = _load_arena()
+arena = load_bench("arena")
 
 
 @pytest.mark.parametrize("mode", list(MODES))

@@ -3,27 +3,50 @@ inference is worth (a bench tool; the shipped players never see a hidden card)."
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
+from collections.abc import Callable
 from types import ModuleType
+from typing import Any
 
 from albastini.games import twentyeight as t28
 from albastini.games.twentyeight import kernel as K
 from albastini.games.twentyeight.ai.core import read_view
 
+from ..bench_modules import load_bench
 
-def _load() -> ModuleType:
-    path = Path(__file__).resolve().parents[3] / "bench" / "oracle.py"
-    spec = importlib.util.spec_from_file_location("bench_oracle", path)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_oracle"] = module
-    spec.loader.exec_module(module)
-    return module
+oracle = load_bench("oracle")
 
 
-oracle = _load()
+def worlds_drawn(module: ModuleType, deal: Any, bots: list[Any],
+                 view_of: Callable[[int], Any], check: Callable[[Any, Any, Any], None]) -> int:
+    """Play ``deal`` to its end with ``bots`` (each shown ``view_of(seat)``, playing legal
+    codes); after each decision, ``check(world, deal.state, view)`` on every world that
+    ``module.sample_world`` drew for it (the oracle wraps whatever the module draws with).
+    The number of worlds checked."""
+    oracle.truthful_run_deal(lambda *_: [])(deal, bots, view_of)
+    drawn: list[Any] = []
+    sample = vars(module)["sample_world"]
+
+    def spy(*args: Any) -> Any:
+        drawn.append(world := sample(*args))
+        return world
+
+    vars(module)["sample_world"] = spy
+    worlds = 0
+    try:
+        while deal.phase != "finished":
+            seat = deal.to_act
+            assert seat is not None
+            view = view_of(seat)
+            drawn.clear()
+            code = bots[seat].choose(view)
+            assert code in view["legal"]
+            for world in drawn:
+                check(world, deal.state, view)
+            worlds += len(drawn)
+            deal.apply(code)
+    finally:
+        vars(module)["sample_world"] = sample
+    return worlds
 
 
 def test_the_oracle_plays_every_world_as_dealt_and_plays_legally() -> None:

@@ -141,24 +141,18 @@ class SearchPlayer(Player):
                         else best_own_line(world, k.seat))
                 for c, end in ends.items():
                     totals[c] += util(end, k.seat)
-                done += 1
-                if self.iterations is not None:
-                    if done >= self.iterations:
-                        break
-                elif time.perf_counter() >= deadline:
-                    break
-                continue
-            careful: bool | list[bool] = (
-                seats if seats is not None else
-                self.careful >= 1 or (self.careful > 0 and self.rng.random() < self.careful))
-            for c in cards:
-                st = world.copy()
-                st.play(c)
-                pts = rollout(st, careful)
-                others = (sum(pts) - pts[k.seat]) / (k.players - 1)
-                totals[c] += pts[k.seat] - others
-                if reach:
-                    totals[c] += reach * self.bank_score(k, pts)
+            else:
+                careful: bool | list[bool] = (
+                    seats if seats is not None else
+                    self.careful >= 1 or (self.careful > 0 and self.rng.random() < self.careful))
+                for c in cards:
+                    st = world.copy()
+                    st.play(c)
+                    pts = rollout(st, careful)
+                    others = (sum(pts) - pts[k.seat]) / (k.players - 1)
+                    totals[c] += pts[k.seat] - others
+                    if reach:
+                        totals[c] += reach * self.bank_score(k, pts)
             done += 1
             if self.iterations is not None:
                 if done >= self.iterations:
