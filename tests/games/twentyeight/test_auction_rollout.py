@@ -19,6 +19,13 @@ from ..albastini.test_arena import arena
 from .helpers import plays_legal_cards
 
 
+@pytest.fixture(autouse=True)
+def few_auction_samples(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A few sampled deals per auction decision (not :data:`search.BID_SAMPLES`' 120, which
+    ``iterations`` leaves as it is): enough to see which policy plays them out."""
+    monkeypatch.setattr(search, "BID_SAMPLES", 6)
+
+
 @pytest.fixture
 def calls(monkeypatch: pytest.MonkeyPatch) -> Iterator[set[str]]:
     """The names of the rollout policies called since the set was last cleared: the search
