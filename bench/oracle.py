@@ -19,7 +19,7 @@ what it sees to those decisions:
         --workers 1 --seed 250
 
 It prints what the arena prints. A bench tool only: the shipped players never see a hidden
-card (tests/games/test_experts.py and the games' view tests check that).
+card (each game's ``test_hard_sees_only_its_view`` checks that).
 """
 
 from __future__ import annotations
