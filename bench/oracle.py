@@ -19,7 +19,9 @@ what it sees to those decisions:
         --workers 1 --seed 250
 
 It prints what the arena prints. A bench tool only: the shipped players never see a hidden
-card (each game's ``test_hard_sees_only_its_view`` checks that).
+card: they are given their seat's view only (Cassino's and Ass's
+``test_hard_sees_only_its_view`` deal the hidden cards differently around one view and get
+the same choice).
 """
 
 from __future__ import annotations
