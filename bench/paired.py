@@ -143,9 +143,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         bases = [load(p) for p in args.base] if args.base is not None else []
     except (OSError, ValueError) as exc:
         parser.error(str(exc))
-    for path, packs, other in zip(args.base or args.dumps, bases or runs, runs, strict=True):
-        if bases and len(packs) != len(other):
-            parser.error(f"{path} has {len(packs)} packs, its variant {len(other)}: "
+    for path, base, run in zip(args.base, bases, runs, strict=True) if bases else ():
+        if len(base) != len(run):
+            parser.error(f"{path} has {len(base)} packs, its variant {len(run)}: "
                          "not the same packs")
     for path, packs in zip(args.dumps, runs, strict=True):
         print(summary(path, packs, args.rounds, rng))

@@ -221,18 +221,22 @@ def rollout_as(st: K.State, horizon: int, me: int, replies_only: bool = False,
     ``replies_only``, only until ``me`` is to act again (the replies to the move weighed, at
     a fraction of the cost), greedily after that. ``partner="greedy"``: a partner plays as
     ``me`` does (:func:`.core.rollout_move`, seeing the hands) instead."""
-    team = me % st.n_teams
     while not st.finished and st.round <= horizon:
-        seat = st.to_act
-        if seat == me:
+        if st.to_act == me:
             if replies_only:
                 rollout(st, horizon)
                 return
             st.apply(rollout_move(st))
-        elif partner == "greedy" and seat % st.n_teams == team:
-            st.apply(rollout_move(st))
         else:
-            st.apply(normal_move(st))
+            st.apply(reply_move(st, me, partner))
+
+
+def reply_move(st: K.State, me: int, partner: str = "normal") -> K.Action:
+    """The move of a seat other than ``me`` in :func:`rollout_as`: :func:`normal_move`, or
+    with ``partner="greedy"`` a partner's :func:`.core.rollout_move`."""
+    if partner == "greedy" and st.to_act % st.n_teams == me % st.n_teams:
+        return rollout_move(st)
+    return normal_move(st)
 
 
 class SearchPlayer(NormalPlayer):
@@ -323,10 +327,7 @@ class SearchPlayer(NormalPlayer):
             rollout_as(st, horizon, me, replies, partner)
 
         def policy(st: K.State) -> K.Action:
-            seat = st.to_act
-            if seat == me or (partner == "greedy" and seat % st.n_teams == me % st.n_teams):
-                return rollout_move(st)
-            return normal_move(st)
+            return rollout_move(st) if st.to_act == me else reply_move(st, me, partner)
 
         return roll, policy
 

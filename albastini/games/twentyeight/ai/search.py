@@ -247,17 +247,15 @@ def fair_policy(st: K.State) -> int:
     return min(cards, key=card_key)
 
 
-def rollout(st: K.State) -> None:
-    """Play ``st`` to the end with :data:`ROLLOUT` (:func:`fair_policy` by default)."""
-    choose = ROLLOUT[0]
-    while st.phase == K.PLAYING:
-        st.apply(choose(st))
-
-
 def play_with(st: K.State, choose: Callable[[K.State], int]) -> None:
     """Play ``st`` to the end, every seat by ``choose``."""
     while st.phase == K.PLAYING:
         st.apply(choose(st))
+
+
+def rollout(st: K.State) -> None:
+    """Play ``st`` to the end with :data:`ROLLOUT` (:func:`fair_policy` by default)."""
+    play_with(st, ROLLOUT[0])
 
 
 def gated_rollout(careful: int) -> Callable[[K.State], None]:
