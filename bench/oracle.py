@@ -13,7 +13,8 @@ order (Ass's bet, "go" or not, is made on rollouts of those worlds too).
 
 Takes ``bench/arena.py``'s arguments; side ``--a hard`` is the player that sees; with
 Twenty-Eight ``--sees auction`` (the bids, the trump card, raising) or ``--sees play`` limits
-what it sees to those decisions:
+what it sees to those decisions; with Cassino ``--after N`` shows a seat's hand only once it
+has played N cards of this round (its sample otherwise is hard's own):
 
     .venv/bin/python bench/oracle.py --game twentyeight --a hard --b expert --deals 60 \
         --workers 1 --seed 250
@@ -116,6 +117,10 @@ class OracleCas(SearchPlayerCas):
     (:attr:`truth`, the arena's Deal); the undealt cards in a random order."""
 
     truth: Any = None
+    #: The cards of this round a seat must have played before its hand is seen (``--after``;
+    #: 0: always): what reading the hands from this round's plays could be worth at most,
+    #: since a seat's new cards say nothing until it plays.
+    after = 0
 
     def _choose(self, view: Mapping[str, Any], legal: list[str]) -> str:
         sample = search_cas.sample_world
@@ -123,9 +128,21 @@ class OracleCas(SearchPlayerCas):
         def seeing(k: Any, rng: Any, lacks: Any = None) -> Any:
             world = sample(k, rng, lacks)
             truth = self.truth.state
-            world.hands = [sorted(h) for h in truth.hands]
-            rest = list(truth.deck[truth.pos:])
+            seen = [s for s in range(k.players) if s == k.seat
+                    or 4 - k.hand_sizes[s] >= self.after]
+            if len(seen) == 1:
+                return world  # hard's own sample, its reading of the plays included
+            known = {c for s in seen for c in truth.hands[s]}
+            rest = [c for c in k.unseen if c not in known]
             rng.shuffle(rest)
+            hands = []
+            for s, size in enumerate(k.hand_sizes):
+                if s in seen:
+                    hands.append(sorted(truth.hands[s]))
+                else:
+                    hands.append(sorted(rest[:size]))
+                    del rest[:size]
+            world.hands = hands
             world.deck = tuple(world.deck[:truth.pos]) + tuple(rest)
             return world
 
@@ -199,6 +216,10 @@ def main(argv: list[str] | None = None) -> None:
         if sees not in ("auction", "play", "all"):
             raise SystemExit("oracle.py: --sees auction, play or all")
         Oracle28.sees = sees
+        del args[i:i + 2]
+    if "--after" in args:
+        i = args.index("--after")
+        OracleCas.after = int(args[i + 1])
         del args[i:i + 2]
     if not {"twentyeight", "cassino", "ass"} & set(args):
         raise SystemExit("oracle.py: --game twentyeight, cassino or ass (a player that sees)")

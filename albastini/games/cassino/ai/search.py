@@ -39,7 +39,7 @@ from typing import Any
 
 from .. import kernel as K
 from ..deal import code_of
-from . import ismcts
+from . import ismcts, reading
 from .core import (
     SWEEP,
     WORTH,
@@ -288,6 +288,11 @@ class SearchPlayer(NormalPlayer):
         #: then only when the other unseen cards run out (:func:`.core.passed_up`'s
         #: ``trails``). The bench sets it (``arena.py --trails-cas``).
         self.read_trails = False
+        #: How sharply the other seats' plays this round are read (:mod:`.reading`: the
+        #: softmax's ``beta`` on normal's score; 0: not read), and how many worlds are drawn
+        #: for each one kept by that reading. The bench sets them (``arena.py --read-cas``).
+        self.read_beta = 0.0
+        self.read_draws = 8
 
     @staticmethod
     def search_for(players: int) -> str:
@@ -346,6 +351,14 @@ class SearchPlayer(NormalPlayer):
         # the others showed they lack by passing up a capture this round
         values = worth_now(k.piles, k.captured)
         lacks = passed_up(view, k, self.read_trails)
+        plays = reading.read_plays(view, k, self.read_beta) if self.read_beta else []
+
+        def draw() -> K.State:
+            world = sample_world(k, self.rng, lacks)
+            if not plays:
+                return world
+            return reading.weighted_world(lambda: sample_world(k, self.rng, lacks), plays,
+                                          self.rng, self.read_draws, world)
         deadline = perf_counter() + self.time_ms / 1000
         by_win = self.end_by_win
         search = self.play_search or self.search_for(k.players)
@@ -361,7 +374,7 @@ class SearchPlayer(NormalPlayer):
 
             roll, policy = self.tree_policies(k.seat, others)
             root = ismcts.search(
-                lambda: sample_world(k, self.rng, lacks), actions, self.rng, more, horizon,
+                draw, actions, self.rng, more, horizon,
                 roll, lambda end, world: outcomes(end, world, values, left, by_win),
                 policy, self.explore, paired)
             visits = [child.visits for child in root.children.values()]
@@ -376,7 +389,7 @@ class SearchPlayer(NormalPlayer):
                     break
             elif done and perf_counter() >= deadline:
                 break
-            world = sample_world(k, self.rng, lacks)
+            world = draw()
             scores = []
             for action in actions:
                 # a world with many builds to play out can take long under load: once one
