@@ -62,6 +62,106 @@ class Worth:
         return sum(self.table[c] for c in cards if c < 52)
 
 
+def card_points(card: int) -> int:
+    """The points a card scores on its own: 10♦ 2, 2♠ 1, an Ace 1."""
+    return 2 if card == K.TEN_D else 1 if card == K.TWO_S or K.RANK[card] == 0 else 0
+
+
+def solvable(k: Knowledge) -> bool:
+    """Whether the rest of the deal is open to ``k``'s seat: heads-up with the pack dealt,
+    every unseen card is in the other hand (and the piles are known from the history)."""
+    return (k.players == 2 and k.pack == 0 and len(k.piles) == 2
+            and len(k.unseen) == k.hand_sizes[1 - k.seat])
+
+
+class Endgame:
+    """The last round heads-up played out exactly: every card is known once the pack is
+    dealt (the unseen ones are the other hand), so each play is valued by minimax (alpha-beta)
+    over the rest of the deal, as a counting player reads it. The value of a finished deal
+    is who won it (100 a deal won, -100 lost), then the points' margin; the cards left on
+    the table go to the last capturer."""
+
+    def __init__(self, k: Knowledge) -> None:
+        self.me = k.seat
+        self.dealer = k.dealer
+        hands = [list(k.hand), list(k.unseen)] if k.seat == 0 else [list(k.unseen), list(k.hand)]
+        self.hands = (tuple(sorted(hands[0])), tuple(sorted(hands[1])))
+        self.table = list(k.table)
+        self.last = k.last_capturer
+        tally = [0] * 6  # cards 0, 1; spades 0, 1; points 0, 1 (cassinos, aces, sweeps)
+        for t in range(2):
+            tally[t] = len(k.piles[t])
+            tally[2 + t] = sum(1 for c in k.piles[t] if c % 4 == K.SPADE)
+            tally[4 + t] = sum(card_points(c) for c in k.piles[t]) + k.sweeps[t]
+        self.tally = tuple(tally)
+        self.nodes = 0
+
+    def best(self, ranked: Sequence[str]) -> str:
+        """The code of ``ranked`` (best first by the rules) that minimax values most: the
+        first of equal values."""
+        best, alpha = ranked[0], -1e9
+        for code in ranked:
+            v = self.play(self.table, self.hands, self.me, self.tally, self.last,
+                          action_of(code), alpha, 1e9)
+            if v > alpha:
+                best, alpha = code, v
+        return best
+
+    def final(self, table: Sequence[K.Item], tally: tuple[int, ...], last: int) -> float:
+        """The value of the finished deal for this seat: the leftover to the last capturer."""
+        t = list(tally)
+        taker = last if last >= 0 else self.dealer
+        for it in table:
+            for c in it[1]:
+                t[taker] += 1
+                t[2 + taker] += c % 4 == K.SPADE
+                t[4 + taker] += card_points(c)
+        pts = [t[4], t[5]]
+        if t[0] != t[1]:
+            pts[0 if t[0] > t[1] else 1] += 3
+        if t[2] != t[3]:
+            pts[0 if t[2] > t[3] else 1] += 1
+        diff = pts[self.me] - pts[1 - self.me]
+        return diff + (100.0 if diff > 0 else -100.0 if diff < 0 else 0.0)
+
+    def play(self, table: Sequence[K.Item], hands: tuple[tuple[int, ...], ...], seat: int,
+             tally: tuple[int, ...], last: int, action: K.Action, alpha: float,
+             beta: float) -> float:
+        """The minimax value after ``seat`` plays ``action``."""
+        self.nodes += 1
+        rest, taken = after(table, action, seat)
+        hand = list(hands[seat])
+        hand.remove(action[1])
+        new = (tuple(hand), hands[1]) if seat == 0 else (hands[0], tuple(hand))
+        if action[0] == K.CAPTURE:
+            t = list(tally)
+            t[seat] += len(taken)
+            t[2 + seat] += sum(1 for c in taken if c % 4 == K.SPADE)
+            t[4 + seat] += sum(card_points(c) for c in taken) + (0 if rest else 1)
+            tally, last = tuple(t), seat
+        if not new[0] and not new[1]:
+            return self.final(rest, tally, last)
+        return self.value(rest, new, 1 - seat, tally, last, alpha, beta)
+
+    def value(self, table: Sequence[K.Item], hands: tuple[tuple[int, ...], ...], seat: int,
+              tally: tuple[int, ...], last: int, alpha: float, beta: float) -> float:
+        """The minimax value with ``seat`` to play (alpha-beta)."""
+        actions = K.legal_actions(table, hands[seat], seat)
+        # captures first, the larger first: they cut the search soonest
+        actions.sort(key=lambda a: (a[0] != K.CAPTURE, -len(a[3])))
+        if seat == self.me:
+            for a in actions:
+                alpha = max(alpha, self.play(table, hands, seat, tally, last, a, alpha, beta))
+                if alpha >= beta:
+                    break
+            return alpha
+        for a in actions:
+            beta = min(beta, self.play(table, hands, seat, tally, last, a, alpha, beta))
+            if alpha >= beta:
+                break
+        return beta
+
+
 class ExpertPlayer(CodeChooser):
     """The expert rule player of Cassino (see the module's docstring)."""
 
@@ -76,11 +176,18 @@ class ExpertPlayer(CodeChooser):
     #: How much of the next player's expected take counts against a play.
     THREAT = 1.0
 
+    #: Solve the last round exactly heads-up (every unseen card is in the other hand).
+    EXACT = 1
+
     def _choose(self, view: Mapping[str, Any], legal: list[str]) -> str:
         k = read_view(view)
         piles = k.piles or [[] for _ in range(k.n_teams)]
         worth = Worth(piles, self.CARD, self.SPADE)
-        return max(legal, key=lambda code: (self.score(k, worth, action_of(code)), code))
+        ranked = sorted(legal, key=lambda code: (self.score(k, worth, action_of(code)), code),
+                        reverse=True)
+        if self.EXACT and solvable(k):
+            return Endgame(k).best(ranked)
+        return ranked[0]
 
     # ----------------------------------------------------------------- pieces
     def next_opponent(self, k: Knowledge) -> int:
