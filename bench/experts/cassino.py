@@ -8,9 +8,10 @@ Once the pack is dealt, a counting player knows where the unseen cards are: head
 one is in the other hand, so from the last round's first card the expert plays the rest of
 the deal exactly (minimax, alpha-beta, over :mod:`albastini.games.cassino.kernel`'s rules:
 who wins the deal first, then the points' margin, the last capture taking the table). With
-three or four players it does the same once at most six cards are left in the hands, over
-every placement of the unseen cards among the other hands (at most 100), choosing the play
-with the best mean. The rules below rank the plays before (and order the search's ties).
+three players it does the same once at most eight cards are left in the hands (four pairs:
+seven), over every placement of the unseen cards among the other hands (at most 100),
+choosing the play with the best mean. The rules below rank the plays before that (and
+order the search's ties).
 
 Otherwise each legal play is valued, with no sampling, as a counting player values it:
 
@@ -229,12 +230,15 @@ class ExpertPlayer(CodeChooser):
     KEEP = 0.01
     #: How much of the next player's expected take counts against a play.
     THREAT = 1.0
+    #: In the last round, what a capture's chance to take the cards left at the end is worth.
+    LEFTOVER = 0.3
 
     #: Solve the last round exactly once the pack is dealt: heads-up from its first card
     #: (every unseen card is in the other hand); with more players over every placement of
-    #: the unseen cards, once at most PLIES cards are left in hands and WORLDS placements.
+    #: the unseen cards, once at most PLIES[players] cards are left in hands and WORLDS
+    #: placements.
     EXACT = 1
-    PLIES = 6
+    PLIES: Mapping[int, int] = {3: 8, 4: 7}
     WORLDS = 100
 
     def _choose(self, view: Mapping[str, Any], legal: list[str]) -> str:
@@ -248,7 +252,7 @@ class ExpertPlayer(CodeChooser):
                 placed = worlds(k, 1)
                 if placed:
                     return Endgame(k, placed[0]).best(ranked)
-            elif sum(k.hand_sizes) <= self.PLIES:
+            elif sum(k.hand_sizes) <= self.PLIES.get(k.players, 0):
                 placed = worlds(k, self.WORLDS)
                 if placed:
                     return self.mean_best(k, ranked, placed)
@@ -328,7 +332,7 @@ class ExpertPlayer(CodeChooser):
             if not table:
                 gain += SWEEP
             if k.pack == 0:
-                gain += 0.3 * self.leftover_share(k, table)
+                gain += self.LEFTOVER * self.leftover_share(k, table)
         elif kind == K.BUILD:
             # it takes the build with the card it holds, unless the next player takes it
             # first: that loss is in the threat of the table left
