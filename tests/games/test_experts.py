@@ -329,3 +329,90 @@ def test_albastini_expert_leads_away_from_suits_whose_points_are_out() -> None:
         view = deal.view(deal.to_act, history=True)
         open_, _ = split(view)
         assert make_expert("albastini", seed=1).choose(view)[5:] not in open_
+
+
+def _cassino_exact_value(st: Any, team: int) -> float:
+    """Brute-force minimax of a Cassino deal from ``st`` (the full state: every hand known),
+    straight from the rules' engine: ``team`` maximises, the others minimise; a finished
+    deal is worth 100 won / -100 lost / 0 tied, plus the points' margin over the best other
+    team."""
+    if st.finished:
+        points = st.score()[0]
+        diff = points[team] - max(p for t, p in enumerate(points) if t != team)
+        return float(diff) + (100.0 if diff > 0 else -100.0 if diff < 0 else 0.0)
+    values: list[float] = []
+    for action in st.legal():
+        child = st.copy()
+        child.apply(action)
+        values.append(_cassino_exact_value(child, team))
+    return max(values) if st.team_of(st.to_act) == team else min(values)
+
+
+def test_cassino_expert_plays_the_last_round_exactly() -> None:
+    """Heads-up, once the pack is dealt every unseen card is in the other hand: the expert's
+    play is worth what the best play is worth by a brute-force minimax of the true deal, and
+    in some positions the rules alone would have played worse."""
+    from albastini.games.cassino.ai.core import action_of
+    from bench.experts.cassino import ExpertPlayer as ExpertCas
+
+    rules = ExpertCas()
+    rules.EXACT = 0
+    checked = better = 0
+    for seed in range(40):
+        deal = cassino.new_deal(2, 1, seed % 2, seed=seed)
+        bots = [make_expert("cassino"), cassino.make_player("normal", seed=seed)]
+        while deal.phase != "finished":
+            seat = deal.to_act
+            assert seat is not None
+            view = cassino.table_view(deal, seat)
+            st = deal.state
+            if (seat == 0 and view["pack"] == 0 and sum(view["hand_sizes"]) <= 5
+                    and len(view["legal"]) > 1):
+                code = bots[0].choose(view)
+                worth = {}
+                for c in view["legal"]:
+                    child = st.copy()
+                    child.apply(action_of(c))
+                    worth[c] = _cassino_exact_value(child, 0)
+                assert worth[code] == max(worth.values()), (code, worth)
+                checked += 1
+                better += worth[rules.choose(view)] < worth[code]
+            deal.apply(bots[seat].choose(view))
+    assert checked >= 20 and better >= 1
+
+
+@pytest.mark.parametrize(("players", "team_size"), [(2, 1), (3, 1), (4, 2)])
+def test_cassino_expert_sees_only_its_view(players: int, team_size: int) -> None:
+    """At decisions all through several deals (its exact last round included) the cards the
+    seat cannot see (the other hands, the undealt pack) are dealt differently around the same
+    view: the view is the same, and so is the expert's choice."""
+    checked = 0
+    for seed in range(3):
+        deal = cassino.new_deal(players, team_size, seed % players, seed=seed)
+        bots = [make_expert("cassino", seed=s) for s in range(players)]
+        rng = random.Random(seed)
+        while deal.phase != "finished":
+            seat = deal.to_act
+            assert seat is not None
+            view = cassino.table_view(deal, seat)
+            code = bots[seat].choose(view)
+            if len(view["legal"]) > 1 and rng.random() < 0.5:
+                st = deal.state
+                others = [s for s in range(players) if s != seat]
+                hidden = [c for s in others for c in st.hands[s]] + list(st.deck[st.pos:])
+                for _ in range(3):
+                    twin = st.copy()
+                    rng.shuffle(hidden)
+                    rest = list(hidden)
+                    for s in others:
+                        n = len(st.hands[s])
+                        twin.hands[s], rest = sorted(rest[:n]), rest[n:]
+                    twin.deck = tuple(list(st.deck[:st.pos]) + rest)
+                    deal.state = twin
+                    twin_view = cassino.table_view(deal, seat)
+                    deal.state = st
+                    assert twin_view == view
+                    assert make_expert("cassino", seed=seat).choose(twin_view) == code
+                checked += 1
+            deal.apply(code)
+    assert checked > 20
