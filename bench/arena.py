@@ -166,7 +166,8 @@ def make_bot(game: str, level: str, seed: int, options: dict[str, Any]) -> Any:
         search = {name: opts.pop(name)
                   for name in ("play_search", "explore", "horizon_value", "paired",
                                "horizon_rounds", "end_by_win", "others_policy",
-                               "partner_policy", "read_trails", "read_beta", "read_draws")
+                               "partner_policy", "read_trails", "read_beta", "read_draws",
+                               "exact_end")
                   if name in opts}
         bot = cas.make_player(level, seed=seed, **opts)
         if isinstance(bot, SearchPlayerCas):
@@ -669,6 +670,9 @@ def main(argv: list[str] | None = None) -> None:
                         help="cassino: hard weighs its worlds by the other seats' plays this "
                         "round (a softmax of normal's score, sharpness BETA; DRAWS worlds "
                         "drawn for each one kept, default 8)")
+    parser.add_argument("--exact-cas", default=None, choices=["on", "off"],
+                        help="cassino: hard plays the end of the deal exactly once the pack "
+                        "is dealt (default on)")
     parser.add_argument("--end-cas", default=None, choices=["win", "margin"],
                         help="cassino: a deal played out scored by who won (default) or margin")
     parser.add_argument("--honour28", action="store_true",
@@ -754,6 +758,8 @@ def main(argv: list[str] | None = None) -> None:
                 opts28["partner_policy"] = args.partner_cas
             if cassino and args.trails_cas:
                 opts28["read_trails"] = True
+            if cassino and args.exact_cas:
+                opts28["exact_end"] = args.exact_cas == "on"
             if cassino and args.read_cas:
                 beta, _, draws = args.read_cas.partition(",")
                 opts28["read_beta"] = float(beta)
@@ -807,6 +813,7 @@ def main(argv: list[str] | None = None) -> None:
         + (f", partner {args.partner_cas}" if cassino and args.partner_cas else "")
         + (", trails read" if cassino and args.trails_cas else "")
         + (f", plays read {args.read_cas}" if cassino and args.read_cas else "")
+        + (f", exact end {args.exact_cas}" if cassino and args.exact_cas else "")
         + (", no free bid without a Jack or a Nine" if twenty_eight and args.honour28 else "")
         + (", trump card: the weakest of a suit" if twenty_eight and args.weakest28 else "")
         + (", trump card: the model's" if twenty_eight and args.modeltrump28 else "")

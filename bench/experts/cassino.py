@@ -30,8 +30,6 @@ Otherwise each legal play is valued, with no sampling, as a counting player valu
 
 from __future__ import annotations
 
-import itertools
-import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -44,6 +42,7 @@ from albastini.games.cassino.ai.core import (
     chance_held,
     read_view,
 )
+from albastini.games.cassino.ai.endgame import exact_choice
 from albastini.games.players import CodeChooser
 
 #: The points of the cards that score alone.
@@ -80,143 +79,6 @@ class Worth:
         return sum(self.table[c] for c in cards if c < 52)
 
 
-def card_points(card: int) -> int:
-    """The points a card scores on its own: 10♦ 2, 2♠ 1, an Ace 1."""
-    return 2 if card == K.TEN_D else 1 if card == K.TWO_S or K.RANK[card] == 0 else 0
-
-
-def worlds(k: Knowledge, most: int) -> list[tuple[tuple[int, ...], ...]]:
-    """Every way the unseen cards may lie in the other hands once the pack is dealt (each
-    seat's hand sorted, this seat's own as it is), or [] when there are more than ``most``
-    or the pack is not dealt yet. Heads-up there is one: the other hand is the unseen cards."""
-    if k.pack or len(k.piles) != k.n_teams:
-        return []
-    others = [s for s in range(k.players) if s != k.seat]
-    if len(k.unseen) != sum(k.hand_sizes[s] for s in others):
-        return []
-    count = math.factorial(len(k.unseen))
-    for s in others:
-        count //= math.factorial(k.hand_sizes[s])
-    if count > most:
-        return []
-    out: list[tuple[tuple[int, ...], ...]] = []
-
-    def deal(i: int, left: tuple[int, ...], hands: list[tuple[int, ...]]) -> None:
-        if i == len(others):
-            full = [tuple(sorted(k.hand))] * k.players
-            for s, h in zip(others, hands, strict=True):
-                full[s] = h
-            out.append(tuple(full))
-            return
-        for hand in itertools.combinations(left, k.hand_sizes[others[i]]):
-            deal(i + 1, tuple(c for c in left if c not in hand), [*hands, hand])
-
-    deal(0, tuple(sorted(k.unseen)), [])
-    return out
-
-
-class Endgame:
-    """The rest of the deal played out exactly once the pack is dealt, in one placement of
-    the unseen cards (``hands``; heads-up the only one): each play is valued by minimax
-    (alpha-beta) over the rest of the deal, this seat's side maximising and the others
-    minimising, as a counting player reads it. The value of a finished deal is who won it
-    (100 a deal won, -100 lost, 0 a tie for the top), then the points' margin over the best
-    other side; the cards left on the table go to the last capturer."""
-
-    def __init__(self, k: Knowledge, hands: tuple[tuple[int, ...], ...]) -> None:
-        self.n = k.players
-        self.nt = k.n_teams
-        self.team = k.team_of(k.seat)
-        self.seat = k.seat
-        self.dealer = k.dealer
-        self.hands = hands
-        self.table = list(k.table)
-        self.last = k.last_capturer
-        nt = self.nt
-        # per team: cards [0, nt), spades [nt, 2 nt), points [2 nt, 3 nt) (cassinos, aces,
-        # sweeps)
-        tally = [0] * (3 * nt)
-        for t in range(nt):
-            tally[t] = len(k.piles[t])
-            tally[nt + t] = sum(1 for c in k.piles[t] if c % 4 == K.SPADE)
-            tally[2 * nt + t] = sum(card_points(c) for c in k.piles[t]) + k.sweeps[t]
-        self.tally = tuple(tally)
-        self.nodes = 0
-
-    def best(self, ranked: Sequence[str]) -> str:
-        """The code of ``ranked`` (best first by the rules) that minimax values most: the
-        first of equal values."""
-        best, alpha = ranked[0], -1e9
-        for code in ranked:
-            v = self.after_play(action_of(code), alpha, 1e9)
-            if v > alpha:
-                best, alpha = code, v
-        return best
-
-    def after_play(self, action: K.Action, alpha: float = -1e9, beta: float = 1e9) -> float:
-        """The minimax value of this seat playing ``action`` now (exact inside the window)."""
-        return self.play(self.table, self.hands, self.seat, self.tally, self.last, action,
-                         alpha, beta)
-
-    def final(self, table: Sequence[K.Item], tally: tuple[int, ...], last: int) -> float:
-        """The value of the finished deal for this seat: the leftover to the last capturer."""
-        nt = self.nt
-        t = list(tally)
-        taker = (last if last >= 0 else self.dealer) % nt
-        for it in table:
-            for c in it[1]:
-                t[taker] += 1
-                t[nt + taker] += c % 4 == K.SPADE
-                t[2 * nt + taker] += card_points(c)
-        pts = t[2 * nt:]
-        for base, bonus in ((0, 3), (nt, 1)):  # most cards, most spades: strictly
-            counts = t[base:base + nt]
-            top = max(counts)
-            if counts.count(top) == 1:
-                pts[counts.index(top)] += bonus
-        diff = pts[self.team] - max(p for i, p in enumerate(pts) if i != self.team)
-        return diff + (100.0 if diff > 0 else -100.0 if diff < 0 else 0.0)
-
-    def play(self, table: Sequence[K.Item], hands: tuple[tuple[int, ...], ...], seat: int,
-             tally: tuple[int, ...], last: int, action: K.Action, alpha: float,
-             beta: float) -> float:
-        """The minimax value after ``seat`` plays ``action``."""
-        self.nodes += 1
-        rest, taken = after(table, action, seat)
-        hand = list(hands[seat])
-        hand.remove(action[1])
-        new = (*hands[:seat], tuple(hand), *hands[seat + 1:])
-        if action[0] == K.CAPTURE:
-            nt = self.nt
-            team = seat % nt
-            t = list(tally)
-            t[team] += len(taken)
-            t[nt + team] += sum(1 for c in taken if c % 4 == K.SPADE)
-            t[2 * nt + team] += sum(card_points(c) for c in taken) + (0 if rest else 1)
-            tally, last = tuple(t), seat
-        if not any(new):
-            return self.final(rest, tally, last)
-        return self.value(rest, new, (seat + 1) % self.n, tally, last, alpha, beta)
-
-    def value(self, table: Sequence[K.Item], hands: tuple[tuple[int, ...], ...], seat: int,
-              tally: tuple[int, ...], last: int, alpha: float, beta: float) -> float:
-        """The minimax value with ``seat`` to play (alpha-beta)."""
-        actions = K.legal_actions(table, hands[seat], seat)
-        # captures first, the larger first: they cut the search soonest
-        actions.sort(key=lambda a: (a[0] != K.CAPTURE, -len(a[3])))
-        if seat % self.nt == self.team:
-            for a in actions:
-                alpha = max(alpha, self.play(table, hands, seat, tally, last, a, alpha, beta))
-                if alpha >= beta:
-                    break
-            return alpha
-        for a in actions:
-            beta = min(beta, self.play(table, hands, seat, tally, last, a, alpha, beta))
-            if alpha >= beta:
-                break
-        return beta
-
-
 class ExpertPlayer(CodeChooser):
     """The expert rule player of Cassino (see the module's docstring)."""
 
@@ -247,24 +109,8 @@ class ExpertPlayer(CodeChooser):
         worth = Worth(piles, self.CARD, self.SPADE)
         ranked = sorted(legal, key=lambda code: (self.score(k, worth, action_of(code)), code),
                         reverse=True)
-        if self.EXACT:
-            if k.players == 2:
-                placed = worlds(k, 1)
-                if placed:
-                    return Endgame(k, placed[0]).best(ranked)
-            elif sum(k.hand_sizes) <= self.PLIES.get(k.players, 0):
-                placed = worlds(k, self.WORLDS)
-                if placed:
-                    return self.mean_best(k, ranked, placed)
-        return ranked[0]
-
-    def mean_best(self, k: Knowledge, ranked: Sequence[str],
-                  placed: Sequence[tuple[tuple[int, ...], ...]]) -> str:
-        """With several placements of the unseen cards: the code of ``ranked`` whose exact
-        value, averaged over them, is the most (the first of equal means)."""
-        games = [Endgame(k, hands) for hands in placed]
-        means = [sum(g.after_play(action_of(code)) for g in games) for code in ranked]
-        return ranked[means.index(max(means))]
+        exact = exact_choice(k, ranked, self.PLIES, self.WORLDS) if self.EXACT else None
+        return exact or ranked[0]
 
     # ----------------------------------------------------------------- pieces
     def next_opponent(self, k: Knowledge) -> int:

@@ -22,7 +22,7 @@ from bench.experts.twentyeight import ExpertPlayer as Expert28
 from bench.experts.twentyeight import trump_value
 
 from .ass.helpers import hidden_dealt_again
-from .cassino.helpers import loose, position
+from .cassino.helpers import exact_value, loose, position
 from .twentyeight.helpers import deck_for
 
 
@@ -331,23 +331,6 @@ def test_albastini_expert_leads_away_from_suits_whose_points_are_out() -> None:
         assert make_expert("albastini", seed=1).choose(view)[5:] not in open_
 
 
-def _cassino_exact_value(st: Any, team: int) -> float:
-    """Brute-force minimax of a Cassino deal from ``st`` (the full state: every hand known),
-    straight from the rules' engine: ``team`` maximises, the others minimise; a finished
-    deal is worth 100 won / -100 lost / 0 tied, plus the points' margin over the best other
-    team."""
-    if st.finished:
-        points = st.score()[0]
-        diff = points[team] - max(p for t, p in enumerate(points) if t != team)
-        return float(diff) + (100.0 if diff > 0 else -100.0 if diff < 0 else 0.0)
-    values: list[float] = []
-    for action in st.legal():
-        child = st.copy()
-        child.apply(action)
-        values.append(_cassino_exact_value(child, team))
-    return max(values) if st.team_of(st.to_act) == team else min(values)
-
-
 def test_cassino_expert_plays_the_last_round_exactly() -> None:
     """Heads-up, once the pack is dealt every unseen card is in the other hand: the expert's
     play is worth what the best play is worth by a brute-force minimax of the true deal, and
@@ -373,7 +356,7 @@ def test_cassino_expert_plays_the_last_round_exactly() -> None:
                 for c in view["legal"]:
                     child = st.copy()
                     child.apply(action_of(c))
-                    worth[c] = _cassino_exact_value(child, 0)
+                    worth[c] = exact_value(child, 0)
                 assert worth[code] == max(worth.values()), (code, worth)
                 checked += 1
                 better += worth[rules.choose(view)] < worth[code]

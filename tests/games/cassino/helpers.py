@@ -154,3 +154,20 @@ def assert_blind(deal: Deal, choose: Callable[[Mapping[str, Any]], str], times: 
         assert again == view
         assert choose(again) == choice
     assert all(K.CODES[x] not in json.dumps(view) for x in hidden)
+
+
+def exact_value(st: Any, team: int) -> float:
+    """Brute-force minimax of a Cassino deal from ``st`` (the full state: every hand known),
+    straight from the rules' engine: ``team`` maximises, the others minimise; a finished
+    deal is worth 100 won / -100 lost / 0 tied, plus the points' margin over the best other
+    team."""
+    if st.finished:
+        points = st.score()[0]
+        diff = points[team] - max(p for t, p in enumerate(points) if t != team)
+        return float(diff) + (100.0 if diff > 0 else -100.0 if diff < 0 else 0.0)
+    values: list[float] = []
+    for action in st.legal():
+        child = st.copy()
+        child.apply(action)
+        values.append(exact_value(child, team))
+    return max(values) if st.team_of(st.to_act) == team else min(values)

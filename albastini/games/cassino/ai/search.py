@@ -52,6 +52,7 @@ from .core import (
     rollout_move,
     worth_now,
 )
+from .endgame import exact_choice
 from .players import NormalPlayer
 
 #: Placeholder for a captured card whose identity does not matter (counted, never scored).
@@ -246,6 +247,10 @@ class SearchPlayer(NormalPlayer):
     level = "search"
     #: Rounds played out after the current one.
     HORIZON = 1
+    #: With more players than two, the cards left in the hands from which the end is played
+    #: exactly (over every placement of the unseen cards, if at most :data:`EXACT_WORLDS`).
+    EXACT_PLIES: Mapping[int, int] = {3: 8, 4: 7}
+    EXACT_WORLDS = 100
 
     def __init__(self, seed: int | None = None, time_ms: float = 150.0,
                  iterations: int | None = None) -> None:
@@ -292,6 +297,10 @@ class SearchPlayer(NormalPlayer):
         #: softmax's ``beta`` on normal's score; 0: not read), and how many worlds are drawn
         #: for each one kept by that reading. The bench sets them (``arena.py --read-cas``).
         self.read_beta = 0.0
+        #: Whether the end of the deal is played exactly once the pack is dealt
+        #: (:func:`.endgame.exact_choice`: heads-up the whole last round, with more players
+        #: the last :data:`EXACT_PLIES` cards). The bench turns it off (``--exact-cas off``).
+        self.exact_end = True
         self.read_draws = 8
 
     @staticmethod
@@ -347,6 +356,13 @@ class SearchPlayer(NormalPlayer):
         horizon = k.round + rounds  # builds are settled within a round
         # the heuristic's order breaks ties and is the answer if no world fits in the time
         prior = [self.score(k, a) for a in actions]
+        if self.exact_end and len(actions) > 1:
+            ranked = sorted(legal, key=lambda code: (prior[legal.index(code)], code),
+                            reverse=True)
+            exact = exact_choice(k, ranked, self.EXACT_PLIES, self.EXACT_WORLDS)
+            if exact is not None:
+                self.worlds = 0
+                return exact
         # what a card is worth now (majorities already won count nothing), and the cards
         # the others showed they lack by passing up a capture this round
         values = worth_now(k.piles, k.captured)
