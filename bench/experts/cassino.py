@@ -6,7 +6,8 @@ captured) and nothing else.
 
 Once the pack is dealt, a counting player knows where the unseen cards are: heads-up every
 one is in the other hand, so from the last round's first card the expert plays the rest of
-the deal exactly (minimax, alpha-beta, over :mod:`albastini.games.cassino.kernel`'s rules:
+the deal exactly (:mod:`albastini.games.cassino.ai.endgame`, which the search player uses
+too: minimax, alpha-beta, over :mod:`albastini.games.cassino.kernel`'s rules:
 who wins the deal first, then the points' margin, the last capture taking the table). With
 three players it does the same once at most eight cards are left in the hands (four pairs:
 seven), over every placement of the unseen cards among the other hands (at most 100),

@@ -24,10 +24,15 @@ the rollouts stop at the end of this round with the position left valued (:func:
 so that a decision sees more worlds (:meth:`SearchPlayer.rollouts_for`; bench/README.md,
 "Fifth round" and "Sixth round").
 
+Once the pack is dealt, the end of the deal is played exactly (:mod:`.endgame`: heads-up the
+whole last round, every unseen card being in the other hand; with more players the last
+cards, over every placement of the unseen ones), as the bench's expert plays it.
+
 Selectable for the bench: the search chosen otherwise (``play_search``), the other seats'
 rollout policy (``others_policy``), the position left at the horizon valued or not
 (``horizon_value``), the rounds played out (``horizon_rounds``), a finished deal scored by
-its margin (``end_by_win``).
+its margin (``end_by_win``), the exact end off (``exact_end``), the other seats' plays of
+this round read softly (``read_beta``, :mod:`.reading`).
 """
 
 from __future__ import annotations
@@ -297,11 +302,11 @@ class SearchPlayer(NormalPlayer):
         #: softmax's ``beta`` on normal's score; 0: not read), and how many worlds are drawn
         #: for each one kept by that reading. The bench sets them (``arena.py --read-cas``).
         self.read_beta = 0.0
+        self.read_draws = 8
         #: Whether the end of the deal is played exactly once the pack is dealt
         #: (:func:`.endgame.exact_choice`: heads-up the whole last round, with more players
         #: the last :data:`EXACT_PLIES` cards). The bench turns it off (``--exact-cas off``).
         self.exact_end = True
-        self.read_draws = 8
 
     @staticmethod
     def search_for(players: int) -> str:
@@ -357,9 +362,9 @@ class SearchPlayer(NormalPlayer):
         # the heuristic's order breaks ties and is the answer if no world fits in the time
         prior = [self.score(k, a) for a in actions]
         if self.exact_end and len(actions) > 1:
-            ranked = sorted(legal, key=lambda code: (prior[legal.index(code)], code),
-                            reverse=True)
-            exact = exact_choice(k, ranked, self.EXACT_PLIES, self.EXACT_WORLDS)
+            order = sorted(range(len(legal)), key=lambda i: (prior[i], legal[i]), reverse=True)
+            exact = exact_choice(k, [legal[i] for i in order], self.EXACT_PLIES,
+                                 self.EXACT_WORLDS)
             if exact is not None:
                 self.worlds = 0
                 return exact
