@@ -672,7 +672,8 @@ def main(argv: list[str] | None = None) -> None:
                         "drawn for each one kept, default 8)")
     parser.add_argument("--exact-cas", default=None, choices=["on", "off"],
                         help="cassino: hard plays the end of the deal exactly once the pack "
-                        "is dealt (default on)")
+                        "is dealt (default hard's own: heads-up only; on: with more players "
+                        "too, the last 8 cards with 3 players, 7 in 4 pairs)")
     parser.add_argument("--end-cas", default=None, choices=["win", "margin"],
                         help="cassino: a deal played out scored by who won (default) or margin")
     parser.add_argument("--honour28", action="store_true",

@@ -3,6 +3,8 @@ hard's play is worth what a brute-force minimax of the true deal says the best p
 
 from __future__ import annotations
 
+import pytest
+
 from albastini.games.cassino import make_player, new_deal, table_view
 from albastini.games.cassino.ai import SearchPlayer
 from albastini.games.cassino.ai.core import action_of
@@ -38,3 +40,21 @@ def test_hard_plays_the_last_round_exactly() -> None:
                 worse += worth[tree.choose(view)] < max(worth.values())
             deal.apply((hard if seat == 0 else normal).choose(view))
     assert checked >= 20 and worse >= 1
+
+
+@pytest.mark.parametrize(("players", "team_size"), [(3, 1), (4, 2)])
+def test_hard_with_the_exact_end_asked_for_plays_legal_codes(players: int,
+                                                            team_size: int) -> None:
+    """With more players the exact end is a bench option (``exact_end``): every placement of
+    the hidden cards played out, legal codes to the end of the deal; by default hard keeps
+    its own search there."""
+    hard = make_player("hard", seed=1, iterations=2)
+    assert isinstance(hard, SearchPlayer)
+    assert not hard.exact_for(players) and hard.exact_for(2)
+    hard.exact_end = True
+    deal = new_deal(players, team_size, 0, seed=players)
+    while deal.phase != "finished":
+        view = table_view(deal, deal.to_act)
+        code = hard.choose(view)
+        assert code in view["legal"]
+        deal.apply(code)

@@ -24,14 +24,13 @@ the rollouts stop at the end of this round with the position left valued (:func:
 so that a decision sees more worlds (:meth:`SearchPlayer.rollouts_for`; bench/README.md,
 "Fifth round" and "Sixth round").
 
-Once the pack is dealt, the end of the deal is played exactly (:mod:`.endgame`: heads-up the
-whole last round, every unseen card being in the other hand; with more players the last
-cards, over every placement of the unseen ones), as the bench's expert plays it.
+Heads-up, once the pack is dealt, the last round is played exactly (:mod:`.endgame`: every
+unseen card is then in the other hand), as the bench's expert plays it.
 
 Selectable for the bench: the search chosen otherwise (``play_search``), the other seats'
 rollout policy (``others_policy``), the position left at the horizon valued or not
 (``horizon_value``), the rounds played out (``horizon_rounds``), a finished deal scored by
-its margin (``end_by_win``), the exact end off (``exact_end``), the other seats' plays of
+its margin (``end_by_win``), the exact end on or off (``exact_end``), the other seats' plays of
 this round read softly (``read_beta``, :mod:`.reading`).
 """
 
@@ -252,8 +251,9 @@ class SearchPlayer(NormalPlayer):
     level = "search"
     #: Rounds played out after the current one.
     HORIZON = 1
-    #: With more players than two, the cards left in the hands from which the end is played
-    #: exactly (over every placement of the unseen cards, if at most :data:`EXACT_WORLDS`).
+    #: With more players than two, where the end is played exactly only when the bench asks
+    #: (:attr:`exact_end`): the cards left in the hands from which it is (over every placement
+    #: of the unseen cards, if at most :data:`EXACT_WORLDS`), as the bench's expert does.
     EXACT_PLIES: Mapping[int, int] = {3: 8, 4: 7}
     EXACT_WORLDS = 100
 
@@ -305,8 +305,9 @@ class SearchPlayer(NormalPlayer):
         self.read_draws = 8
         #: Whether the end of the deal is played exactly once the pack is dealt
         #: (:func:`.endgame.exact_choice`: heads-up the whole last round, with more players
-        #: the last :data:`EXACT_PLIES` cards). The bench turns it off (``--exact-cas off``).
-        self.exact_end = True
+        #: the last :data:`EXACT_PLIES` cards); None: :meth:`exact_for` the table. The bench
+        #: sets it (``arena.py --exact-cas``).
+        self.exact_end: bool | None = None
 
     @staticmethod
     def search_for(players: int) -> str:
@@ -315,6 +316,16 @@ class SearchPlayer(NormalPlayer):
         against normal (0.65 against 0.57, the same packs); PIMC with more players, where
         the tree's one screen was behind (4 pairs against normal, 0.43 against 0.51)."""
         return "ismcts" if players == 2 else "pimc"
+
+    @staticmethod
+    def exact_for(players: int) -> bool:
+        """Whether hard plays the end of the deal exactly at a table of ``players``: heads-up,
+        where the last round is a game of open cards (every unseen card is in the other hand)
+        and the minimax is simply right; not with more players, where averaging the exact
+        values of every placement of the hidden cards (each played as if all hands were
+        open) lost to hard's own search against normal in 4 pairs (bench/README.md,
+        "Cassino heads-up: what the plays say", eighth round)."""
+        return players == 2
 
     @classmethod
     def rollouts_for(cls, players: int) -> tuple[str, int, bool]:
@@ -361,7 +372,8 @@ class SearchPlayer(NormalPlayer):
         horizon = k.round + rounds  # builds are settled within a round
         # the heuristic's order breaks ties and is the answer if no world fits in the time
         prior = [self.score(k, a) for a in actions]
-        if self.exact_end and len(actions) > 1:
+        exact_end = self.exact_for(k.players) if self.exact_end is None else self.exact_end
+        if exact_end and len(actions) > 1:
             order = sorted(range(len(legal)), key=lambda i: (prior[i], legal[i]), reverse=True)
             exact = exact_choice(k, [legal[i] for i in order], self.EXACT_PLIES,
                                  self.EXACT_WORLDS)
