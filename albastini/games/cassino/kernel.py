@@ -121,9 +121,23 @@ def unions(gs: Sequence[int]) -> set[int]:
     return seen
 
 
+#: :func:`capture_sets` by the table's values (a compound build's negated) and the value:
+#: the masks depend on nothing else, and the search players' rollouts meet the same few
+#: tables of values over and over. Cleared when it grows past :data:`CAPTURE_CACHE`.
+_CAPTURES: dict[tuple[int, ...], set[int]] = {}
+CAPTURE_CACHE = 50_000
+
+
 def capture_sets(table: Sequence[Item], summ: Sequence[tuple[int, int]], v: int) -> set[int]:
-    """Masks of every set of items a number card of value ``v`` may capture."""
-    return unions(groups(table, summ, v))
+    """Masks of every set of items a number card of value ``v`` may capture (``summ``:
+    :func:`summables` of ``table``). The set returned is shared: read it, never change it."""
+    key = (v, *[-it[3] if it[2] == COMPOUND else it[3] for it in table])
+    masks = _CAPTURES.get(key)
+    if masks is None:
+        if len(_CAPTURES) >= CAPTURE_CACHE:
+            _CAPTURES.clear()
+        masks = _CAPTURES[key] = unions(groups(table, summ, v))
+    return masks
 
 
 def names_of(table: Sequence[Item], mask: int) -> tuple[int, ...]:
@@ -146,8 +160,10 @@ def legal_actions(table: Sequence[Item], hand: Sequence[int], seat: int) -> list
     """Every legal action of ``seat`` holding ``hand`` (in no particular order; each once)."""
     out: list[Action] = []
     summ = summables(table)
+    # (a seat that controls no build keeps control whatever it plays)
     controls = any(it[4] == seat for it in table)
     caps: dict[int, set[int]] = {}  # capture sets per value, shared by the cards of a value
+    sums: dict[int, list[int]] = {}  # the sums of loose cards and simple builds, likewise
     for card in dict.fromkeys(hand):
         v = VALUE[card]
         rest = list(hand)
@@ -160,7 +176,7 @@ def legal_actions(table: Sequence[Item], hand: Sequence[int], seat: int) -> list
             ]
             masks = unions(same)
             for m in masks:
-                if keeps_control(table, seat, left, m):
+                if not controls or keeps_control(table, seat, left, m):
                     out.append((CAPTURE, card, 0, names_of(table, m)))
             if not masks and not controls:
                 out.append((TRAIL, card, 0, ()))
@@ -168,7 +184,7 @@ def legal_actions(table: Sequence[Item], hand: Sequence[int], seat: int) -> list
         if v not in caps:
             caps[v] = capture_sets(table, summ, v)
         for m in caps[v]:
-            if keeps_control(table, seat, left, m):
+            if not controls or keeps_control(table, seat, left, m):
                 out.append((CAPTURE, card, 0, names_of(table, m)))
         if not caps[v] and not controls:
             out.append((TRAIL, card, 0, ()))
@@ -176,7 +192,12 @@ def legal_actions(table: Sequence[Item], hand: Sequence[int], seat: int) -> list
             if big == 0:
                 continue
             builds: set[int] = set()
-            with_card = subset_sums(summ, big - v) if big > v else ([0] if big == v else [])
+            if big > v:
+                if big - v not in sums:
+                    sums[big - v] = subset_sums(summ, big - v)
+                with_card = sums[big - v]
+            else:
+                with_card = [0] if big == v else []
             if big > v:
                 builds.update(with_card)  # simple: c + S == big
             if with_card:
@@ -185,7 +206,7 @@ def legal_actions(table: Sequence[Item], hand: Sequence[int], seat: int) -> list
                 for t in with_card:
                     builds.update(t | r for r in caps[big] if not t & r)
             for m in builds:
-                if keeps_control(table, seat, left, m):
+                if not controls or keeps_control(table, seat, left, m):
                     out.append((BUILD, card, big, names_of(table, m)))
     return out
 

@@ -269,18 +269,19 @@ def sweep_values(table: Sequence[K.Item]) -> tuple[set[int], set[int]]:
     # only a value that divides the table's total and is at least its largest item can take
     # it all (no loose face card, no compound build of another value): checked first, as the
     # enumeration is what the normal player and the normal rollouts spend their time on
-    total = sum(it[3] for it in table)
-    top = max(it[3] for it in table)
+    values_on = [it[3] for it in table]
+    if not min(values_on):
+        # a loose face card (or a table of them): no value takes it all; a face rank takes
+        # a table of loose face cards of its rank alone
+        ranks = {K.RANK[it[0]] for it in table}
+        if len(ranks) == 1 and all(it[2] == K.LOOSE and K.VALUE[it[0]] == 0 for it in table):
+            return set(), ranks
+        return set(), set()
+    total = sum(values_on)
     fixed = {it[3] for it in table if it[2] == K.COMPOUND}
-    candidates = [v for v in range(max(top, 1), 11)
-                  if total % v == 0 and fixed <= {v}] if min(it[3] for it in table) else []
+    candidates = [v for v in range(max(values_on), 11) if total % v == 0 and fixed <= {v}]
     summ = K.summables(table) if candidates else []
-    values = {v for v in candidates if full in K.capture_sets(table, summ, v)}
-    ranks = {K.RANK[it[0]] for it in table}
-    faces = set()
-    if len(ranks) == 1 and all(it[2] == K.LOOSE and K.VALUE[it[0]] == 0 for it in table):
-        faces = ranks
-    return values, faces
+    return {v for v in candidates if full in K.capture_sets(table, summ, v)}, set()
 
 
 def greedy_key(table: Sequence[K.Item], action: K.Action) -> float:
@@ -316,6 +317,8 @@ def greedy_move(st: K.State) -> K.Action:
     best: K.Action | None = None
     best_key: tuple[float, int, tuple[int, ...]] = (-1e9, 0, ())
     by_value: dict[int, set[int]] = {}
+    # the cards of each set of items (the same sets recur for the cards of a value)
+    items: dict[int, list[int]] = {}
     for card in hand:
         v = K.VALUE[card]
         if v == 0:
@@ -331,12 +334,16 @@ def greedy_move(st: K.State) -> K.Action:
         for m in masks:
             if controls and not K.keeps_control(table, seat, left, m):
                 continue
-            taken = [card]
-            for i, it in enumerate(table):
-                if m >> i & 1:
-                    taken.extend(it[1])
+            cards = items.get(m)
+            if cards is None:
+                cards = items[m] = [x for i, it in enumerate(table) if m >> i & 1
+                                    for x in it[1]]
+            gain = 10.0 + worth([card, *cards]) + (SWEEP if m == full else 0.0)
+            # the names only break a tie (the key compares as (gain, -card, names))
+            if gain < best_key[0] or (gain == best_key[0] and -card < best_key[1]):
+                continue
             names = K.names_of(table, m)
-            key = (10.0 + worth(taken) + (SWEEP if m == full else 0.0), -card, names)
+            key = (gain, -card, names)
             if key > best_key:
                 best, best_key = (K.CAPTURE, card, 0, names), key
     if best is not None:
