@@ -140,5 +140,14 @@ def test_hard_chooses_as_before_the_speed_up(case: str) -> None:
     assert choices(*CASES[case]) == EXPECTED[case]
 
 
+def test_a_copied_state_has_every_slot_and_its_own_lists() -> None:
+    st = new_deal(4, 2, 1, seed=5).state
+    other = st.copy()
+    for name in type(st).__slots__:
+        assert getattr(other, name) == getattr(st, name), name
+    for name in ("hands", "table", "piles", "sweeps", "leftover"):
+        assert getattr(other, name) is not getattr(st, name), name
+
+
 if __name__ == "__main__":
     json.dump({case: choices(*args) for case, args in CASES.items()}, sys.stdout, indent=4)

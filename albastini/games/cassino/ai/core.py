@@ -51,9 +51,14 @@ def worth_now(piles: Sequence[Sequence[int]], captured: Sequence[int]) -> tuple[
     )
 
 
+#: :data:`WORTH` and 0 for the placeholder of a captured card not known (52).
+_WORTH_OR_NOTHING: tuple[float, ...] = (*WORTH, 0.0)
+
+
 def worth(cards: Sequence[int]) -> float:
     """The sum of :data:`WORTH` of real cards (placeholders >= 52 count nothing)."""
-    return sum(WORTH[c] for c in cards if c < 52)
+    # (adding 0.0 leaves a positive sum as it is: the same float as skipping them)
+    return sum(map(_WORTH_OR_NOTHING.__getitem__, cards))
 
 
 @dataclass
@@ -312,11 +317,10 @@ def greedy_move(st: K.State) -> K.Action:
     hand = st.hands[seat]
     table = st.table
     controls = any(it[4] == seat for it in table)
-    summ = K.summables(table)
     full = (1 << len(table)) - 1
     best: K.Action | None = None
     best_key: tuple[float, int, tuple[int, ...]] = (-1e9, 0, ())
-    by_value: dict[int, set[int]] = {}
+    by_value = K.capture_map(table)
     # the cards of each set of items (the same sets recur for the cards of a value)
     items: dict[int, list[int]] = {}
     for card in hand:
@@ -325,12 +329,12 @@ def greedy_move(st: K.State) -> K.Action:
             masks = K.unions([1 << i for i, it in enumerate(table)
                               if it[2] == K.LOOSE and K.RANK[it[0]] == K.RANK[card]])
         else:
-            if v not in by_value:
-                by_value[v] = K.capture_sets(table, summ, v)
-            masks = by_value[v]
+            masks = by_value.get(v)
+            if masks is None:
+                masks = K.capture_sets(table, None, v, by_value)
         if not masks:
             continue
-        left = [K.VALUE[c] for c in hand if c != card]
+        left = [K.VALUE[c] for c in hand if c != card] if controls else []
         for m in masks:
             if controls and not K.keeps_control(table, seat, left, m):
                 continue
@@ -365,11 +369,11 @@ def can_sweep(table: Sequence[K.Item], hand: Sequence[int]) -> bool:
                 and any(K.RANK[c] in faces for c in hand))
     total = sum(it[3] for it in table)
     full = (1 << len(table)) - 1
-    summ = K.summables(table)
+    caps = K.capture_map(table)
     for v in {K.VALUE[c] for c in hand if K.VALUE[c]}:
         if total % v or any(it[3] > v for it in table):
             continue
-        if full in K.capture_sets(table, summ, v):
+        if full in K.capture_sets(table, None, v, caps):
             return True
     return False
 

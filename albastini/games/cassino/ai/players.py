@@ -50,7 +50,8 @@ def score_action(table: Sequence[K.Item], seat: int, action: K.Action, holds: Ho
     for it in left:
         if it[4] == seat:
             continue
-        w = worth(it[1])
+        # (a loose card's worth is its own: the same float as summing its one card)
+        w = WORTH[it[0]] if it[2] == K.LOOSE else worth(it[1])
         if w >= 0.9:
             ranks = {K.RANK[it[0]]} if it[3] == 0 else set()
             gain -= 0.5 * w * holds({it[3]} - {0}, ranks)
