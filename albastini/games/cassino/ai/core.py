@@ -329,9 +329,7 @@ def greedy_move(st: K.State) -> K.Action:
             masks = K.unions([1 << i for i, it in enumerate(table)
                               if it[2] == K.LOOSE and K.RANK[it[0]] == K.RANK[card]])
         else:
-            masks = by_value.get(v)
-            if masks is None:
-                masks = K.capture_sets(table, None, v, by_value)
+            masks = K.capture_sets(table, None, v, by_value)
         if not masks:
             continue
         left = [K.VALUE[c] for c in hand if c != card] if controls else []
