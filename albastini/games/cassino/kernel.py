@@ -123,12 +123,14 @@ def unions(gs: Sequence[int]) -> set[int]:
 
 #: Per table of values (a compound build's negated), :func:`capture_sets` per card value: the
 #: masks depend on nothing else, and the search players' rollouts meet the same tables of
-#: values over and over. Cleared when it holds :data:`CAPTURE_CACHE` tables.
-_CAPTURES: dict[tuple[int, ...], dict[int, set[int]]] = {}
+#: values over and over. Cleared when it holds :data:`CAPTURE_CACHE` tables. The masks are
+#: kept as tuples (in the order of the set they came from), which the garbage collector
+#: stops tracking: thousands of long-lived sets made its full collections pause a decision.
+_CAPTURES: dict[tuple[int, ...], dict[int, tuple[int, ...]]] = {}
 CAPTURE_CACHE = 20_000
 
 
-def capture_map(table: Sequence[Item]) -> dict[int, set[int]]:
+def capture_map(table: Sequence[Item]) -> dict[int, tuple[int, ...]]:
     """The cache of :func:`capture_sets` for ``table`` (value -> masks, filled as asked)."""
     key = tuple([-it[3] if it[2] == COMPOUND else it[3] for it in table])
     caps = _CAPTURES.get(key)
@@ -140,15 +142,16 @@ def capture_map(table: Sequence[Item]) -> dict[int, set[int]]:
 
 
 def capture_sets(table: Sequence[Item], summ: Sequence[tuple[int, int]] | None, v: int,
-                 caps: dict[int, set[int]] | None = None) -> set[int]:
-    """Masks of every set of items a number card of value ``v`` may capture (``summ``:
-    :func:`summables` of ``table``, None: worked out if needed; ``caps``: its
-    :func:`capture_map`, if at hand). The set returned is shared: read it, never change it."""
+                 caps: dict[int, tuple[int, ...]] | None = None) -> tuple[int, ...]:
+    """Masks of every set of items a number card of value ``v`` may capture, each once
+    (``summ``: :func:`summables` of ``table``, None: worked out if needed; ``caps``: its
+    :func:`capture_map`, if at hand)."""
     if caps is None:
         caps = capture_map(table)
     masks = caps.get(v)
     if masks is None:
-        masks = caps[v] = unions(groups(table, summables(table) if summ is None else summ, v))
+        masks = caps[v] = tuple(
+            unions(groups(table, summables(table) if summ is None else summ, v)))
     return masks
 
 

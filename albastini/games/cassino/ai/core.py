@@ -9,7 +9,7 @@ counts as *unseen* every card that the seat has not seen.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -325,6 +325,7 @@ def greedy_move(st: K.State) -> K.Action:
     items: dict[int, list[int]] = {}
     for card in hand:
         v = K.VALUE[card]
+        masks: Collection[int]
         if v == 0:
             masks = K.unions([1 << i for i, it in enumerate(table)
                               if it[2] == K.LOOSE and K.RANK[it[0]] == K.RANK[card]])
