@@ -121,9 +121,38 @@ def unions(gs: Sequence[int]) -> set[int]:
     return seen
 
 
-def capture_sets(table: Sequence[Item], summ: Sequence[tuple[int, int]], v: int) -> set[int]:
-    """Masks of every set of items a number card of value ``v`` may capture."""
-    return unions(groups(table, summ, v))
+#: Per table of values (a compound build's negated), :func:`capture_sets` per card value: the
+#: masks depend on nothing else, and the search players' rollouts meet the same tables of
+#: values over and over. Cleared when it holds :data:`CAPTURE_CACHE` tables. The masks are
+#: kept as tuples (in the order of the set they came from), which the garbage collector
+#: stops tracking: thousands of long-lived sets made its full collections pause a decision.
+_CAPTURES: dict[tuple[int, ...], dict[int, tuple[int, ...]]] = {}
+CAPTURE_CACHE = 20_000
+
+
+def capture_map(table: Sequence[Item]) -> dict[int, tuple[int, ...]]:
+    """The cache of :func:`capture_sets` for ``table`` (value -> masks, filled as asked)."""
+    key = tuple([-it[3] if it[2] == COMPOUND else it[3] for it in table])
+    caps = _CAPTURES.get(key)
+    if caps is None:
+        if len(_CAPTURES) >= CAPTURE_CACHE:
+            _CAPTURES.clear()
+        caps = _CAPTURES[key] = {}
+    return caps
+
+
+def capture_sets(table: Sequence[Item], summ: Sequence[tuple[int, int]] | None, v: int,
+                 caps: dict[int, tuple[int, ...]] | None = None) -> tuple[int, ...]:
+    """Masks of every set of items a number card of value ``v`` may capture, each once
+    (``summ``: :func:`summables` of ``table``, None: worked out if needed; ``caps``: its
+    :func:`capture_map`, if at hand)."""
+    if caps is None:
+        caps = capture_map(table)
+    masks = caps.get(v)
+    if masks is None:
+        masks = caps[v] = tuple(
+            unions(groups(table, summables(table) if summ is None else summ, v)))
+    return masks
 
 
 def names_of(table: Sequence[Item], mask: int) -> tuple[int, ...]:
@@ -146,8 +175,10 @@ def legal_actions(table: Sequence[Item], hand: Sequence[int], seat: int) -> list
     """Every legal action of ``seat`` holding ``hand`` (in no particular order; each once)."""
     out: list[Action] = []
     summ = summables(table)
+    # (a seat that controls no build keeps control whatever it plays)
     controls = any(it[4] == seat for it in table)
-    caps: dict[int, set[int]] = {}  # capture sets per value, shared by the cards of a value
+    caps = capture_map(table)  # capture sets per value, shared by the cards of a value
+    sums: dict[int, list[int]] = {}  # the sums of loose cards and simple builds, likewise
     for card in dict.fromkeys(hand):
         v = VALUE[card]
         rest = list(hand)
@@ -160,15 +191,15 @@ def legal_actions(table: Sequence[Item], hand: Sequence[int], seat: int) -> list
             ]
             masks = unions(same)
             for m in masks:
-                if keeps_control(table, seat, left, m):
+                if not controls or keeps_control(table, seat, left, m):
                     out.append((CAPTURE, card, 0, names_of(table, m)))
             if not masks and not controls:
                 out.append((TRAIL, card, 0, ()))
             continue
         if v not in caps:
-            caps[v] = capture_sets(table, summ, v)
+            capture_sets(table, summ, v, caps)
         for m in caps[v]:
-            if keeps_control(table, seat, left, m):
+            if not controls or keeps_control(table, seat, left, m):
                 out.append((CAPTURE, card, 0, names_of(table, m)))
         if not caps[v] and not controls:
             out.append((TRAIL, card, 0, ()))
@@ -176,16 +207,21 @@ def legal_actions(table: Sequence[Item], hand: Sequence[int], seat: int) -> list
             if big == 0:
                 continue
             builds: set[int] = set()
-            with_card = subset_sums(summ, big - v) if big > v else ([0] if big == v else [])
+            if big > v:
+                if big - v not in sums:
+                    sums[big - v] = subset_sums(summ, big - v)
+                with_card = sums[big - v]
+            else:
+                with_card = [0] if big == v else []
             if big > v:
                 builds.update(with_card)  # simple: c + S == big
             if with_card:
                 if big not in caps:
-                    caps[big] = capture_sets(table, summ, big)
+                    capture_sets(table, summ, big, caps)
                 for t in with_card:
                     builds.update(t | r for r in caps[big] if not t & r)
             for m in builds:
-                if keeps_control(table, seat, left, m):
+                if not controls or keeps_control(table, seat, left, m):
                     out.append((BUILD, card, big, names_of(table, m)))
     return out
 
@@ -271,8 +307,18 @@ class State:
     def copy(self) -> State:
         """An independent copy (items are immutable tuples, so lists are copied shallowly)."""
         other = object.__new__(State)
-        for name in State.__slots__:
-            setattr(other, name, getattr(self, name))
+        # (each slot by name: the search copies a state for every action of every world)
+        other.dealer = self.dealer
+        other.deck = self.deck
+        other.first_table = self.first_table
+        other.last_capturer = self.last_capturer
+        other.n = self.n
+        other.n_teams = self.n_teams
+        other.pos = self.pos
+        other.round = self.round
+        other.rounds = self.rounds
+        other.team_size = self.team_size
+        other.to_act = self.to_act
         other.hands = [list(h) for h in self.hands]
         other.table = list(self.table)
         other.piles = [list(p) for p in self.piles]

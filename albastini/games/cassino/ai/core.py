@@ -9,7 +9,7 @@ counts as *unseen* every card that the seat has not seen.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -51,9 +51,14 @@ def worth_now(piles: Sequence[Sequence[int]], captured: Sequence[int]) -> tuple[
     )
 
 
+#: :data:`WORTH` and 0 for the placeholder of a captured card not known (52).
+_WORTH_OR_NOTHING: tuple[float, ...] = (*WORTH, 0.0)
+
+
 def worth(cards: Sequence[int]) -> float:
     """The sum of :data:`WORTH` of real cards (placeholders >= 52 count nothing)."""
-    return sum(WORTH[c] for c in cards if c < 52)
+    # (adding 0.0 leaves a positive sum as it is: the same float as skipping them)
+    return sum(map(_WORTH_OR_NOTHING.__getitem__, cards))
 
 
 @dataclass
@@ -269,18 +274,19 @@ def sweep_values(table: Sequence[K.Item]) -> tuple[set[int], set[int]]:
     # only a value that divides the table's total and is at least its largest item can take
     # it all (no loose face card, no compound build of another value): checked first, as the
     # enumeration is what the normal player and the normal rollouts spend their time on
-    total = sum(it[3] for it in table)
-    top = max(it[3] for it in table)
+    values_on = [it[3] for it in table]
+    if not min(values_on):
+        # a loose face card (or a table of them): no value takes it all; a face rank takes
+        # a table of loose face cards of its rank alone
+        ranks = {K.RANK[it[0]] for it in table}
+        if len(ranks) == 1 and all(it[2] == K.LOOSE and K.VALUE[it[0]] == 0 for it in table):
+            return set(), ranks
+        return set(), set()
+    total = sum(values_on)
     fixed = {it[3] for it in table if it[2] == K.COMPOUND}
-    candidates = [v for v in range(max(top, 1), 11)
-                  if total % v == 0 and fixed <= {v}] if min(it[3] for it in table) else []
+    candidates = [v for v in range(max(values_on), 11) if total % v == 0 and fixed <= {v}]
     summ = K.summables(table) if candidates else []
-    values = {v for v in candidates if full in K.capture_sets(table, summ, v)}
-    ranks = {K.RANK[it[0]] for it in table}
-    faces = set()
-    if len(ranks) == 1 and all(it[2] == K.LOOSE and K.VALUE[it[0]] == 0 for it in table):
-        faces = ranks
-    return values, faces
+    return {v for v in candidates if full in K.capture_sets(table, summ, v)}, set()
 
 
 def greedy_key(table: Sequence[K.Item], action: K.Action) -> float:
@@ -311,32 +317,36 @@ def greedy_move(st: K.State) -> K.Action:
     hand = st.hands[seat]
     table = st.table
     controls = any(it[4] == seat for it in table)
-    summ = K.summables(table)
     full = (1 << len(table)) - 1
     best: K.Action | None = None
     best_key: tuple[float, int, tuple[int, ...]] = (-1e9, 0, ())
-    by_value: dict[int, set[int]] = {}
+    by_value = K.capture_map(table)
+    # the cards of each set of items (the same sets recur for the cards of a value)
+    items: dict[int, list[int]] = {}
     for card in hand:
         v = K.VALUE[card]
+        masks: Collection[int]
         if v == 0:
             masks = K.unions([1 << i for i, it in enumerate(table)
                               if it[2] == K.LOOSE and K.RANK[it[0]] == K.RANK[card]])
         else:
-            if v not in by_value:
-                by_value[v] = K.capture_sets(table, summ, v)
-            masks = by_value[v]
+            masks = K.capture_sets(table, None, v, by_value)
         if not masks:
             continue
-        left = [K.VALUE[c] for c in hand if c != card]
+        left = [K.VALUE[c] for c in hand if c != card] if controls else []
         for m in masks:
             if controls and not K.keeps_control(table, seat, left, m):
                 continue
-            taken = [card]
-            for i, it in enumerate(table):
-                if m >> i & 1:
-                    taken.extend(it[1])
+            cards = items.get(m)
+            if cards is None:
+                cards = items[m] = [x for i, it in enumerate(table) if m >> i & 1
+                                    for x in it[1]]
+            gain = 10.0 + worth([card, *cards]) + (SWEEP if m == full else 0.0)
+            # the names only break a tie (the key compares as (gain, -card, names))
+            if gain < best_key[0] or (gain == best_key[0] and -card < best_key[1]):
+                continue
             names = K.names_of(table, m)
-            key = (10.0 + worth(taken) + (SWEEP if m == full else 0.0), -card, names)
+            key = (gain, -card, names)
             if key > best_key:
                 best, best_key = (K.CAPTURE, card, 0, names), key
     if best is not None:
@@ -358,11 +368,11 @@ def can_sweep(table: Sequence[K.Item], hand: Sequence[int]) -> bool:
                 and any(K.RANK[c] in faces for c in hand))
     total = sum(it[3] for it in table)
     full = (1 << len(table)) - 1
-    summ = K.summables(table)
+    caps = K.capture_map(table)
     for v in {K.VALUE[c] for c in hand if K.VALUE[c]}:
         if total % v or any(it[3] > v for it in table):
             continue
-        if full in K.capture_sets(table, summ, v):
+        if full in K.capture_sets(table, None, v, caps):
             return True
     return False
 

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ...players import CodeChooser, RandomChooser
@@ -20,6 +20,45 @@ from .core import (
     sweep_values,
     worth,
 )
+
+#: The chance that the other sides hold a card of one of some values (number cards) or face
+#: ranks: :meth:`NormalPlayer.holds` for a seat's knowledge.
+Holds = Callable[[set[int], set[int]], float]
+
+
+def score_action(table: Sequence[K.Item], seat: int, action: K.Action, holds: Holds,
+                 last: bool) -> float:
+    """:meth:`NormalPlayer.score`: the expected worth of ``seat``'s ``action`` on ``table``
+    for its side, ``holds`` the other sides' chance of holding a value, ``last`` whether this
+    is the deal's last card. (A function of its own so that the search's rollouts can score
+    with the unseen cards counted once per decision, :func:`.search.normal_move`.)"""
+    kind, card, value, _ = action
+    left, taken = after(table, action, seat)
+    gain = worth(taken)
+    if kind == K.CAPTURE and not left:
+        gain += SWEEP
+    if kind == K.BUILD:
+        build = next(it for it in left if it[4] == seat and card in it[1])
+        risk = holds({value}, set())
+        gain += (worth(build[1]) + 0.2) * (1 - risk) - WORTH[card] * risk
+    if kind == K.TRAIL:
+        gain -= 0.05  # a trail gives the other sides a card to take
+    # exposure: a sweep for the next side, and the valuable items it could take
+    values, faces = sweep_values(left)
+    if left and (values or faces) and not last:
+        gain -= holds(values, faces) * (SWEEP + worth([x for it in left for x in it[1]]))
+    for it in left:
+        if it[4] == seat:
+            continue
+        # (a loose card's worth is its own: the same float as summing its one card)
+        w = WORTH[it[0]] if it[2] == K.LOOSE else worth(it[1])
+        if w >= 0.9:
+            ranks = {K.RANK[it[0]]} if it[3] == 0 else set()
+            gain -= 0.5 * w * holds({it[3]} - {0}, ranks)
+    # keep high cards that can capture builds and tens later
+    gain -= 0.02 * K.VALUE[card]
+    return gain
+
 
 #: The base of this game's players: a legal code from a view (albastini/games/players.py).
 Player = CodeChooser
@@ -65,32 +104,9 @@ class NormalPlayer(Player):
 
     def score(self, k: Knowledge, action: K.Action) -> float:
         """The expected worth of ``action`` for this seat's side."""
-        kind, card, value, _ = action
-        table, taken = after(k.table, action, k.seat)
-        gain = worth(taken)
-        if kind == K.CAPTURE and not table:
-            gain += SWEEP
-        if kind == K.BUILD:
-            build = next(it for it in table if it[4] == k.seat and card in it[1])
-            risk = self.holds(k, {value}, set())
-            gain += (worth(build[1]) + 0.2) * (1 - risk) - WORTH[card] * risk
-        if kind == K.TRAIL:
-            gain -= 0.05  # a trail gives the other sides a card to take
-        # exposure: a sweep for the next side, and the valuable items it could take
-        values, faces = sweep_values(table)
-        if table and (values or faces) and not self.is_last_play(k):
-            gain -= self.holds(k, values, faces) * (SWEEP + worth([x for it in table
-                                                                    for x in it[1]]))
-        for it in table:
-            if it[4] == k.seat:
-                continue
-            w = worth(it[1])
-            if w >= 0.9:
-                ranks = {K.RANK[it[0]]} if it[3] == 0 else set()
-                gain -= 0.5 * w * self.holds(k, {it[3]} - {0}, ranks)
-        # keep high cards that can capture builds and tens later
-        gain -= 0.02 * K.VALUE[card]
-        return gain
+        return score_action(k.table, k.seat, action,
+                            lambda values, ranks: self.holds(k, values, ranks),
+                            self.is_last_play(k))
 
     @staticmethod
     def is_last_play(k: Knowledge) -> bool:

@@ -50,6 +50,7 @@ from .core import (
     Knowledge,
     action_of,
     card_key,
+    chance_held,
     greedy_move,
     passed_up,
     read_view,
@@ -57,7 +58,7 @@ from .core import (
     worth_now,
 )
 from .endgame import exact_choice
-from .players import NormalPlayer
+from .players import NormalPlayer, score_action
 
 #: Placeholder for a captured card whose identity does not matter (counted, never scored).
 HIDDEN = 52
@@ -192,10 +193,6 @@ def rollout(st: K.State, horizon: int) -> None:
         st.apply(rollout_move(st))
 
 
-#: The scorer of :func:`normal_move` (normal's score is a pure function of what a seat knows).
-_NORMAL = NormalPlayer(0)
-
-
 def seat_knowledge(st: K.State) -> Knowledge:
     """What the seat to act on ``st`` would know of it (its hand, the table, the public
     counts; every card in the other hands and the pack unseen): the :class:`.core.Knowledge`
@@ -214,9 +211,46 @@ def seat_knowledge(st: K.State) -> Knowledge:
 def normal_move(st: K.State) -> K.Action:
     """The move normal would make on ``st`` for the seat to act: :meth:`.players.NormalPlayer.
     score` over the legal actions, knowing only its own hand (ties by the code, as normal
-    breaks them)."""
-    k = seat_knowledge(st)
-    return max(st.legal(), key=lambda a: (_NORMAL.score(k, a), code_of(a)))
+    breaks them). The same scores as from :func:`seat_knowledge`, with the cards it has not
+    seen counted by rank once rather than once per chance (the rollouts' hottest path)."""
+    legal = st.legal()
+    if len(legal) == 1:
+        return legal[0]
+    seat = st.to_act
+    team = seat % st.n_teams
+    per_rank = [0] * 13
+    unseen = others = 0
+    for s, h in enumerate(st.hands):
+        if s != seat:
+            for c in h:
+                per_rank[c >> 2] += 1
+            unseen += len(h)
+            if s % st.n_teams != team:
+                others += len(h)
+    for c in st.deck[st.pos:]:
+        if c < 52:
+            per_rank[c >> 2] += 1
+            unseen += 1
+    chances: dict[int, float] = {}
+
+    def holds(values: set[int], ranks: set[int]) -> float:
+        # NormalPlayer.holds: an unseen number card counts by its value (its rank + 1), a
+        # face card (ranks 10-12) by its rank
+        copies = (sum(per_rank[v - 1] for v in values if 0 < v <= 10)
+                  + sum(per_rank[r] for r in ranks if 10 <= r <= 12))
+        chance = chances.get(copies)
+        if chance is None:
+            chance = chances[copies] = chance_held(unseen, copies, others)
+        return chance
+
+    # NormalPlayer.is_last_play
+    last = len(st.deck) == st.pos and sum(len(h) for h in st.hands) == 1
+    table = st.table
+    scores = [score_action(table, seat, a, holds, last) for a in legal]
+    top = max(scores)
+    tied = [a for a, x in zip(legal, scores, strict=True) if x == top]
+    # the tie-break by the code is rare, and the codes cost
+    return tied[0] if len(tied) == 1 else max(tied, key=code_of)
 
 
 def rollout_as(st: K.State, horizon: int, me: int, replies_only: bool = False,
