@@ -15,7 +15,9 @@ from albastini.games.ass.ai.core import (
     best_own_line,
     careful_card,
     careful_evidence,
+    deal_around_voids,
     greedy_card,
+    known_voids,
     levels_of,
     margin_utility,
     read_view,
@@ -302,3 +304,49 @@ def test_the_own_best_line_is_worth_at_least_the_rollout() -> None:
             assert seat is not None
             deal.apply(bots[seat].choose(table_view(deal, seat)))
     assert checked > 50
+
+
+def test_hard_counting_only_its_own_target_ignores_the_others_reaching() -> None:
+    """With ``reach_others=0`` a world's banks are the seat's own reach of its target only:
+    an opponent reaching the target costs nothing, the seat's own reach counts as before."""
+    bot = make_player("hard", seed=1)
+    assert isinstance(bot, SearchPlayer)
+    deal = new_deal(5, 1, 0, seed=2)
+    while deal.phase == "betting":
+        deal.apply("no")
+    mine = read_view(table_view(deal, 2))
+    full = bot.bank_score(mine, [40, 40, 130, 40, 40])
+    assert bot.bank_score(mine, [40, 40, 40, 130, 40]) < -0.2
+    bot.reach_others = 0.0
+    assert abs(bot.bank_score(mine, [40, 40, 40, 130, 40])) < 0.01
+    assert bot.bank_score(mine, [40, 40, 130, 40, 40]) == pytest.approx(full, abs=0.01)
+
+
+def test_hard_deals_its_worlds_around_the_suits_a_seat_lacks() -> None:
+    """Once nobody draws, a seat that discarded on a suit holds none of it: hard's worlds
+    with ``voids=1`` never give it that suit (six players, deals played by normal), and
+    hard so set answers legal codes to the end of a deal."""
+    checked = 0
+    for seed in range(6):
+        deal = new_deal(6, 1, seed % 6, seed=300 + seed)
+        bots = [make_player("normal", seed=seed * 10 + s) for s in range(6)]
+        while deal.phase != "finished":
+            seat = deal.to_act
+            assert seat is not None
+            view = table_view(deal, seat)
+            if deal.phase == "playing" and view["stock"] < 6:
+                k = read_view(view)
+                lacks = known_voids(k, view["tricks"])
+                for s, suits in enumerate(lacks):
+                    assert not suits & {c // 9 for c in deal.state.hands[s]}
+                if any(lacks):
+                    world = deal_around_voids(k, lacks, random.Random(seed))
+                    for s, suits in enumerate(lacks):
+                        assert not suits & {c // 9 for c in world.hands[s]}
+                    checked += 1
+            deal.apply(bots[seat].choose(view))
+    assert checked > 10
+    bot = make_player("hard", seed=1, iterations=2)
+    assert isinstance(bot, SearchPlayer)
+    bot.voids = 1.0
+    plays_legal_codes(new_deal(6, seed=15), bot)

@@ -16,7 +16,9 @@ from .core import (
     Knowledge,
     best_own_line,
     careful_evidence,
+    deal_around_voids,
     greedy_card,
+    known_voids,
     margin_utility,
     read_view,
     rollout,
@@ -77,6 +79,11 @@ class SearchPlayer(Player):
     #: worth ``reach`` points of the margin (bench option; 0: points only).
     reach = 0.0
     reach_width = 8.0
+    #: How much the others' banks count in :meth:`bank_score` (bench option; 1: the
+    #: table's measure, 0: the seat's own reach of its target only). Stopping whoever
+    #: leads in a sampled world costs cards that the seat's own target needs, and with
+    #: five or six players that seat is seldom the one who ends up near the target.
+    reach_others = 1.0
     #: Count the banks (``reach``) only once the stock can no longer give every seat a card
     #: (bench option; 0: from the first trick): from then on every unseen card is in a hand,
     #: so a world's end is a fair guess at who reaches the target, where earlier a greedy
@@ -105,6 +112,12 @@ class SearchPlayer(Player):
     #: later cards by its best line in that world (:func:`.core.best_own_line`; bench
     #: option, 0: rollouts). Ignored where ``exact`` applies.
     own = 0.0
+    #: Once nobody draws any more, deal each world's hidden hands around the suits their
+    #: holders have shown they lack (:func:`.core.known_voids`: a discard or an eight of
+    #: another suit is allowed only without the main suit) instead of at random (bench
+    #: option; 0: uniform worlds). With five or six players most tricks come after the
+    #: stock is out, and each shows up to five hands.
+    voids = 0.0
 
     def __init__(self, seed: int | None = None, time_ms: float = 150.0,
                  iterations: int | None = None) -> None:
@@ -134,8 +147,11 @@ class SearchPlayer(Player):
         util: Callable[[Sequence[float], int], float] = margin_utility
         if exact and self.exact_reach:
             util = self.banks_utility(k)
+        lacks = (known_voids(k, view["tricks"]) if self.voids and k.stock < k.players
+                 else None)
         while True:
-            world = sample_world(k, self.rng)
+            world = (sample_world(k, self.rng) if lacks is None
+                     else deal_around_voids(k, lacks, self.rng))
             if exact or own:
                 ends = (solve_exact(world, k.seat, util) if exact
                         else best_own_line(world, k.seat))
@@ -176,8 +192,8 @@ class SearchPlayer(Player):
     def bank_score(self, k: Knowledge, pts: Sequence[float]) -> float:
         """How a world that ended with ``pts`` scores for ``k``'s seat at the table, smoothed:
         per opponent, the bank it changes (-1 reached, +1 a "go" missed, the reach a
-        logistic step ``reach_width`` points wide) less the seat's own, the mean over the
-        opponents (between -2 and 2)."""
+        logistic step ``reach_width`` points wide) times ``reach_others``, less the seat's
+        own, the mean over the opponents (between -2 and 2)."""
 
         def banks(s: int) -> float:
             go = k.bets[s] == 1
@@ -186,7 +202,9 @@ class SearchPlayer(Player):
             return -made + (1.0 - made if go else 0.0)
 
         mine = banks(k.seat)
-        return sum(banks(s) - mine for s in range(k.players) if s != k.seat) / (k.players - 1)
+        others = self.reach_others
+        return sum(others * banks(s) - mine
+                   for s in range(k.players) if s != k.seat) / (k.players - 1)
 
 
 class NormalPlayer(SearchPlayer):
