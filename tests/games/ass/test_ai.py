@@ -315,6 +315,7 @@ def test_hard_counting_only_its_own_target_ignores_the_others_reaching() -> None
     while deal.phase == "betting":
         deal.apply("no")
     mine = read_view(table_view(deal, 2))
+    bot.reach_others = 1.0
     full = bot.bank_score(mine, [40, 40, 130, 40, 40])
     assert bot.bank_score(mine, [40, 40, 40, 130, 40]) < -0.2
     bot.reach_others = 0.0
@@ -350,3 +351,32 @@ def test_hard_deals_its_worlds_around_the_suits_a_seat_lacks() -> None:
     assert isinstance(bot, SearchPlayer)
     bot.voids = 1.0
     plays_legal_codes(new_deal(6, seed=15), bot)
+
+
+def test_hard_counts_its_own_target_with_six_players_only() -> None:
+    """Hard's options per table size: with six players it counts its own reach of the
+    target at a world's end and the others' not (the same choices as with those options
+    set on it, the same worlds), with four or five it plays for the points margin alone; an
+    option set on the player wins over its table size's, and normal keeps the margin."""
+    bot = make_player("hard", seed=1)
+    assert isinstance(bot, SearchPlayer)
+    assert (bot.setting("reach", 6), bot.setting("reach_others", 6)) == (100.0, 0.0)
+    for players in (4, 5):
+        assert (bot.setting("reach", players), bot.setting("reach_others", players)) == (
+            0.0, 1.0)
+    bot.reach = 0.0
+    assert bot.setting("reach", 6) == 0.0
+    normal = make_player("normal", seed=1)
+    assert isinstance(normal, SearchPlayer) and normal.setting("reach", 6) == 0.0
+    deal = new_deal(6, seed=16)
+    while deal.phase != "finished":
+        seat = deal.to_act
+        assert seat is not None
+        view = table_view(deal, seat)
+        sized = make_player("hard", seed=2, iterations=3)
+        set_on = make_player("hard", seed=2, iterations=3)
+        assert isinstance(set_on, SearchPlayer)
+        set_on.reach, set_on.reach_others = 100.0, 0.0
+        code = sized.choose(view)
+        assert code == set_on.choose(view)
+        deal.apply(code)

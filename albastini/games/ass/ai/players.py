@@ -8,7 +8,7 @@ import random
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, ClassVar
 
 from ...players import CodeChooser, RandomChooser
 from .. import kernel as K
@@ -65,10 +65,21 @@ def bet(k: Knowledge, rng: random.Random, samples: int = 24) -> str:
 class SearchPlayer(Player):
     """Determinized search (``hard``): for each legal card, sampled worlds (the unseen cards
     dealt at random) played out by greedy rollouts; picks the card with the best mean of (own
-    points - the mean of the others'). Bets by :func:`bet`. ``iterations`` fixes the worlds
+    points - the mean of the others'), with six players plus its own reach of the target
+    (:data:`SIZED`). Bets by :func:`bet`. ``iterations`` fixes the worlds
     (reproducible); otherwise it samples for ``time_ms``."""
 
     level = "search"
+    #: Options per table size, for those not set on the player itself (a bench option set
+    #: on it wins, e.g. ``reach=0`` for the points margin alone). With six players the
+    #: usual target (116 points) is 2.5 times a seat's share and is reached in a few deals
+    #: in a hundred: the points margin alone makes more points than normal without reaching
+    #: the target more often, so there the seat's own reach of its target at a world's end
+    #: also counts (``reach``; the others' reach not: ``reach_others`` 0). Five players
+    #: keep the margin alone (the same term measured no better there; bench/README.md).
+    SIZED: ClassVar[Mapping[int, Mapping[str, float]]] = {
+        6: {"reach": 100.0, "reach_others": 0.0},
+    }
     #: The share of worlds played out by :func:`.core.careful_card` instead of
     #: :func:`.core.greedy_card` (bench option; 0 plays every world greedily): careful
     #: rollouts model the expert's kind of player, greedy ones the normal player, and hard
@@ -134,7 +145,8 @@ class SearchPlayer(Player):
         deadline = time.perf_counter() + self.time_ms / 1000
         done = 0
         seats: list[bool] | None = None
-        reach = self.reach if not self.reach_late or k.stock < k.players else 0.0
+        reach = (self.setting("reach", k.players)
+                 if not self.reach_late or k.stock < k.players else 0.0)
         if self.tell:
             ev = careful_evidence(view, self.rng, int(self.tell_worlds), self.tell_base)
             seats = [ev[s] > 0 for s in range(k.players)]
@@ -177,6 +189,13 @@ class SearchPlayer(Player):
                 break
         return "play:" + K.CODES[max(cards, key=lambda c: (totals[c], -c))]
 
+    def setting(self, name: str, players: int) -> float:
+        """Option ``name`` at a table of ``players``: as set on this player, else its table
+        size's (:data:`SIZED`), else the class's default."""
+        if name in vars(self):
+            return float(vars(self)[name])
+        return float(self.SIZED.get(players, {}).get(name, getattr(type(self), name)))
+
     def banks_utility(self, k: Knowledge) -> Callable[[Sequence[float], int], float]:
         """A deal's end seen from any seat: its points margin plus ``exact_reach`` times its
         :meth:`bank_score` (the bets are public, so every seat's measure is known)."""
@@ -202,7 +221,7 @@ class SearchPlayer(Player):
             return -made + (1.0 - made if go else 0.0)
 
         mine = banks(k.seat)
-        others = self.reach_others
+        others = self.setting("reach_others", k.players)
         return sum(others * banks(s) - mine
                    for s in range(k.players) if s != k.seat) / (k.players - 1)
 
@@ -212,6 +231,8 @@ class NormalPlayer(SearchPlayer):
     milliseconds a card; bets by :func:`bet`."""
 
     level = "normal"
+    #: Normal plays for its points margin at every table size.
+    SIZED: ClassVar[Mapping[int, Mapping[str, float]]] = {}
 
     def __init__(self, seed: int | None = None) -> None:
         super().__init__(seed, iterations=3)
