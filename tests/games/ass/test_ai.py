@@ -353,31 +353,30 @@ def test_hard_deals_its_worlds_around_the_suits_a_seat_lacks() -> None:
     plays_legal_codes(new_deal(6, seed=15), bot)
 
 
-def test_hard_counts_its_own_target_with_five_and_six_players_only() -> None:
-    """Hard's options per table size: with five and six players it counts its own reach of
-    the target at a world's end and the others' not (the same choices as with those options
-    set on it, the same worlds), with four it plays for the points margin alone; an option
-    set on the player wins over its table size's, and normal keeps the margin."""
+def test_hard_counts_its_own_target_with_six_players_only() -> None:
+    """Hard's options per table size: with six players it counts its own reach of the
+    target at a world's end and the others' not (the same choices as with those options
+    set on it, the same worlds), with four or five it plays for the points margin alone; an
+    option set on the player wins over its table size's, and normal keeps the margin."""
     bot = make_player("hard", seed=1)
     assert isinstance(bot, SearchPlayer)
-    for players in (5, 6):
+    assert (bot.setting("reach", 6), bot.setting("reach_others", 6)) == (100.0, 0.0)
+    for players in (4, 5):
         assert (bot.setting("reach", players), bot.setting("reach_others", players)) == (
-            100.0, 0.0)
-    assert (bot.setting("reach", 4), bot.setting("reach_others", 4)) == (0.0, 1.0)
+            0.0, 1.0)
     bot.reach = 0.0
     assert bot.setting("reach", 6) == 0.0
     normal = make_player("normal", seed=1)
     assert isinstance(normal, SearchPlayer) and normal.setting("reach", 6) == 0.0
-    for players in (5, 6):
-        deal = new_deal(players, seed=16)
-        while deal.phase != "finished":
-            seat = deal.to_act
-            assert seat is not None
-            view = table_view(deal, seat)
-            sized = make_player("hard", seed=2, iterations=3)
-            set_on = make_player("hard", seed=2, iterations=3)
-            assert isinstance(set_on, SearchPlayer)
-            set_on.reach, set_on.reach_others = 100.0, 0.0
-            code = sized.choose(view)
-            assert code == set_on.choose(view)
-            deal.apply(code)
+    deal = new_deal(6, seed=16)
+    while deal.phase != "finished":
+        seat = deal.to_act
+        assert seat is not None
+        view = table_view(deal, seat)
+        sized = make_player("hard", seed=2, iterations=3)
+        set_on = make_player("hard", seed=2, iterations=3)
+        assert isinstance(set_on, SearchPlayer)
+        set_on.reach, set_on.reach_others = 100.0, 0.0
+        code = sized.choose(view)
+        assert code == set_on.choose(view)
+        deal.apply(code)
