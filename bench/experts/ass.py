@@ -33,13 +33,19 @@ progress and every card played, with who took each trick and its points) and not
 from __future__ import annotations
 
 import math
-import random
 from collections.abc import Mapping, Sequence
 from math import comb
 from typing import Any
 
 from albastini.games.ass import kernel as K
-from albastini.games.ass.ai.core import POWER, Knowledge, read_view, rollout, sample_world
+from albastini.games.ass.ai.core import (
+    POWER,
+    Knowledge,
+    deal_around_voids,
+    known_voids,
+    read_view,
+    rollout,
+)
 from albastini.games.players import CodeChooser
 
 #: The bet's models, per number of players: logistic weights of (1, sixes, eights, Jacks,
@@ -114,61 +120,6 @@ def reach_density(points: int, target: int, tricks_left: int, players: int) -> f
     sigma = SPREAD_PER_TRICK * mean_trick / 24.7 * math.pow(tricks_left, 0.35)
     z = (target - points - mu) / sigma
     return math.exp(-0.5 * z * z) / (sigma * math.sqrt(2 * math.pi))
-
-
-def known_voids(k: Knowledge, tricks: Sequence[Mapping[str, Any]]) -> list[set[int]]:
-    """Per seat, the suits it has shown it lacks since the last draw (so for the rest of
-    the deal): it discarded, or interrupted with an eight of another suit, on that main
-    suit (both are allowed only to a player without it). Read from the public tricks."""
-    n = k.players
-    last_draw = (36 - 4 * n) // n  # the tricks after which everyone drew
-    voids: list[set[int]] = [set() for _ in range(n)]
-    played = [[(int(s), K.CODE_INT[c]) for s, c in t["plays"]] for t in tricks[last_draw:]]
-    if len(tricks) >= last_draw:
-        played.append(list(k.trick.plays))
-    for plays in played:
-        tr = K.Trick()
-        for seat, card in plays:
-            main = tr.main_suit
-            if tr.play(seat, card, k.levels, k.main_levels, False) in (K.DISCARD,
-                                                                         K.EIGHT_RULE):
-                voids[seat].add(main)
-    return voids
-
-
-def deal_around_voids(k: Knowledge, voids: Sequence[set[int]], rng: random.Random
-                      ) -> K.State:
-    """A world for the endgame: :func:`~albastini.games.ass.ai.core.sample_world`, its
-    other hands dealt again so that nobody holds a suit it has shown it lacks (the rest to
-    the stock; unconstrained if twenty tries find no such deal)."""
-    st = sample_world(k, rng)
-    others = [s for s in range(k.players) if s != k.seat]
-    if not any(voids[s] for s in others):
-        return st
-    for _ in range(20):
-        cards = list(k.unseen)
-        rng.shuffle(cards)
-        room = {s: k.hand_sizes[s] for s in others}
-        hands: dict[int, list[int]] = {s: [] for s in others}
-        stock: list[int] = []
-        for i, c in enumerate(cards):
-            fits = [s for s in others if room[s] > 0 and c // 9 not in voids[s]]
-            if len(cards) - i > sum(room.values()):
-                fits.append(-1)  # the card left in the stock
-            if not fits:
-                break
-            s = rng.choice(fits)
-            if s < 0:
-                stock.append(c)
-            else:
-                hands[s].append(c)
-                room[s] -= 1
-        else:
-            for s in others:
-                st.hands[s] = hands[s]
-            st.stock, st.pos = stock, 0
-            return st
-    return st
 
 
 class ExpertPlayer(CodeChooser):

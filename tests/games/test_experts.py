@@ -13,11 +13,11 @@ from albastini import MODES as ALBASTINI_MODES
 from albastini import new_deal as new_albastini
 from albastini.ai import make_player
 from albastini.games import ass, cassino, twentyeight
-from albastini.games.ass.ai.core import read_view
+from albastini.games.ass.ai.core import known_voids, read_view
 from albastini.games.twentyeight.ai.core import CODE_INT
 from bench.experts import GAMES, make_expert
 from bench.experts.ass import ExpertPlayer as ExpertAss
-from bench.experts.ass import known_voids, reach_density
+from bench.experts.ass import reach_density
 from bench.experts.twentyeight import ExpertPlayer as Expert28
 from bench.experts.twentyeight import trump_value
 

@@ -15,7 +15,9 @@ from albastini.games.ass.ai.core import (
     best_own_line,
     careful_card,
     careful_evidence,
+    deal_around_voids,
     greedy_card,
+    known_voids,
     levels_of,
     margin_utility,
     read_view,
@@ -302,3 +304,79 @@ def test_the_own_best_line_is_worth_at_least_the_rollout() -> None:
             assert seat is not None
             deal.apply(bots[seat].choose(table_view(deal, seat)))
     assert checked > 50
+
+
+def test_hard_counting_only_its_own_target_ignores_the_others_reaching() -> None:
+    """With ``reach_others=0`` a world's banks are the seat's own reach of its target only:
+    an opponent reaching the target costs nothing, the seat's own reach counts as before."""
+    bot = make_player("hard", seed=1)
+    assert isinstance(bot, SearchPlayer)
+    deal = new_deal(5, 1, 0, seed=2)
+    while deal.phase == "betting":
+        deal.apply("no")
+    mine = read_view(table_view(deal, 2))
+    bot.reach_others = 1.0
+    full = bot.bank_score(mine, [40, 40, 130, 40, 40])
+    assert bot.bank_score(mine, [40, 40, 40, 130, 40]) < -0.2
+    bot.reach_others = 0.0
+    assert abs(bot.bank_score(mine, [40, 40, 40, 130, 40])) < 0.01
+    assert bot.bank_score(mine, [40, 40, 130, 40, 40]) == pytest.approx(full, abs=0.01)
+
+
+def test_hard_deals_its_worlds_around_the_suits_a_seat_lacks() -> None:
+    """Once nobody draws, a seat that discarded on a suit holds none of it: hard's worlds
+    with ``voids=1`` never give it that suit (six players, deals played by normal), and
+    hard so set answers legal codes to the end of a deal."""
+    checked = 0
+    for seed in range(6):
+        deal = new_deal(6, 1, seed % 6, seed=300 + seed)
+        bots = [make_player("normal", seed=seed * 10 + s) for s in range(6)]
+        while deal.phase != "finished":
+            seat = deal.to_act
+            assert seat is not None
+            view = table_view(deal, seat)
+            if deal.phase == "playing" and view["stock"] < 6:
+                k = read_view(view)
+                lacks = known_voids(k, view["tricks"])
+                for s, suits in enumerate(lacks):
+                    assert not suits & {c // 9 for c in deal.state.hands[s]}
+                if any(lacks):
+                    world = deal_around_voids(k, lacks, random.Random(seed))
+                    for s, suits in enumerate(lacks):
+                        assert not suits & {c // 9 for c in world.hands[s]}
+                    checked += 1
+            deal.apply(bots[seat].choose(view))
+    assert checked > 10
+    bot = make_player("hard", seed=1, iterations=2)
+    assert isinstance(bot, SearchPlayer)
+    bot.voids = 1.0
+    plays_legal_codes(new_deal(6, seed=15), bot)
+
+
+def test_hard_counts_its_own_target_with_six_players_only() -> None:
+    """Hard's options per table size: with six players it counts its own reach of the
+    target at a world's end and the others' not (the same choices as with those options
+    set on it, the same worlds), with four or five it plays for the points margin alone; an
+    option set on the player wins over its table size's, and normal keeps the margin."""
+    bot = make_player("hard", seed=1)
+    assert isinstance(bot, SearchPlayer)
+    assert (bot.setting("reach", 6), bot.setting("reach_others", 6)) == (100.0, 0.0)
+    for players in (4, 5):
+        assert (bot.setting("reach", players), bot.setting("reach_others", players)) == (
+            0.0, 1.0)
+    bot.reach = 0.0
+    assert bot.setting("reach", 6) == 0.0
+    normal = make_player("normal", seed=1)
+    assert isinstance(normal, SearchPlayer) and normal.setting("reach", 6) == 0.0
+    deal = new_deal(6, seed=16)
+    while deal.phase != "finished":
+        seat = deal.to_act
+        assert seat is not None
+        view = table_view(deal, seat)
+        sized = make_player("hard", seed=2, iterations=3)
+        set_on = make_player("hard", seed=2, iterations=3)
+        assert isinstance(set_on, SearchPlayer)
+        set_on.reach, set_on.reach_others = 100.0, 0.0
+        code = sized.choose(view)
+        assert code == set_on.choose(view)
+        deal.apply(code)

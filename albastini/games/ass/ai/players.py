@@ -8,7 +8,7 @@ import random
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, ClassVar
 
 from ...players import CodeChooser, RandomChooser
 from .. import kernel as K
@@ -16,7 +16,9 @@ from .core import (
     Knowledge,
     best_own_line,
     careful_evidence,
+    deal_around_voids,
     greedy_card,
+    known_voids,
     margin_utility,
     read_view,
     rollout,
@@ -63,10 +65,21 @@ def bet(k: Knowledge, rng: random.Random, samples: int = 24) -> str:
 class SearchPlayer(Player):
     """Determinized search (``hard``): for each legal card, sampled worlds (the unseen cards
     dealt at random) played out by greedy rollouts; picks the card with the best mean of (own
-    points - the mean of the others'). Bets by :func:`bet`. ``iterations`` fixes the worlds
+    points - the mean of the others'), with six players plus its own reach of the target
+    (:data:`SIZED`). Bets by :func:`bet`. ``iterations`` fixes the worlds
     (reproducible); otherwise it samples for ``time_ms``."""
 
     level = "search"
+    #: Options per table size, for those not set on the player itself (a bench option set
+    #: on it wins, e.g. ``reach=0`` for the points margin alone). With six players the
+    #: usual target (116 points) is 2.5 times a seat's share and is reached in a few deals
+    #: in a hundred: the points margin alone makes more points than normal without reaching
+    #: the target more often, so there the seat's own reach of its target at a world's end
+    #: also counts (``reach``; the others' reach not: ``reach_others`` 0). Five players
+    #: keep the margin alone (the same term measured no better there; bench/README.md).
+    SIZED: ClassVar[Mapping[int, Mapping[str, float]]] = {
+        6: {"reach": 100.0, "reach_others": 0.0},
+    }
     #: The share of worlds played out by :func:`.core.careful_card` instead of
     #: :func:`.core.greedy_card` (bench option; 0 plays every world greedily): careful
     #: rollouts model the expert's kind of player, greedy ones the normal player, and hard
@@ -77,6 +90,11 @@ class SearchPlayer(Player):
     #: worth ``reach`` points of the margin (bench option; 0: points only).
     reach = 0.0
     reach_width = 8.0
+    #: How much the others' banks count in :meth:`bank_score` (bench option; 1: the
+    #: table's measure, 0: the seat's own reach of its target only). Stopping whoever
+    #: leads in a sampled world costs cards that the seat's own target needs, and with
+    #: five or six players that seat is seldom the one who ends up near the target.
+    reach_others = 1.0
     #: Count the banks (``reach``) only once the stock can no longer give every seat a card
     #: (bench option; 0: from the first trick): from then on every unseen card is in a hand,
     #: so a world's end is a fair guess at who reaches the target, where earlier a greedy
@@ -105,6 +123,12 @@ class SearchPlayer(Player):
     #: later cards by its best line in that world (:func:`.core.best_own_line`; bench
     #: option, 0: rollouts). Ignored where ``exact`` applies.
     own = 0.0
+    #: Once nobody draws any more, deal each world's hidden hands around the suits their
+    #: holders have shown they lack (:func:`.core.known_voids`: a discard or an eight of
+    #: another suit is allowed only without the main suit) instead of at random (bench
+    #: option; 0: uniform worlds). With five or six players most tricks come after the
+    #: stock is out, and each shows up to five hands.
+    voids = 0.0
 
     def __init__(self, seed: int | None = None, time_ms: float = 150.0,
                  iterations: int | None = None) -> None:
@@ -121,7 +145,8 @@ class SearchPlayer(Player):
         deadline = time.perf_counter() + self.time_ms / 1000
         done = 0
         seats: list[bool] | None = None
-        reach = self.reach if not self.reach_late or k.stock < k.players else 0.0
+        reach = (self.setting("reach", k.players)
+                 if not self.reach_late or k.stock < k.players else 0.0)
         if self.tell:
             ev = careful_evidence(view, self.rng, int(self.tell_worlds), self.tell_base)
             seats = [ev[s] > 0 for s in range(k.players)]
@@ -134,8 +159,11 @@ class SearchPlayer(Player):
         util: Callable[[Sequence[float], int], float] = margin_utility
         if exact and self.exact_reach:
             util = self.banks_utility(k)
+        lacks = (known_voids(k, view["tricks"]) if self.voids and k.stock < k.players
+                 else None)
         while True:
-            world = sample_world(k, self.rng)
+            world = (sample_world(k, self.rng) if lacks is None
+                     else deal_around_voids(k, lacks, self.rng))
             if exact or own:
                 ends = (solve_exact(world, k.seat, util) if exact
                         else best_own_line(world, k.seat))
@@ -161,6 +189,13 @@ class SearchPlayer(Player):
                 break
         return "play:" + K.CODES[max(cards, key=lambda c: (totals[c], -c))]
 
+    def setting(self, name: str, players: int) -> float:
+        """Option ``name`` at a table of ``players``: as set on this player, else its table
+        size's (:data:`SIZED`), else the class's default."""
+        if name in vars(self):
+            return float(vars(self)[name])
+        return float(self.SIZED.get(players, {}).get(name, getattr(type(self), name)))
+
     def banks_utility(self, k: Knowledge) -> Callable[[Sequence[float], int], float]:
         """A deal's end seen from any seat: its points margin plus ``exact_reach`` times its
         :meth:`bank_score` (the bets are public, so every seat's measure is known)."""
@@ -176,8 +211,8 @@ class SearchPlayer(Player):
     def bank_score(self, k: Knowledge, pts: Sequence[float]) -> float:
         """How a world that ended with ``pts`` scores for ``k``'s seat at the table, smoothed:
         per opponent, the bank it changes (-1 reached, +1 a "go" missed, the reach a
-        logistic step ``reach_width`` points wide) less the seat's own, the mean over the
-        opponents (between -2 and 2)."""
+        logistic step ``reach_width`` points wide) times ``reach_others``, less the seat's
+        own, the mean over the opponents (between -2 and 2)."""
 
         def banks(s: int) -> float:
             go = k.bets[s] == 1
@@ -186,7 +221,9 @@ class SearchPlayer(Player):
             return -made + (1.0 - made if go else 0.0)
 
         mine = banks(k.seat)
-        return sum(banks(s) - mine for s in range(k.players) if s != k.seat) / (k.players - 1)
+        others = self.setting("reach_others", k.players)
+        return sum(others * banks(s) - mine
+                   for s in range(k.players) if s != k.seat) / (k.players - 1)
 
 
 class NormalPlayer(SearchPlayer):
@@ -194,6 +231,8 @@ class NormalPlayer(SearchPlayer):
     milliseconds a card; bets by :func:`bet`."""
 
     level = "normal"
+    #: Normal plays for its points margin at every table size.
+    SIZED: ClassVar[Mapping[int, Mapping[str, float]]] = {}
 
     def __init__(self, seed: int | None = None) -> None:
         super().__init__(seed, iterations=3)
