@@ -211,10 +211,9 @@ def legal_actions(table: Sequence[Item], hand: Sequence[int], seat: int) -> list
                 if big - v not in sums:
                     sums[big - v] = subset_sums(summ, big - v)
                 with_card = sums[big - v]
+                builds.update(with_card)  # simple: c + S == big
             else:
                 with_card = [0] if big == v else []
-            if big > v:
-                builds.update(with_card)  # simple: c + S == big
             if with_card:
                 if big not in caps:
                     capture_sets(table, summ, big, caps)

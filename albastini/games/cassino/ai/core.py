@@ -193,41 +193,65 @@ def takes_by_key(table: Sequence[K.Item]) -> dict[int, float]:
 PASSED_UP = 0.9
 
 
+@dataclass(frozen=True)
+class Replayed:
+    """One play of this round replayed from the public history: who made it, what, the table
+    before it and after it, and the cards it captured (the played card included)."""
+
+    seat: int
+    action: K.Action
+    table: list[K.Item]
+    rest: list[K.Item]
+    taken: list[int]
+
+
+def this_round(view: Mapping[str, Any], k: Knowledge) -> list[Replayed]:
+    """The plays of this round, replayed from the first table and every play since (the
+    public history); [] when there is none or the replay does not end on the view's table."""
+    history = view.get("history") or view.get("log") or ()
+    plays = sum(4 - n for n in k.hand_sizes)  # every seat gets 4 cards a round
+    if not history or plays <= 0:
+        return []
+    table: list[K.Item] = sorted(
+        (c, (c,), K.LOOSE, K.VALUE[c], -1)
+        for c in (K.CODE_INT[x] for x in view.get("first_table") or ()))
+    start = len(history) - plays
+    out: list[Replayed] = []
+    for j, (who, code) in enumerate(history):
+        seat = int(who)
+        action = action_of(str(code))
+        rest, taken = after(table, action, seat)
+        if j >= start:
+            out.append(Replayed(seat, action, table, rest, taken))
+        table = rest
+    if sorted(it[0] for it in table) != sorted(it[0] for it in k.table):
+        return []
+    return out
+
+
 def passed_up(view: Mapping[str, Any], k: Knowledge, trails: bool = False
               ) -> dict[int, set[int]]:
     """Per seat of another team, the :func:`card_key` values it most likely does not hold:
     earlier in this round (its hand now is part of its hand then) it made a play worth at
     least :data:`PASSED_UP` less than a capture such a card offered, or, with ``trails``,
     it trailed where such a card would have captured anything (every player takes a card
-    when it can: each counts towards the most cards). Read from the public history alone;
-    {} when there is none or the replay does not match the table. A seat that controlled a
-    build then is skipped (the rules may have kept it from capturing)."""
-    history = view.get("history") or view.get("log") or ()
-    this_round = sum(4 - n for n in k.hand_sizes)  # every seat gets 4 cards a round
-    if not history or this_round <= 0:
-        return {}
-    table: list[K.Item] = sorted(
-        (c, (c,), K.LOOSE, K.VALUE[c], -1)
-        for c in (K.CODE_INT[x] for x in view.get("first_table") or ()))
-    start = len(history) - this_round
+    when it can: each counts towards the most cards). Read from the public history alone
+    (:func:`this_round`); {} when there is none or the replay does not match the table. A
+    seat that controlled a build then is skipped (the rules may have kept it from
+    capturing)."""
     out: dict[int, set[int]] = {}
-    for j, (who, code) in enumerate(history):
-        seat = int(who)
-        action = action_of(str(code))
-        rest, taken = after(table, action, seat)
-        if (j >= start and k.team_of(seat) != k.team_of(k.seat)
-                and not any(it[4] == seat for it in table)):
-            kind, card = action[0], action[1]
-            made = worth(taken) + (SWEEP if kind == K.CAPTURE and not rest else 0.0)
-            if kind == K.BUILD:  # worth what it will take
-                made = worth(next(it[1] for it in rest if it[4] == seat and card in it[1]))
-            for key, take in takes_by_key(table).items():
-                # the capturing card itself would have counted too (at least a plain card)
-                if take + PLAIN - made >= PASSED_UP or (trails and kind == K.TRAIL):
-                    out.setdefault(seat, set()).add(key)
-        table = rest
-    if sorted(it[0] for it in table) != sorted(it[0] for it in k.table):
-        return {}
+    for play in this_round(view, k):
+        seat, table, rest = play.seat, play.table, play.rest
+        if k.team_of(seat) == k.team_of(k.seat) or any(it[4] == seat for it in table):
+            continue
+        kind, card = play.action[0], play.action[1]
+        made = worth(play.taken) + (SWEEP if kind == K.CAPTURE and not rest else 0.0)
+        if kind == K.BUILD:  # worth what it will take
+            made = worth(next(it[1] for it in rest if it[4] == seat and card in it[1]))
+        for key, take in takes_by_key(table).items():
+            # the capturing card itself would have counted too (at least a plain card)
+            if take + PLAIN - made >= PASSED_UP or (trails and kind == K.TRAIL):
+                out.setdefault(seat, set()).add(key)
     return out
 
 

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import kernel as K
-from .core import Knowledge, action_of, after
+from .core import Knowledge, this_round
 from .players import NormalPlayer
 
 _NORMAL = NormalPlayer(0)
@@ -57,25 +57,18 @@ def card_weights(k: Knowledge, cards: Sequence[int], beta: float) -> dict[int, f
 
 def read_plays(view: Mapping[str, Any], k: Knowledge, beta: float) -> list[Play]:
     """The plays of this round by the other seats, read (:class:`Play`); [] when the view
-    has no history or its replay does not match the table."""
-    history = [(int(s), str(c)) for s, c in view.get("history") or view.get("log") or ()]
-    this_round = sum(4 - n for n in k.hand_sizes)  # every seat gets 4 cards a round
-    if not history or this_round <= 0:
-        return []
-    table: list[K.Item] = sorted(
-        (c, (c,), K.LOOSE, K.VALUE[c], -1)
-        for c in (K.CODE_INT[x] for x in view.get("first_table") or ()))
-    public = {it[0] for it in table}
-    start = len(history) - this_round
-    sizes = [n + sum(1 for s, _ in history[start:] if s == seat)
-             for seat, n in enumerate(k.hand_sizes)]
-    plays: list[Play] = []
-    for j, (seat, code) in enumerate(history):
-        action = action_of(code)
+    has no history or its replay does not match the table (:func:`.core.this_round`)."""
+    plays = this_round(view, k)
+    sizes = [n + sum(1 for p in plays if p.seat == seat) for seat, n in enumerate(k.hand_sizes)]
+    out: list[Play] = []
+    for j, play in enumerate(plays):
+        seat, action, table = play.seat, play.action, play.table
         card = action[1]
-        if j >= start and seat != k.seat and not any(it[4] == seat for it in table):
-            later = tuple(action_of(c)[1] for s, c in history[j + 1:] if s == seat)
-            unseen = [c for c in range(52) if c not in public and c != card]
+        if seat != k.seat and not any(it[4] == seat for it in table):
+            later = [p.action[1] for p in plays[j + 1:]]
+            # what the seat had not seen then: what this one has not seen now, its hand, and
+            # the cards played since (the seat's own other cards among them: not known here)
+            unseen = sorted([*k.unseen, *k.hand, *later])
             them = Knowledge(
                 seat=seat, players=k.players, n_teams=k.n_teams, dealer=k.dealer, hand=[],
                 table=table, unseen=unseen, hand_sizes=list(sizes), captured=k.captured,
@@ -85,15 +78,11 @@ def read_plays(view: Mapping[str, Any], k: Knowledge, beta: float) -> list[Play]
             if action not in same:
                 same.append(action)  # a build, or a capture kept by control
             played = sum(math.exp(beta * _NORMAL.score(them, a)) for a in same)
-            per_card = card_weights(them, [*k.unseen, *later], beta)
-            plays.append(Play(seat, later, played, per_card))
-        if j >= start:
-            sizes[seat] -= 1
-        public.add(card)
-        table, _ = after(table, action, seat)
-    if sorted(it[0] for it in table) != sorted(it[0] for it in k.table):
-        return []
-    return plays
+            own_later = tuple(p.action[1] for p in plays[j + 1:] if p.seat == seat)
+            per_card = card_weights(them, [*k.unseen, *own_later], beta)
+            out.append(Play(seat, own_later, played, per_card))
+        sizes[seat] -= 1
+    return out
 
 
 def likelihood(plays: Sequence[Play], hands: Sequence[Sequence[int]]) -> float:
@@ -111,9 +100,9 @@ def likelihood(plays: Sequence[Play], hands: Sequence[Sequence[int]]) -> float:
 
 
 def weighted_world(draw: Callable[[], K.State], plays: Sequence[Play], rng: random.Random,
-                   draws: int, first: K.State) -> K.State:
-    """One of ``first`` and ``draws - 1`` more worlds from ``draw``, chosen with probability
-    proportional to :func:`likelihood`."""
-    worlds = [first] + [draw() for _ in range(draws - 1)]
+                   draws: int) -> K.State:
+    """One of ``draws`` worlds from ``draw``, chosen with probability proportional to
+    :func:`likelihood`."""
+    worlds = [draw() for _ in range(draws)]
     weights = [likelihood(plays, w.hands) for w in worlds]
     return rng.choices(worlds, weights)[0]

@@ -421,11 +421,10 @@ class SearchPlayer(NormalPlayer):
         plays = reading.read_plays(view, k, self.read_beta) if self.read_beta else []
 
         def draw() -> K.State:
-            world = sample_world(k, self.rng, lacks)
             if not plays:
-                return world
+                return sample_world(k, self.rng, lacks)
             return reading.weighted_world(lambda: sample_world(k, self.rng, lacks), plays,
-                                          self.rng, self.read_draws, world)
+                                          self.rng, self.read_draws)
         deadline = perf_counter() + self.time_ms / 1000
         by_win = self.end_by_win
         search = self.play_search or self.search_for(k.players)
