@@ -239,6 +239,17 @@ def test_cassino_moves_by_card_and_by_code(monkeypatch: pytest.MonkeyPatch) -> N
     assert "You trail K♠." in text
 
 
+def test_a_number_where_there_is_no_bid_points_at_the_menu(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A newcomer to Cassino types 1 for the first move: Cassino has no bids, so the answer
+    names the menu's letters (not "no bid to make"), and the move is then made by its letter."""
+    status, text = play(["--game", "cassino", "--seed", "4", "--dealer", "1", "--one-deal",
+                         "--level", "easy"], ["1", "ks", "q"], monkeypatch)  # fmt: skip
+    assert status == 1
+    assert "'1' is not one of your moves: type a letter from a to " in text
+    assert "bid" not in text.lower()
+    assert "You trail K♠." in text
+
+
 def test_twenty_eight_bids_by_typing_the_number(monkeypatch: pytest.MonkeyPatch) -> None:
     """The first speaker types 15: that bids 15 (the menu's keys are letters, so no number is
     a menu choice); a bid the rules refuse is refused with their reason."""

@@ -215,7 +215,7 @@ class Session:
         if ":" in text:
             kind, _, rest = text.partition(":")
             return self._refused(f"{kind.lower()}:{rest.upper()}")
-        if low.isdigit():
+        if low.isdigit() and any(self._valued(m) for m in moves):
             return self._bid(int(low), moves)
         code = parse_card(text)
         if code is not None:
@@ -233,14 +233,17 @@ class Session:
         except self.rules.illegal as exc:
             return Refusal(self.tr("refuse.again", reason=self.shows.refusal(exc)))
 
+    @staticmethod
+    def _valued(move: View) -> bool:
+        """Whether ``move`` names a number a person may type (a bid or a raise)."""
+        return move.get("value") is not None and not move.get("card")
+
     def _bid(self, value: int, moves: Sequence[View]) -> str | Refusal:
         """A typed number: the move that bids (or raises to) it, else the rules' reason."""
-        valued = [m for m in moves if m.get("value") is not None and not m.get("card")]
+        valued = [m for m in moves if self._valued(m)]
         for move in valued:
             if int(move["value"]) == value:
                 return str(move["code"])
-        if not valued:
-            return Refusal(self.tr("refuse.no_bid", value=value))
         kind = str(valued[0].get("kind") or str(valued[0]["code"]).partition(":")[0])
         return self._refused(f"{kind}:{value}")
 
