@@ -250,6 +250,22 @@ def test_a_number_where_there_is_no_bid_points_at_the_menu(monkeypatch: pytest.M
     assert "You trail K♠." in text
 
 
+@pytest.mark.parametrize(("name", "answers"), [
+    ("ass", ["no", "2h", "q"]),
+    ("twentyeight", ["pass", "2h", "q"]),
+])
+def test_a_card_outside_the_games_pack_is_one_you_do_not_hold(
+    name: str, answers: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ass and Twenty-Eight play without the 2s: a person who types 2♥ is told they don't
+    hold it, not that 'play:2H' is not an action's code."""
+    status, text = play(["--game", name, "--seed", "5", "--one-deal", "--level", "easy"],
+                        answers, monkeypatch)  # fmt: skip
+    assert status == 1
+    assert "You don't hold 2♥. Try again." in text
+    assert "not an action" not in text
+
+
 def test_twenty_eight_bids_by_typing_the_number(monkeypatch: pytest.MonkeyPatch) -> None:
     """The first speaker types 15: that bids 15 (the menu's keys are letters, so no number is
     a menu choice); a bid the rules refuse is refused with their reason."""

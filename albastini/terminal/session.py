@@ -257,4 +257,14 @@ class Session:
             options = "   ".join(f"{k}) {self.shows.move_label(m, view)}"
                                  for k, m in using.items())
             return Refusal(self.tr("refuse.several", card=card(code), options=options))
-        return self._refused(self.shows.card_move(code, view))
+        move = self.shows.card_move(code, view)
+        try:
+            return self.rules.check(self.match, move)
+        except self.rules.illegal as exc:
+            # a card outside this game's pack (a 2 in Ass or Twenty-Eight) is not a code the
+            # rules can read: for the person it is simply a card they do not hold
+            if getattr(exc, "reason", None) == "bad_code" and code not in view.get("hand", ()):
+                reason = self.tr("refuse.not_held", card=card(code))
+            else:
+                reason = self.shows.refusal(exc)
+            return Refusal(self.tr("refuse.again", reason=reason))
