@@ -8,19 +8,29 @@ import os
 import re
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from albastini import MODES
+from albastini import MODES, Deal, new_deal
 from albastini.__main__ import main
 from albastini.games import GAMES
 from albastini.games.interface import game
 from albastini.terminal.presenter import presenter
 from albastini.terminal.session import Session, menu_keys
-from albastini.terminal.words import card, parse_card
+from albastini.terminal.words import Names, card, parse_card
+
+from .games.albastini.test_deal import build_deck
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+@dataclass
+class MatchOf:
+    """A match of one deal, as the terminal's presenters read it."""
+
+    deal: Deal
 
 
 def run(args: list[str], stdin: str = "", timeout: float = 60) -> subprocess.CompletedProcess[str]:
@@ -48,7 +58,7 @@ def test_auto_plays_a_whole_deal_in_every_mode(mode: str) -> None:
     assert "The dealer turns the indicator" in text
     players = MODES[mode][0]
     rounds = {2: 18, 3: 12, 4: 9, 5: 7, 6: 6}[players]
-    assert text.count("the round.") == rounds
+    assert text.count("eats the round") == rounds
 
 
 def test_auto_match_to_the_target() -> None:
@@ -62,11 +72,11 @@ def test_auto_match_to_the_target() -> None:
     )
     text = out.getvalue()
     assert "wins the match!" in text
-    assert "Next deal, dealt by" in text or "Deal 1 over" in text
+    assert "Deal 2, dealt by" in text or "Deal 1 over" in text
 
 
 def test_scripted_human_with_bad_input_then_a_whole_deal() -> None:
-    script = ["zz", "99", "2H", "AS:x", "?"] + ["1"] * 3 + ["pass"] + ["1"] * 60
+    script = ["zz", "99", "2H", "AS:x", "?"] + ["a"] * 3 + ["pass"] + ["a"] * 60
     result = run(
         [
             "--mode",
@@ -86,17 +96,18 @@ def test_scripted_human_with_bad_input_then_a_whole_deal() -> None:
     out = result.stdout
     assert result.returncode == 0, result.stderr
     assert "Your hand:" in out
-    assert "1) bid" in out and "pass" in out
-    assert "'zz' is not a card or a choice: type a card code like 7H" in out
-    assert "There is no choice 99: type a number from 1 to" in out
-    assert "'2H' is not a card or a choice" in out
+    assert "a) bid " in out and ") pass" in out
+    assert "'zz' is not one of your moves: type a letter from a to " in out
+    assert "'99' is not one of your moves: type a letter from a to " in out
+    assert "You don't hold 2♥. Try again." in out  # Albastini's pack has no 2s
+    assert "Not an action: 'as:X'" in out
     assert "Bidding is over: play a card." in out
     assert "You play" in out
     assert "Deal 1 over. Card points:" in out
 
 
 def test_a_card_you_do_not_hold_is_refused_with_a_reason() -> None:
-    # Seed 5, mode 3, the first seat deals: the second holds JD KH 5D 4D 5S and bids first.
+    # Seed 5, mode 3, the first seat deals: the second holds A♠ 3♥ K♣ A♦ Q♦ and bids first.
     result = run(
         [
             "--mode",
@@ -111,10 +122,10 @@ def test_a_card_you_do_not_hold_is_refused_with_a_reason() -> None:
             "--level",
             "random",
         ],
-        "AS\nKH\nq\n",
+        "KH\nQD\nq\n",
     )
-    assert "You don't hold the Ace of spades. Try again." in result.stdout
-    assert "You bid KH (hearts)." in result.stdout
+    assert "You don't hold the King of hearts. Try again." in result.stdout
+    assert "You bid Q♦ (diamonds)." in result.stdout
     assert "Bye." in result.stdout
     assert result.returncode == 1
 
@@ -136,14 +147,11 @@ def test_bad_arguments_are_explained() -> None:
     assert "invalid choice" in result.stderr
 
 
-def test_unknown_level_falls_back_to_random_players() -> None:
-    out = io.StringIO()
-    assert (
-        main(["--mode", "2", "--auto", "--one-deal", "--seed", "1", "--level", "nonsense"], out=out)
-        == 0
-    )
-    text = out.getvalue()
-    assert "computer players: random" in text
+def test_an_unknown_level_is_refused_with_the_choices() -> None:
+    result = run(["--mode", "2", "--auto", "--one-deal", "--seed", "1", "--level", "nonsense"])
+    assert result.returncode == 2 and result.stdout == ""
+    assert "invalid choice: 'nonsense'" in result.stderr
+    assert all(level in result.stderr for level in ("easy", "normal", "hard"))
 
 
 def test_computer_players_come_from_albastini_ai_when_it_is_there() -> None:
@@ -161,9 +169,50 @@ def test_albastini_counts_seats_from_1() -> None:
     main(["--mode", "4 pairs", "--auto", "--one-deal", "--seed", "3", "--dealer", "4",
           "--level", "random"], out=out)  # fmt: skip
     text = out.getvalue()
-    assert "Seat 4 deals 5 cards each. Bidding: Seat 1, Seat 3." in text
+    assert "Deal 1, dealt by Seat 4.\nFive cards each. Bidding: Seat 1, Seat 3." in text
     assert "Seat 0" not in text and "seats 0" not in text
     assert "Team A (seats 1, 3)" in text
+
+
+def test_albastini_shows_the_trump_the_face_up_card_and_the_stock() -> None:
+    """Heads-up, seed 9: the head of the table names the round, the trump, the face-up card
+    under the stock and the stock; the person is told the face-up card goes last, and that
+    they drew it; the deal ends with the victory points and why."""
+    result = run(["--mode", "2", "--one-deal", "--seed", "9", "--level", "easy"],
+                 "a\n" * 300)  # fmt: skip
+    out = result.stdout
+    assert result.returncode == 0, result.stderr
+    assert "a) bid 6♠   b) bid A♥   c) bid 5♣   d) bid 4♣   e) bid A♦   f) pass" in out
+    assert "The dealer turns the indicator K♥: hearts are trumps." in out
+    assert "The face-up card K♥ will be drawn last." in out
+    assert ("Deal 1 · dealt by Seat 2 · round 1 of 18 · trump: ♥ hearts · face up: K♥ · "
+            "stock: 26") in out
+    assert "Bids: You 6♠ (returned)" in out
+    assert "You draw the face-up K♥." in out
+    assert "Deal 1 over. Card points: You 40, Seat 2 80." in out
+    assert "Seat 2 scores 1 VP (every side ate at least 10)." in out
+    assert "Score: You 0 VP · Seat 2 1 VP (to 5)" in out
+
+
+def test_albastini_tells_the_exchange_and_shows_it_among_the_bids() -> None:
+    """Seat 2 bids 5♥ and the indicator is the 3♥: it must exchange. The story says so, and
+    the bids, seen by seat 1, say the 5♥ was exchanged and seat 4's 6♠ went back."""
+    deck = build_deck(4, 0, {1: ["5H"], 3: ["6S"]}, indicator="3H")
+    match = MatchOf(new_deal(4, 2, 0, deck=deck))
+    shows = presenter("albastini")
+    names = Names.of(shows.rules.view(match, None), 0)
+    before = shows.rules.view(match, 0)
+    shows.rules.apply(match, "bid:5H")
+    shows.rules.apply(match, "bid:6S")
+    after = shows.rules.view(match, 0)
+    told = shows.after_move(before, after, names)
+    assert told == ["The dealer turns the indicator 3♥: hearts are trumps.",
+                    "Seat 2 bid that suit and must exchange: the 3♥ goes to hand, the 5♥ lies "
+                    "face up.",
+                    "The face-up card 5♥ will be drawn last."]
+    assert shows.table_lines(after, names) == [
+        "Bids: Seat 2 5♥ (exchanged for the 3♥), Seat 4 6♠ (returned)"]
+    assert "face up: 5♥" in shows.head(after, names, 1)
 
 
 # --------------------------------------------------------------------------- every other game

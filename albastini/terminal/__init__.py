@@ -5,8 +5,8 @@
     python -m albastini --game ass --help                              # the game's own options
     python -m albastini --game twentyeight --lang ml                   # in Malayalam (sw, ru...)
 
-Albastini has a terminal of its own (``albastini.__main__``), with the same command line
-(:mod:`.cli`). Here, :mod:`.session` plays a match: it shows the table as the person's seat may
+Every game, Albastini (the default) included, plays here with the same command line
+(:mod:`.cli`): :mod:`.session` plays a match: it shows the table as the person's seat may
 see it, a menu of their moves with letter keys, and the story of every move; :mod:`.presenter`
 says what any game looks like, and a game's own module (``albastini/terminal/<game>.py``) what
 it shows its own way (an auction, the cards on the table, banks). The terminal reads the games

@@ -207,6 +207,10 @@ class Presenter:
         return value
 
     # ------------------------------------------------------------------ the story
+    def deal_start(self, view: View, names: Names, deal_no: int) -> list[str]:
+        """What a new deal begins with: ``"Deal 2, dealt by Seat 4."``."""
+        return [self.tr("story.deal", deal=deal_no, name=names.seat(int(view["dealer"])))]
+
     def said(self, seat: int, code: str, before: View, after: View, names: Names) -> str:
         """A move as the terminal's person may know it (``code`` as their view's log shows
         it): ``"Seat 2 plays 7♥."``."""

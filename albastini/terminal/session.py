@@ -119,9 +119,9 @@ class Session:
 
     def play_deal(self) -> None:
         """Play the current deal to its end, telling its story."""
-        first = self.view(self.human)
-        self.say("\n" + self.tr("story.deal", deal=self.deal_no,
-                                 name=self.names.seat(int(first["dealer"]))))
+        self.say()
+        for line in self.shows.deal_start(self.view(self.human), self.names, self.deal_no):
+            self.say(line)
         while not self.rules.deal_over(self.match):
             seat = self.match.deal.to_act
             assert seat is not None
@@ -221,16 +221,23 @@ class Session:
         if code is not None:
             return self._card(code, view, menu)
         if low.isalpha() and len(low) > 1:  # a word: perhaps a move of another moment
-            return self._refused(low)
+            return self._refused(low, unread=lambda: self._not_a_move(text, menu))
+        return self._not_a_move(text, menu)
+
+    def _not_a_move(self, text: str, menu: Mapping[str, View]) -> Refusal:
+        """What a person may type instead of ``text``, which names nothing."""
         keys = list(menu)
         return Refusal(self.tr("refuse.not_a_move", text=repr(text), first=keys[0],
                                last=keys[-1]))
 
-    def _refused(self, code: str) -> str | Refusal:
-        """``code`` if the rules accept it now, else their reason."""
+    def _refused(self, code: str, unread: Callable[[], Refusal] | None = None) -> str | Refusal:
+        """``code`` if the rules accept it now, else their reason; where they cannot read it
+        (``bad_code``: no move of the game is spelt so), ``unread``'s answer when given."""
         try:
             return self.rules.check(self.match, code)
         except self.rules.illegal as exc:
+            if unread is not None and getattr(exc, "reason", None) == "bad_code":
+                return unread()
             return Refusal(self.tr("refuse.again", reason=self.shows.refusal(exc)))
 
     @staticmethod
@@ -257,14 +264,7 @@ class Session:
             options = "   ".join(f"{k}) {self.shows.move_label(m, view)}"
                                  for k, m in using.items())
             return Refusal(self.tr("refuse.several", card=card(code), options=options))
-        move = self.shows.card_move(code, view)
-        try:
-            return self.rules.check(self.match, move)
-        except self.rules.illegal as exc:
-            # a card outside this game's pack (a 2 in Ass or Twenty-Eight) is not a code the
-            # rules can read: for the person it is simply a card they do not hold
-            if getattr(exc, "reason", None) == "bad_code" and code not in view.get("hand", ()):
-                reason = self.tr("refuse.not_held", card=card(code))
-            else:
-                reason = self.shows.refusal(exc)
-            return Refusal(self.tr("refuse.again", reason=reason))
+        # a card outside this game's pack (a 2 in Ass or Twenty-Eight) is not a code the
+        # rules can read: for the person it is simply a card they do not hold
+        held = Refusal(self.tr("refuse.again", reason=self.tr("refuse.not_held", card=card(code))))
+        return self._refused(self.shows.card_move(code, view), unread=lambda: held)

@@ -29,6 +29,8 @@ MODES: dict[str, dict[str, int]] = {
     label: {"players": players, "team_size": team_size}
     for label, (players, team_size) in MODE_SIZES.items()
 }
+#: The mode a table (and the terminal) starts with when none is chosen.
+DEFAULT_MODE = "4 pairs"
 #: The computer levels offered to players, then the player kinds behind them (for the arena).
 LEVELS: tuple[str, ...] = (*DIFFICULTIES, *PLAYER_KINDS)
 
@@ -64,6 +66,7 @@ def table_view(deal: Deal, seat: int | None) -> dict[str, Any]:
     return deal.view(seat, history=seat is not None)
 
 __all__ = [
+    "DEFAULT_MODE",
     "LEVELS",
     "MODES",
     "NAME",

@@ -45,7 +45,8 @@ class IllegalMove(ValueError):
     """An action the rules do not allow now. ``str(exc)`` is a sentence a player can read.
 
     ``reason`` is a short stable code (``"not_your_turn"``, ``"suit_taken"``, ``"not_in_hand"``,
-    ``"bidding"``, ``"playing"``, ``"finished"``, ``"not_bidder"``) and ``details`` the values
+    ``"bidding"``, ``"playing"``, ``"finished"``, ``"not_bidder"``; ``"bad_code"`` for a code
+    that names no action, as in every game) and ``details`` the values
     the message mentions, so another layer can say the same in another language.
     """
 
@@ -278,7 +279,7 @@ class Deal:
                         suit=suit,
                     )
             return
-        raise IllegalMove(f"Not an action: {action!r}", "illegal")
+        raise IllegalMove(f"Not an action: {action!r}", "bad_code")
 
     # ----------------------------------------------------------------- changes
     def apply(self, action: Action | str, seat: int | None = None) -> None:
@@ -291,7 +292,7 @@ class Deal:
             try:
                 action = parse_action(action)
             except ValueError as exc:
-                raise IllegalMove(str(exc), "illegal") from None
+                raise IllegalMove(str(exc), "bad_code") from None
         self.check(action, seat)
         seat = self.to_act
         assert seat is not None

@@ -511,9 +511,10 @@ def test_illegal_moves_raise_readable_messages_and_change_nothing() -> None:
     refused(Pass(), "not_bidder", "Only the dealer's opponents bid", seat=0)
     refused(Pass(), "not_bidder", "Only the dealer's opponents bid", seat=2)
     refused(Pass(), "not_your_turn", "not your turn: seat 1", seat=3)
-    refused("bid:2H", "illegal", "Not a card code|No such card")
-    refused("hello", "illegal", "Not an action")
-    refused(42, "illegal", "Not an action")
+    # a code the rules cannot read: "bad_code", as in every game
+    refused("bid:2H", "bad_code", "Not a card code|No such card")
+    refused("hello", "bad_code", "Not an action")
+    refused(42, "bad_code", "Not an action")
     deal.apply(Bid("5H"), 1)
     refused(Bid("6H"), "suit_taken", "hearts is taken")
     deal.apply(Bid("7D"))
