@@ -43,7 +43,7 @@ from typing import Any
 
 from .. import kernel as K
 from ..deal import code_of
-from . import ismcts, reading
+from . import horizon, ismcts, reading
 from .core import (
     SWEEP,
     WORTH,
@@ -119,13 +119,15 @@ def sample_world(k: Knowledge, rng: random.Random,
 
 
 def outcomes(st: K.State, start: K.State, values: Sequence[float] = WORTH,
-             left: bool = False, by_win: bool = True) -> list[float]:
+             left: bool = False, by_win: bool = True, model: bool = False) -> list[float]:
     """Per team, what it gained against the best other team since ``start``: the worth of
     the cards captured (``values``, per card: :func:`.core.worth_now` of the piles at the
     decision) and the sweeps; with ``left``, also what the position left is worth
     (:func:`left_worth`). When the deal is over (and the piles are the real cards), the deal
     itself: 1 for a win, a half for a tie for the top, plus a twentieth of the points'
-    margin (``by_win``), or the points' margin alone."""
+    margin (``by_win``), or the points' margin alone. With ``model`` (heads-up, ``by_win``),
+    a deal not over is valued in that same unit by :func:`.horizon.deal_value`, the model
+    of how deals left so end."""
     if st.finished and not any(c == HIDDEN for p in st.piles for c in p):
         points, _ = st.score()
         out = []
@@ -137,6 +139,8 @@ def outcomes(st: K.State, start: K.State, values: Sequence[float] = WORTH,
             won = 1.0 if ours > best else 0.5 if ours == best else 0.0
             out.append(won + 0.05 * (ours - best))
         return out
+    if model and by_win and st.n_teams == 2 and not st.finished:
+        return [horizon.deal_value(st, 0), horizon.deal_value(st, 1)]
     gains = []
     for t in range(st.n_teams):
         new = st.piles[t][len(start.piles[t]):]
@@ -153,9 +157,9 @@ def outcomes(st: K.State, start: K.State, values: Sequence[float] = WORTH,
 
 
 def outcome(st: K.State, start: K.State, team: int, values: Sequence[float] = WORTH,
-            left: bool = False, by_win: bool = True) -> float:
+            left: bool = False, by_win: bool = True, model: bool = False) -> float:
     """:func:`outcomes` for ``team``."""
-    return outcomes(st, start, values, left, by_win)[team]
+    return outcomes(st, start, values, left, by_win, model)[team]
 
 
 #: How much of the next player's best capture at the horizon is credited to its team (the
@@ -318,6 +322,11 @@ class SearchPlayer(NormalPlayer):
         self.horizon_rounds: int | None = None
         #: Whether a deal played out to its end counts who won it (else its points' margin).
         self.end_by_win = True
+        #: Whether a rollout that stops before the deal's end is valued heads-up by the
+        #: fitted model of how such deals end (:func:`.horizon.deal_value`) rather than by
+        #: the worth of the cards captured; None: :meth:`value_for` the table. The bench
+        #: sets it (``arena.py --value-cas``).
+        self.horizon_model: bool | None = None
         #: How the other seats play in PIMC's rollouts: ``"greedy"`` (:func:`.core.
         #: rollout_move`, seeing the hands), ``"normal"`` (:func:`normal_move`, normal's
         #: choice from what the seat knows) or ``"replies"`` (normal's choice until this
@@ -360,6 +369,12 @@ class SearchPlayer(NormalPlayer):
         open) lost to hard's own search against normal in 4 pairs (bench/README.md,
         "Cassino heads-up: what the plays say", eighth round)."""
         return players == 2
+
+    @staticmethod
+    def value_for(players: int) -> bool:
+        """Whether hard values a rollout stopped before the deal's end by the fitted model
+        (:func:`.horizon.deal_value`) at a table of ``players``: not yet (a bench option)."""
+        return False
 
     @classmethod
     def rollouts_for(cls, players: int) -> tuple[str, int, bool]:
@@ -427,6 +442,7 @@ class SearchPlayer(NormalPlayer):
                                           self.rng, self.read_draws)
         deadline = perf_counter() + self.time_ms / 1000
         by_win = self.end_by_win
+        model = self.value_for(k.players) if self.horizon_model is None else self.horizon_model
         search = self.play_search or self.search_for(k.players)
         if search == "ismcts" and len(actions) > 1:
             paired = self.paired
@@ -441,7 +457,7 @@ class SearchPlayer(NormalPlayer):
             roll, policy = self.tree_policies(k.seat, others)
             root = ismcts.search(
                 draw, actions, self.rng, more, horizon,
-                roll, lambda end, world: outcomes(end, world, values, left, by_win),
+                roll, lambda end, world: outcomes(end, world, values, left, by_win, model),
                 policy, self.explore, paired)
             visits = [child.visits for child in root.children.values()]
             self.worlds = min(visits) if paired else sum(visits)
@@ -470,7 +486,7 @@ class SearchPlayer(NormalPlayer):
                 else:
                     rollout_as(st, horizon, k.seat, others == "replies",
                                self.partner_policy)
-                scores.append(outcome(st, world, team, values, left, by_win))
+                scores.append(outcome(st, world, team, values, left, by_win, model))
             if len(scores) < len(actions):
                 break
             totals = [t + s for t, s in zip(totals, scores, strict=True)]
