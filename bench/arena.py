@@ -655,10 +655,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rounds-cas", type=int, default=None,
                         help="cassino: rounds hard's rollouts play after this one (default "
                              "hard's own: 0 with 3 or 4 players, 1 heads-up)")
-    parser.add_argument("--others-cas", default=None, choices=["greedy", "normal", "replies"],
+    parser.add_argument("--others-cas", default=None,
+                        choices=["greedy", "normal", "replies", "every"],
                         help="cassino: how the other seats play in hard's rollouts, PIMC "
                              "or ismcts (default hard's own: replies with 3 or 4 players, i.e. "
-                             "normal's choice until hard's next turn, then greedy)")
+                             "normal's choice until hard's next turn, then greedy; every: "
+                             "every seat, hard's too, normal's choice)")
     parser.add_argument("--partner-cas", default=None, choices=["normal", "greedy"],
                         help="cassino, 4 pairs, --others-cas normal or replies: how the "
                         "partner plays in hard's rollouts (normal's choice, default; greedy: "

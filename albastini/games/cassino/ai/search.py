@@ -274,6 +274,13 @@ def rollout_as(st: K.State, horizon: int, me: int, replies_only: bool = False,
             st.apply(reply_move(st, me, partner))
 
 
+def rollout_normal(st: K.State, horizon: int) -> None:
+    """:func:`rollout`, but every seat (this one too) plays :func:`normal_move`: what normal
+    would choose from its own hand, rather than greedily seeing every hand."""
+    while not st.finished and st.round <= horizon:
+        st.apply(normal_move(st))
+
+
 def reply_move(st: K.State, me: int, partner: str = "normal") -> K.Action:
     """The move of a seat other than ``me`` in :func:`rollout_as`: :func:`normal_move`, or
     with ``partner="greedy"`` a partner's :func:`.core.rollout_move`."""
@@ -330,8 +337,9 @@ class SearchPlayer(NormalPlayer):
         #: How the other seats play in PIMC's rollouts: ``"greedy"`` (:func:`.core.
         #: rollout_move`, seeing the hands), ``"normal"`` (:func:`normal_move`, normal's
         #: choice from what the seat knows) or ``"replies"`` (normal's choice until this
-        #: seat is to act again, greedy after); None: :meth:`rollouts_for` the table. The
-        #: bench sets it (``arena.py --others-cas``).
+        #: seat is to act again, greedy after), or ``"every"`` (every seat, this one too,
+        #: normal's choice: :func:`rollout_normal`); None: :meth:`rollouts_for` the table.
+        #: The bench sets it (``arena.py --others-cas``).
         self.others_policy: str | None = None
         #: How a partner plays in rollouts where the others play normal's choice (``"normal"``
         #: or ``"replies"``): ``"normal"`` as the opponents do, or ``"greedy"`` as this seat
@@ -396,9 +404,12 @@ class SearchPlayer(NormalPlayer):
         ``others`` as in PIMC's rollouts: ``"greedy"``, every seat :func:`.core.rollout_move`
         (seeing the hands); otherwise the other seats answer as normal would
         (:func:`normal_move`), in the tree and in the rollout (``"replies"``: until ``me`` is
-        to act again), a partner as :attr:`partner_policy` says."""
+        to act again), a partner as :attr:`partner_policy` says; ``"every"``: every seat,
+        this one too, as normal would (:func:`rollout_normal`)."""
         if others == "greedy":
             return rollout, rollout_move
+        if others == "every":
+            return rollout_normal, normal_move
         replies = others == "replies"
         partner = self.partner_policy
 
@@ -483,6 +494,8 @@ class SearchPlayer(NormalPlayer):
                 st.apply(action)
                 if others == "greedy":
                     rollout(st, horizon)
+                elif others == "every":
+                    rollout_normal(st, horizon)
                 else:
                     rollout_as(st, horizon, k.seat, others == "replies",
                                self.partner_policy)
