@@ -31,7 +31,8 @@ Selectable for the bench: the search chosen otherwise (``play_search``), the oth
 rollout policy (``others_policy``), the position left at the horizon valued or not
 (``horizon_value``), the rounds played out (``horizon_rounds``), a finished deal scored by
 its margin (``end_by_win``), the exact end on or off (``exact_end``), the other seats' plays of
-this round read softly (``read_beta``, :mod:`.reading`).
+this round read softly (``read_beta``, :mod:`.reading`), a rollout stopped before the deal's
+end valued heads-up by a model fitted to how deals end (``horizon_model``, :mod:`.horizon`).
 """
 
 from __future__ import annotations
@@ -381,7 +382,10 @@ class SearchPlayer(NormalPlayer):
     @staticmethod
     def value_for(players: int) -> bool:
         """Whether hard values a rollout stopped before the deal's end by the fitted model
-        (:func:`.horizon.deal_value`) at a table of ``players``: not yet (a bench option)."""
+        (:func:`.horizon.deal_value`) at a table of ``players``: no, a bench option (heads-up
+        it was ahead of the cards' worth at fixed worlds against the expert but not clearly
+        on fresh packs at the time budget, and level against normal: bench/README.md,
+        "Cassino heads-up: the value of a world"); it is fitted to heads-up deals only."""
         return False
 
     @classmethod
