@@ -167,7 +167,7 @@ def make_bot(game: str, level: str, seed: int, options: dict[str, Any]) -> Any:
                   for name in ("play_search", "explore", "horizon_value", "paired",
                                "horizon_rounds", "end_by_win", "others_policy",
                                "partner_policy", "read_trails", "read_beta", "read_draws",
-                               "exact_end")
+                               "exact_end", "horizon_model")
                   if name in opts}
         bot = cas.make_player(level, seed=seed, **opts)
         if isinstance(bot, SearchPlayerCas):
@@ -655,10 +655,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rounds-cas", type=int, default=None,
                         help="cassino: rounds hard's rollouts play after this one (default "
                              "hard's own: 0 with 3 or 4 players, 1 heads-up)")
-    parser.add_argument("--others-cas", default=None, choices=["greedy", "normal", "replies"],
+    parser.add_argument("--others-cas", default=None,
+                        choices=["greedy", "normal", "replies", "every"],
                         help="cassino: how the other seats play in hard's rollouts, PIMC "
                              "or ismcts (default hard's own: replies with 3 or 4 players, i.e. "
-                             "normal's choice until hard's next turn, then greedy)")
+                             "normal's choice until hard's next turn, then greedy; every: "
+                             "every seat, hard's too, normal's choice)")
     parser.add_argument("--partner-cas", default=None, choices=["normal", "greedy"],
                         help="cassino, 4 pairs, --others-cas normal or replies: how the "
                         "partner plays in hard's rollouts (normal's choice, default; greedy: "
@@ -676,6 +678,10 @@ def main(argv: list[str] | None = None) -> None:
                         "too, the last 8 cards with 3 players, 7 in 4 pairs)")
     parser.add_argument("--end-cas", default=None, choices=["win", "margin"],
                         help="cassino: a deal played out scored by who won (default) or margin")
+    parser.add_argument("--value-cas", default=None, choices=["model", "worth"],
+                        help="cassino heads-up: a rollout stopped before the deal's end valued "
+                        "by the fitted model of how deals end (model) or by the worth of the "
+                        "cards captured (worth); default hard's own")
     parser.add_argument("--honour28", action="store_true",
                         help="twentyeight hard: no free bid without a Jack or a Nine")
     parser.add_argument("--weakest28", action="store_true",
@@ -755,6 +761,8 @@ def main(argv: list[str] | None = None) -> None:
                 opts28["end_by_win"] = args.end_cas == "win"
             if cassino and args.others_cas:
                 opts28["others_policy"] = args.others_cas
+            if cassino and args.value_cas:
+                opts28["horizon_model"] = args.value_cas == "model"
             if cassino and args.partner_cas:
                 opts28["partner_policy"] = args.partner_cas
             if cassino and args.trails_cas:

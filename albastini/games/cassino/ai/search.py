@@ -31,7 +31,8 @@ Selectable for the bench: the search chosen otherwise (``play_search``), the oth
 rollout policy (``others_policy``), the position left at the horizon valued or not
 (``horizon_value``), the rounds played out (``horizon_rounds``), a finished deal scored by
 its margin (``end_by_win``), the exact end on or off (``exact_end``), the other seats' plays of
-this round read softly (``read_beta``, :mod:`.reading`).
+this round read softly (``read_beta``, :mod:`.reading`), a rollout stopped before the deal's
+end valued heads-up by a model fitted to how deals end (``horizon_model``, :mod:`.horizon`).
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ from typing import Any
 
 from .. import kernel as K
 from ..deal import code_of
-from . import ismcts, reading
+from . import horizon, ismcts, reading
 from .core import (
     SWEEP,
     WORTH,
@@ -119,13 +120,15 @@ def sample_world(k: Knowledge, rng: random.Random,
 
 
 def outcomes(st: K.State, start: K.State, values: Sequence[float] = WORTH,
-             left: bool = False, by_win: bool = True) -> list[float]:
+             left: bool = False, by_win: bool = True, model: bool = False) -> list[float]:
     """Per team, what it gained against the best other team since ``start``: the worth of
     the cards captured (``values``, per card: :func:`.core.worth_now` of the piles at the
     decision) and the sweeps; with ``left``, also what the position left is worth
     (:func:`left_worth`). When the deal is over (and the piles are the real cards), the deal
     itself: 1 for a win, a half for a tie for the top, plus a twentieth of the points'
-    margin (``by_win``), or the points' margin alone."""
+    margin (``by_win``), or the points' margin alone. With ``model`` (heads-up, ``by_win``),
+    a deal not over is valued in that same unit by :func:`.horizon.deal_value`, the model
+    of how deals left so end."""
     if st.finished and not any(c == HIDDEN for p in st.piles for c in p):
         points, _ = st.score()
         out = []
@@ -137,6 +140,8 @@ def outcomes(st: K.State, start: K.State, values: Sequence[float] = WORTH,
             won = 1.0 if ours > best else 0.5 if ours == best else 0.0
             out.append(won + 0.05 * (ours - best))
         return out
+    if model and by_win and st.n_teams == 2 and not st.finished:
+        return [horizon.deal_value(st, 0), horizon.deal_value(st, 1)]
     gains = []
     for t in range(st.n_teams):
         new = st.piles[t][len(start.piles[t]):]
@@ -153,9 +158,9 @@ def outcomes(st: K.State, start: K.State, values: Sequence[float] = WORTH,
 
 
 def outcome(st: K.State, start: K.State, team: int, values: Sequence[float] = WORTH,
-            left: bool = False, by_win: bool = True) -> float:
+            left: bool = False, by_win: bool = True, model: bool = False) -> float:
     """:func:`outcomes` for ``team``."""
-    return outcomes(st, start, values, left, by_win)[team]
+    return outcomes(st, start, values, left, by_win, model)[team]
 
 
 #: How much of the next player's best capture at the horizon is credited to its team (the
@@ -270,6 +275,13 @@ def rollout_as(st: K.State, horizon: int, me: int, replies_only: bool = False,
             st.apply(reply_move(st, me, partner))
 
 
+def rollout_normal(st: K.State, horizon: int) -> None:
+    """:func:`rollout`, but every seat (this one too) plays :func:`normal_move`: what normal
+    would choose from its own hand, rather than greedily seeing every hand."""
+    while not st.finished and st.round <= horizon:
+        st.apply(normal_move(st))
+
+
 def reply_move(st: K.State, me: int, partner: str = "normal") -> K.Action:
     """The move of a seat other than ``me`` in :func:`rollout_as`: :func:`normal_move`, or
     with ``partner="greedy"`` a partner's :func:`.core.rollout_move`."""
@@ -318,11 +330,17 @@ class SearchPlayer(NormalPlayer):
         self.horizon_rounds: int | None = None
         #: Whether a deal played out to its end counts who won it (else its points' margin).
         self.end_by_win = True
+        #: Whether a rollout that stops before the deal's end is valued heads-up by the
+        #: fitted model of how such deals end (:func:`.horizon.deal_value`) rather than by
+        #: the worth of the cards captured; None: :meth:`value_for` the table. The bench
+        #: sets it (``arena.py --value-cas``).
+        self.horizon_model: bool | None = None
         #: How the other seats play in PIMC's rollouts: ``"greedy"`` (:func:`.core.
         #: rollout_move`, seeing the hands), ``"normal"`` (:func:`normal_move`, normal's
         #: choice from what the seat knows) or ``"replies"`` (normal's choice until this
-        #: seat is to act again, greedy after); None: :meth:`rollouts_for` the table. The
-        #: bench sets it (``arena.py --others-cas``).
+        #: seat is to act again, greedy after), or ``"every"`` (every seat, this one too,
+        #: normal's choice: :func:`rollout_normal`); None: :meth:`rollouts_for` the table.
+        #: The bench sets it (``arena.py --others-cas``).
         self.others_policy: str | None = None
         #: How a partner plays in rollouts where the others play normal's choice (``"normal"``
         #: or ``"replies"``): ``"normal"`` as the opponents do, or ``"greedy"`` as this seat
@@ -361,6 +379,15 @@ class SearchPlayer(NormalPlayer):
         "Cassino heads-up: what the plays say", eighth round)."""
         return players == 2
 
+    @staticmethod
+    def value_for(players: int) -> bool:
+        """Whether hard values a rollout stopped before the deal's end by the fitted model
+        (:func:`.horizon.deal_value`) at a table of ``players``: no, a bench option (heads-up
+        it was ahead of the cards' worth at fixed worlds against the expert but not clearly
+        on fresh packs at the time budget, and level against normal: bench/README.md,
+        "Cassino heads-up: the value of a world"); it is fitted to heads-up deals only."""
+        return False
+
     @classmethod
     def rollouts_for(cls, players: int) -> tuple[str, int, bool]:
         """How hard's rollouts play at a table of ``players``: the other seats' policy, the
@@ -381,9 +408,12 @@ class SearchPlayer(NormalPlayer):
         ``others`` as in PIMC's rollouts: ``"greedy"``, every seat :func:`.core.rollout_move`
         (seeing the hands); otherwise the other seats answer as normal would
         (:func:`normal_move`), in the tree and in the rollout (``"replies"``: until ``me`` is
-        to act again), a partner as :attr:`partner_policy` says."""
+        to act again), a partner as :attr:`partner_policy` says; ``"every"``: every seat,
+        this one too, as normal would (:func:`rollout_normal`)."""
         if others == "greedy":
             return rollout, rollout_move
+        if others == "every":
+            return rollout_normal, normal_move
         replies = others == "replies"
         partner = self.partner_policy
 
@@ -427,6 +457,7 @@ class SearchPlayer(NormalPlayer):
                                           self.rng, self.read_draws)
         deadline = perf_counter() + self.time_ms / 1000
         by_win = self.end_by_win
+        model = self.value_for(k.players) if self.horizon_model is None else self.horizon_model
         search = self.play_search or self.search_for(k.players)
         if search == "ismcts" and len(actions) > 1:
             paired = self.paired
@@ -441,7 +472,7 @@ class SearchPlayer(NormalPlayer):
             roll, policy = self.tree_policies(k.seat, others)
             root = ismcts.search(
                 draw, actions, self.rng, more, horizon,
-                roll, lambda end, world: outcomes(end, world, values, left, by_win),
+                roll, lambda end, world: outcomes(end, world, values, left, by_win, model),
                 policy, self.explore, paired)
             visits = [child.visits for child in root.children.values()]
             self.worlds = min(visits) if paired else sum(visits)
@@ -467,10 +498,12 @@ class SearchPlayer(NormalPlayer):
                 st.apply(action)
                 if others == "greedy":
                     rollout(st, horizon)
+                elif others == "every":
+                    rollout_normal(st, horizon)
                 else:
                     rollout_as(st, horizon, k.seat, others == "replies",
                                self.partner_policy)
-                scores.append(outcome(st, world, team, values, left, by_win))
+                scores.append(outcome(st, world, team, values, left, by_win, model))
             if len(scores) < len(actions):
                 break
             totals = [t + s for t, s in zip(totals, scores, strict=True)]
