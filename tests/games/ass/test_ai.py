@@ -300,9 +300,9 @@ def test_the_own_best_line_is_worth_at_least_the_rollout() -> None:
                     nxt.play(c)
                     assert margin_utility(end, seat) >= margin_utility(rollout(nxt), seat)
                 checked += 1
-            seat = deal.to_act
-            assert seat is not None
-            deal.apply(bots[seat].choose(table_view(deal, seat)))
+            actor = deal.to_act
+            assert actor is not None
+            deal.apply(bots[actor].choose(table_view(deal, actor)))
     assert checked > 50
 
 
