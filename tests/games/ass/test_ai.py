@@ -416,3 +416,12 @@ def test_hard_reach_step_narrows_and_weight_grows_as_the_pack_is_played() -> Non
         assert code in deal.legal_actions()
         deal.apply(code)
     assert shares == sorted(shares) and 0.9 < shares[-1] < 1.0
+
+
+def test_hard_playing_for_its_own_points_alone_plays_legal_codes() -> None:
+    """``margin_others=0`` (own points alone at a world's end, the others' not subtracted;
+    a bench option) still answers legal codes through a six-player deal."""
+    bot = make_player("hard", seed=5, iterations=2)
+    assert isinstance(bot, SearchPlayer)
+    bot.margin_others = 0.0
+    plays_legal_codes(new_deal(6, seed=6), bot)

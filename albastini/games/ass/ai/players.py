@@ -99,6 +99,11 @@ class SearchPlayer(Player):
     #: (bench option; 1: constant), linear in the share of the pack played: the later the
     #: decision, the more a world's end says who reaches the target.
     reach_grow = 1.0
+    #: The weight of the others' mean points in the margin a rollout's end scores (bench
+    #: option; 1: own points less the others' mean, 0: own points alone). With five
+    #: opponents the table is decided by who reaches the target, and points kept from the
+    #: others cost cards that the seat's own reach may need.
+    margin_others = 1.0
     #: How much the others' banks count in :meth:`bank_score` (bench option; 1: the
     #: table's measure, 0: the seat's own reach of its target only). Stopping whoever
     #: leads in a sampled world costs cards that the seat's own target needs, and with
@@ -157,6 +162,7 @@ class SearchPlayer(Player):
         reach = (self.setting("reach", k.players)
                  if not self.reach_late or k.stock < k.players else 0.0)
         width = self.setting("reach_width", k.players)
+        against = self.setting("margin_others", k.players)
         if reach:
             played = self.played_share(k)
             reach *= 1.0 + (self.setting("reach_grow", k.players) - 1.0) * played
@@ -194,7 +200,7 @@ class SearchPlayer(Player):
                     st.play(c)
                     pts = rollout(st, careful)
                     others = (sum(pts) - pts[k.seat]) / (k.players - 1)
-                    totals[c] += pts[k.seat] - others
+                    totals[c] += pts[k.seat] - against * others
                     if reach:
                         totals[c] += reach * self.bank_score(k, pts, width)
             done += 1
