@@ -300,9 +300,9 @@ def test_the_own_best_line_is_worth_at_least_the_rollout() -> None:
                     nxt.play(c)
                     assert margin_utility(end, seat) >= margin_utility(rollout(nxt), seat)
                 checked += 1
-            seat = deal.to_act
-            assert seat is not None
-            deal.apply(bots[seat].choose(table_view(deal, seat)))
+            actor = deal.to_act
+            assert actor is not None
+            deal.apply(bots[actor].choose(table_view(deal, actor)))
     assert checked > 50
 
 
@@ -380,3 +380,48 @@ def test_hard_counts_its_own_target_with_six_players_only() -> None:
         code = sized.choose(view)
         assert code == set_on.choose(view)
         deal.apply(code)
+
+
+def test_hard_reach_step_narrows_and_weight_grows_as_the_pack_is_played() -> None:
+    """The share of the pack played runs from 0 at the first card towards 1; a narrower
+    step (``width``) scores a world just under the target lower and one just over higher;
+    hard with the narrowing step and the growing weight set answers legal codes to the end
+    of a five-player deal."""
+    bot = make_player("hard", seed=3)
+    assert isinstance(bot, SearchPlayer)
+    bot.reach, bot.reach_others = 100.0, 0.0
+    bot.reach_end_width, bot.reach_grow = 2.0, 3.0
+    deal = new_deal(5, 1, 0, seed=4)
+    while deal.phase == "betting":
+        deal.apply("no")
+    seat = deal.to_act
+    assert seat is not None
+    first = read_view(table_view(deal, seat))
+    assert SearchPlayer.played_share(first) == 0.0
+    target = K.target(5, False)
+    under = [40.0] * 5
+    under[seat] = target - 4
+    over = list(under)
+    over[seat] = target + 4
+    assert bot.bank_score(first, under, 2.0) < bot.bank_score(first, under, 8.0)
+    assert bot.bank_score(first, over, 2.0) > bot.bank_score(first, over, 8.0)
+    shares = []
+    bots = [bot] + [make_player("normal", seed=s) for s in range(4)]
+    while deal.phase != "finished":
+        seat = deal.to_act
+        assert seat is not None
+        view = table_view(deal, seat)
+        shares.append(SearchPlayer.played_share(read_view(view)))
+        code = bots[seat].choose(view)
+        assert code in deal.legal_actions()
+        deal.apply(code)
+    assert shares == sorted(shares) and 0.9 < shares[-1] < 1.0
+
+
+def test_hard_playing_for_its_own_points_alone_plays_legal_codes() -> None:
+    """``margin_others=0`` (own points alone at a world's end, the others' not subtracted;
+    a bench option) still answers legal codes through a six-player deal."""
+    bot = make_player("hard", seed=5, iterations=2)
+    assert isinstance(bot, SearchPlayer)
+    bot.margin_others = 0.0
+    plays_legal_codes(new_deal(6, seed=6), bot)

@@ -90,6 +90,20 @@ class SearchPlayer(Player):
     #: worth ``reach`` points of the margin (bench option; 0: points only).
     reach = 0.0
     reach_width = 8.0
+    #: The step's width at the deal's end (bench option; 0: ``reach_width`` throughout):
+    #: the width runs linearly from ``reach_width`` at the first card to this at the last,
+    #: by the share of the pack played. Early, a world's end is far and a wide step gives
+    #: a signal from more worlds; late, a narrow one counts only the worlds that reach.
+    reach_end_width = 0.0
+    #: The weight ``reach`` at the deal's end as a multiple of its weight at the first card
+    #: (bench option; 1: constant), linear in the share of the pack played: the later the
+    #: decision, the more a world's end says who reaches the target.
+    reach_grow = 1.0
+    #: The weight of the others' mean points in the margin a rollout's end scores (bench
+    #: option; 1: own points less the others' mean, 0: own points alone). With five
+    #: opponents the table is decided by who reaches the target, and points kept from the
+    #: others cost cards that the seat's own reach may need.
+    margin_others = 1.0
     #: How much the others' banks count in :meth:`bank_score` (bench option; 1: the
     #: table's measure, 0: the seat's own reach of its target only). Stopping whoever
     #: leads in a sampled world costs cards that the seat's own target needs, and with
@@ -147,6 +161,14 @@ class SearchPlayer(Player):
         seats: list[bool] | None = None
         reach = (self.setting("reach", k.players)
                  if not self.reach_late or k.stock < k.players else 0.0)
+        width = self.setting("reach_width", k.players)
+        against = self.setting("margin_others", k.players)
+        if reach:
+            played = self.played_share(k)
+            reach *= 1.0 + (self.setting("reach_grow", k.players) - 1.0) * played
+            end_width = self.setting("reach_end_width", k.players)
+            if end_width:
+                width += (end_width - width) * played
         if self.tell:
             ev = careful_evidence(view, self.rng, int(self.tell_worlds), self.tell_base)
             seats = [ev[s] > 0 for s in range(k.players)]
@@ -178,9 +200,9 @@ class SearchPlayer(Player):
                     st.play(c)
                     pts = rollout(st, careful)
                     others = (sum(pts) - pts[k.seat]) / (k.players - 1)
-                    totals[c] += pts[k.seat] - others
+                    totals[c] += pts[k.seat] - against * others
                     if reach:
-                        totals[c] += reach * self.bank_score(k, pts)
+                        totals[c] += reach * self.bank_score(k, pts, width)
             done += 1
             if self.iterations is not None:
                 if done >= self.iterations:
@@ -208,15 +230,25 @@ class SearchPlayer(Player):
 
         return util
 
-    def bank_score(self, k: Knowledge, pts: Sequence[float]) -> float:
+    @staticmethod
+    def played_share(k: Knowledge) -> float:
+        """The share of the pack already played (0 at the first card, near 1 at the last):
+        every card of the pack is dealt, so what is in no hand and not in the stock has been
+        played."""
+        return 1.0 - (sum(k.hand_sizes) + k.stock) / 36
+
+    def bank_score(self, k: Knowledge, pts: Sequence[float],
+                   width: float | None = None) -> float:
         """How a world that ended with ``pts`` scores for ``k``'s seat at the table, smoothed:
         per opponent, the bank it changes (-1 reached, +1 a "go" missed, the reach a
-        logistic step ``reach_width`` points wide) times ``reach_others``, less the seat's
-        own, the mean over the opponents (between -2 and 2)."""
+        logistic step ``width`` points wide, by default ``reach_width``) times
+        ``reach_others``, less the seat's own, the mean over the opponents (between -2
+        and 2)."""
+        step = self.setting("reach_width", k.players) if width is None else width
 
         def banks(s: int) -> float:
             go = k.bets[s] == 1
-            z = (pts[s] - K.target(k.players, go) + 0.5) / self.reach_width
+            z = (pts[s] - K.target(k.players, go) + 0.5) / step
             made = 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
             return -made + (1.0 - made if go else 0.0)
 
