@@ -534,7 +534,8 @@ def root_options(args: argparse.Namespace) -> dict[str, Any]:
              "margin": args.margin, "infer": args.infer, "horizon": args.horizon,
              "play": args.play_alb, "explore": args.explore_alb,
              "paired": None if args.paired_alb is None else args.paired_alb == "on",
-             "widen": None if args.widen_alb is None else args.widen_alb == "on"}
+             "widen": None if args.widen_alb is None else args.widen_alb == "on",
+             "replies": args.replies_alb}
     return {k: v for k, v in given.items() if v is not None}
 
 
@@ -649,6 +650,10 @@ def main(argv: list[str] | None = None) -> None:
                         help="albastini search, --play-alb ismcts: nodes open their plays one "
                              "by one, the rollout policy's first (on, the default), or all "
                              "of them at random (off)")
+    parser.add_argument("--replies-alb", default=None, choices=["tree", "policy"],
+                        help="albastini search, --play-alb ismcts: the opponent's plays "
+                             "searched in the tree (tree, the default) or the rollout "
+                             "policy's in each sampled deal (policy)")
     parser.add_argument("--ass-hard", default=None, metavar="NAME=V,...",
                         help="ass: attributes set on the search player (hard), e.g. "
                              "careful=1 (its variants, see SearchPlayer)")

@@ -44,6 +44,7 @@ def walk(node: Node) -> list[tuple[int, Node]]:
 
 @pytest.mark.parametrize("options", [
     {}, {"root": "search"}, {"paired": False}, {"widen": False}, {"explore": 0.0},
+    {"replies": "policy"},
 ])
 def test_ismcts_plays_only_legal_cards(options: dict[str, object]) -> None:
     for seed in (1, 2):
@@ -137,3 +138,20 @@ def test_nodes_open_the_policys_card_first() -> None:
 def test_unknown_play_is_refused() -> None:
     with pytest.raises(ValueError, match="play"):
         make_player("hard", play="mcts")
+
+
+def test_replies_by_the_policy_leave_the_opponent_one_play_per_deal() -> None:
+    """With ``replies`` the opponent's plays are not searched: on one deal, every node where
+    the opponent is to play has one child, the rollout policy's card there."""
+    deal = heads_up_position(7, 2)
+    k = read_view(deal.view(deal.to_act, history=True))
+    rng = random.Random(4)
+    world = sample_sim(k, rng)
+    moves = sorted(k.hand)
+    result = search(lambda: world.copy(), moves, k.team, lambda n: n < 30, rollout, rng,
+                    policy=policy_card, replies=policy_card)
+    theirs = [node for _, node in walk(result.root) if node.team != k.team]
+    assert theirs
+    for _, node in walk(result.root):
+        opp_children = [c for c in node.children.values() if c.team != k.team]
+        assert len(opp_children) <= 1

@@ -43,7 +43,7 @@ OPTIONS: dict[str, frozenset[str]] = {
     "heuristic": frozenset({"endgame_samples"}),
     "search": frozenset({"time_ms", "iterations", "rollout", "root", "z", "weight", "margin",
                           "infer", "horizon", "play", "explore", "paired",
-                          "widen"}),
+                          "widen", "replies"}),
 }
 _CLASSES: dict[str, type[Player]] = {
     "random": RandomPlayer,

@@ -32,6 +32,8 @@ from dataclasses import dataclass
 from ..fast import FastDeal
 
 #: The UCB1 exploration constant, in the unit of ``core.utility`` (a won deal about 1).
+#: Screened at 1.0, 0.3 and 0.1 (bench/README.md, issue 29, ninth round): none better than
+#: PIMC with the hybrid root; with the plain root the lower ones scored better.
 EXPLORE = 1.0
 
 
@@ -76,6 +78,7 @@ def search(
     paired: bool = True,
     ref: int | None = None,
     policy: Callable[[FastDeal], int] | None = None,
+    replies: Callable[[FastDeal], int] | None = None,
 ) -> Result:
     """Run ISMCTS from the decision of the seat to act (on side ``team``) in the deals
     ``draw`` gives while ``more(deals done)``. ``moves``: that seat's cards (the same in every
@@ -87,7 +90,8 @@ def search(
     deal goes through one card chosen by UCB1 at the root too, and a deal is one iteration
     (give ``more`` ``len(moves)`` times the deals for the same work). ``policy``: the
     rollout's card for the seat to act; given, the nodes below the root open their plays one
-    by one, its card first (:func:`widening`)."""
+    by one, its card first (:func:`widening`). ``replies``: the other side's card in a deal;
+    given, only this side's plays are searched."""
     root = Node(-1)
     values_sq = dict.fromkeys(moves, 0.0) if paired and ref is not None else {}
     done = 0
@@ -99,7 +103,7 @@ def search(
             st = world.copy()
             st.play(m)
             _iterate(root.children[m], st, [root.children[m]], rollout, rng, explore, team,
-                     policy)
+                     policy, replies)
             continue
         got: dict[int, float] = {}
         for i, m in enumerate(moves):
@@ -113,7 +117,8 @@ def search(
             child.avail += 1
             st = world.copy()
             st.play(m)
-            got[m] = _iterate(child, st, [child], rollout, rng, explore, team, policy)
+            got[m] = _iterate(child, st, [child], rollout, rng, explore, team, policy,
+                              replies)
         if values_sq and ref in got:
             base = got[ref]
             for m, v in got.items():
@@ -159,16 +164,30 @@ def _iterate(
     explore: float,
     team: int,
     policy: Callable[[FastDeal], int] | None,
+    replies: Callable[[FastDeal], int] | None = None,
 ) -> float:
     """One iteration from ``node`` on ``st`` (``path``: the nodes already passed): select,
     open one node, roll out, back up. Returns the result for side ``team``. With ``policy``
     (the rollout's card for the seat to act) nodes widen progressively, its card first;
-    without, every play is opened, at random, before any is chosen again."""
+    without, every play is opened, at random, before any is chosen again. With ``replies``
+    the other side's plays are not searched: it plays that card (the rollout's) in each
+    deal, a node keyed by it as any public play."""
     widen = policy is not None
     teams = st.teams
     while not st.finished and len(st.stock) > st.pos:
         hand = st.hands[st.to_act]
         children = node.children
+        if replies is not None and st.to_act % teams != team:
+            # the other side plays the rollout policy's card in this deal (it sees its hand)
+            a = replies(st)
+            child = children.get(a)
+            if child is None:
+                child = children[a] = Node(st.to_act % teams)
+            child.avail += 1
+            st.play(a)
+            path.append(child)
+            node = child
+            continue
         fresh = [a for a in hand if a not in children]
         # a node opens its plays one by one (progressive widening), the rollout policy's
         # first: plays opened at random would have both players play at random at the

@@ -72,8 +72,9 @@ ROOTS = ("auto", "search", "hybrid", "prior", "leaf")
 #: How the cards are scored heads-up while there is a stock: ``pimc`` (every sampled deal
 #: played out by the rollout policy after each card, :meth:`SearchPlayer.evaluate`) or
 #: ``ismcts`` (a tree of the public plays over the sampled deals, :mod:`.ismcts`, each deal
-#: through every card; the root choice is the same). With more players, and once the stock
-#: is out, it is always ``pimc``.
+#: through every card; the root choice is the same; a bench option: no better against the
+#: expert, worse against normal, bench/README.md, issue 29, ninth round). With more players,
+#: and once the stock is out, it is always ``pimc``.
 PLAYS = ("pimc", "ismcts")
 
 
@@ -101,6 +102,9 @@ class SearchPlayer(Player):
     ``rollout="rival"`` plays the opponent by the expert's rules in the rollouts. Bench
     option (issue 29, sixth round): ``horizon`` H > 0 stops each rollout H rounds on and
     scores it in card points, the hands' worth included (``sim.horizon_rollout``, two sides).
+    Bench option (ninth round, not better): ``play="ismcts"`` scores the cards heads-up while
+    there is a stock by a tree of the public plays (:meth:`tree`, :mod:`.ismcts`) instead of
+    plain rollouts, with ``explore``, ``paired``, ``widen`` and ``replies`` its settings.
 
     The budget: by default ``ITERATIONS`` sampled deals, stopped early at 80% of ``TIME_MS``
     should the machine be too slow. ``iterations`` alone fixes the number of sampled deals with
@@ -127,6 +131,7 @@ class SearchPlayer(Player):
         explore: float = EXPLORE,
         paired: bool = True,
         widen: bool = True,
+        replies: str = "tree",
     ) -> None:
         super().__init__(seed)
         if (time_ms is not None and time_ms <= 0) or (iterations is not None and iterations < 1):
@@ -139,6 +144,8 @@ class SearchPlayer(Player):
             raise ValueError("horizon must be 0 (play the deal out) or a number of rounds")
         if play not in PLAYS:
             raise ValueError(f"play must be one of {', '.join(PLAYS)}")
+        if replies not in ("tree", "policy"):
+            raise ValueError("replies must be tree or policy")
         if explore < 0:
             raise ValueError("explore must not be negative")
         if time_ms is None and iterations is None:
@@ -156,6 +163,7 @@ class SearchPlayer(Player):
         self.explore = explore
         self.paired = paired
         self.widen = widen
+        self.replies = replies
         self._sq: dict[int, float] = {}
         self.last_samples = 0
 
@@ -223,7 +231,9 @@ class SearchPlayer(Player):
         squared differences from ``ref`` for the hybrid root; unpaired, the root is chosen by
         UCB1 too and the search runs ``iterations`` times the cards' number of iterations.
         ``widen``: the nodes below the root open their plays one by one, the rollout
-        policy's first (``sim.policy_card``); otherwise all of them, at random."""
+        policy's first (``sim.policy_card``); otherwise all of them, at random.
+        ``replies="policy"``: the opponent's plays are the rollout policy's in each deal,
+        only this seat's are searched."""
         moves = sorted(set(k.hand))
         team = k.team
         team_size = k.team_size
@@ -252,6 +262,7 @@ class SearchPlayer(Player):
             self.paired,
             ref,
             partial(policy_card, rival=rival) if self.widen else None,
+            partial(policy_card, rival=rival) if self.replies == "policy" else None,
         )
         self._sq = result.sq
         self.last_samples = result.worlds if self.paired else result.worlds // scale
