@@ -531,7 +531,11 @@ def search_options(level: str, time_ms: float | None, iterations: int | None,
 def root_options(args: argparse.Namespace) -> dict[str, Any]:
     """The Albastini search player's root options given on the command line."""
     given = {"root": args.root, "z": args.root_z, "weight": args.root_weight,
-             "margin": args.margin, "infer": args.infer, "horizon": args.horizon}
+             "margin": args.margin, "infer": args.infer, "horizon": args.horizon,
+             "play": args.play_alb, "explore": args.explore_alb,
+             "paired": None if args.paired_alb is None else args.paired_alb == "on",
+             "widen": None if args.widen_alb is None else args.widen_alb == "on",
+             "replies": args.replies_alb}
     return {k: v for k, v in given.items() if v is not None}
 
 
@@ -631,6 +635,25 @@ def main(argv: list[str] | None = None) -> None:
                         help="albastini search, two sides: stop each rollout this many rounds "
                              "on and score it in card points with the hands' worth (default "
                              "0: play the deal out)")
+    parser.add_argument("--play-alb", default=None, choices=["ismcts", "pimc"],
+                        help="albastini search, heads-up while there is a stock: how the "
+                             "cards are scored (default the player's: pimc; ismcts: a tree of "
+                             "the public plays over the sampled deals)")
+    parser.add_argument("--explore-alb", type=float, default=None,
+                        help="albastini search, --play-alb ismcts: the UCB1 constant "
+                             "(default 1.0)")
+    parser.add_argument("--paired-alb", default=None, choices=["on", "off"],
+                        help="albastini search, --play-alb ismcts: each sampled deal through "
+                             "every card (on, the default; off: the root chosen by UCB1 too, "
+                             "--iterations times the cards' number of iterations)")
+    parser.add_argument("--widen-alb", default=None, choices=["on", "off"],
+                        help="albastini search, --play-alb ismcts: nodes open their plays one "
+                             "by one, the rollout policy's first (on, the default), or all "
+                             "of them at random (off)")
+    parser.add_argument("--replies-alb", default=None, choices=["tree", "policy"],
+                        help="albastini search, --play-alb ismcts: the opponent's plays "
+                             "searched in the tree (tree, the default) or the rollout "
+                             "policy's in each sampled deal (policy)")
     parser.add_argument("--ass-hard", default=None, metavar="NAME=V,...",
                         help="ass: attributes set on the search player (hard), e.g. "
                              "careful=1 (its variants, see SearchPlayer)")

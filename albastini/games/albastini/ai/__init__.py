@@ -42,7 +42,8 @@ OPTIONS: dict[str, frozenset[str]] = {
     "greedy": frozenset({"epsilon"}),
     "heuristic": frozenset({"endgame_samples"}),
     "search": frozenset({"time_ms", "iterations", "rollout", "root", "z", "weight", "margin",
-                          "infer", "horizon"}),
+                          "infer", "horizon", "play", "explore", "paired",
+                          "widen", "replies"}),
 }
 _CLASSES: dict[str, type[Player]] = {
     "random": RandomPlayer,

@@ -15,12 +15,15 @@ from ..fast import FastDeal
 from .core import Knowledge, cheap_key, play_action, read_view, utility
 from .heuristic import best_card, heuristic_bid, heuristic_card, stock_empty
 from .infer import Fact, facts, lead_check, sample_inferred
+from .ismcts import EXPLORE
+from .ismcts import search as tree_search
 from .players import Player, bid_or_pass
 from .sim import (
     Budget,
     expert_rollout,
     greedy_rollout,
     horizon_rollout,
+    policy_card,
     policy_rollout,
     rival_rollout,
     solve,
@@ -66,6 +69,13 @@ ROLLOUTS: dict[str, Callable[[FastDeal], list[int]]] = {
 #: card of ``terms.leaf_values``: heads-up each lead priced on sampled hands of the opponent,
 #: the follower answering by the rules it plays by (bench/README.md, issue 29, sixth round).
 ROOTS = ("auto", "search", "hybrid", "prior", "leaf")
+#: How the cards are scored heads-up while there is a stock: ``pimc`` (every sampled deal
+#: played out by the rollout policy after each card, :meth:`SearchPlayer.evaluate`) or
+#: ``ismcts`` (a tree of the public plays over the sampled deals, :mod:`.ismcts`, each deal
+#: through every card; the root choice is the same; a bench option: no better against the
+#: expert, worse against normal, bench/README.md, issue 29, ninth round). With more players,
+#: and once the stock is out, it is always ``pimc``.
+PLAYS = ("pimc", "ismcts")
 
 
 class SearchPlayer(Player):
@@ -92,6 +102,9 @@ class SearchPlayer(Player):
     ``rollout="rival"`` plays the opponent by the expert's rules in the rollouts. Bench
     option (issue 29, sixth round): ``horizon`` H > 0 stops each rollout H rounds on and
     scores it in card points, the hands' worth included (``sim.horizon_rollout``, two sides).
+    Bench option (ninth round, not better): ``play="ismcts"`` scores the cards heads-up while
+    there is a stock by a tree of the public plays (:meth:`tree`, :mod:`.ismcts`) instead of
+    plain rollouts, with ``explore``, ``paired``, ``widen`` and ``replies`` its settings.
 
     The budget: by default ``ITERATIONS`` sampled deals, stopped early at 80% of ``TIME_MS``
     should the machine be too slow. ``iterations`` alone fixes the number of sampled deals with
@@ -114,6 +127,11 @@ class SearchPlayer(Player):
         margin: float = 0.0,
         infer: int = 0,
         horizon: int = 0,
+        play: str = "pimc",
+        explore: float = EXPLORE,
+        paired: bool = True,
+        widen: bool = True,
+        replies: str = "tree",
     ) -> None:
         super().__init__(seed)
         if (time_ms is not None and time_ms <= 0) or (iterations is not None and iterations < 1):
@@ -124,6 +142,12 @@ class SearchPlayer(Player):
             raise ValueError(f"root must be one of {', '.join(ROOTS)}")
         if horizon < 0:
             raise ValueError("horizon must be 0 (play the deal out) or a number of rounds")
+        if play not in PLAYS:
+            raise ValueError(f"play must be one of {', '.join(PLAYS)}")
+        if replies not in ("tree", "policy"):
+            raise ValueError("replies must be tree or policy")
+        if explore < 0:
+            raise ValueError("explore must not be negative")
         if time_ms is None and iterations is None:
             time_ms, iterations = TIME_MS, ITERATIONS
         self.time_ms = time_ms
@@ -135,6 +159,11 @@ class SearchPlayer(Player):
         self.margin = margin
         self.infer = infer
         self.horizon = horizon
+        self.play = play
+        self.explore = explore
+        self.paired = paired
+        self.widen = widen
+        self.replies = replies
         self._sq: dict[int, float] = {}
         self.last_samples = 0
 
@@ -157,7 +186,10 @@ class SearchPlayer(Player):
             ref = min(guide, key=lambda c: (-guide[c], cheap_key(c, k.trump)))
         found = facts(view, k) if self.infer else []
         check = lead_check(view, k) if self.infer >= 2 else None
-        values = self.evaluate(k, deadline, ref, found, check)
+        if self.play == "ismcts" and k.players == 2 and not stock_empty(k):
+            values = self.tree(k, deadline, ref, found, check)
+        else:
+            values = self.evaluate(k, deadline, ref, found, check)
         if not values:
             return play_action(heuristic_card(k))
         if ref is not None and root in ("hybrid", "leaf"):
@@ -175,14 +207,71 @@ class SearchPlayer(Player):
         """The expert's card ``ref`` unless the search's best beats it, on the same sampled
         deals, by more than ``z`` standard errors of their paired difference."""
         best = best_card(values, trump)
-        if best == ref:
-            return ref
+        if best == ref or not self._sq:  # unpaired trees keep no paired differences
+            return best
         n = self.last_samples
         mean = values[best] - values[ref]
         if n < 2:
             return best if mean > 0 else ref
         var = max(0.0, self._sq[best] / n - mean * mean) * n / (n - 1)
         return best if mean > self.z * (var / n) ** 0.5 else ref
+
+    def tree(
+        self,
+        k: Knowledge,
+        deadline: float | None,
+        ref: int | None = None,
+        found: Sequence[Fact] = (),
+        check: Callable[[Sequence[int]], bool] | None = None,
+    ) -> dict[int, float]:
+        """Heads-up with a stock: each card's mean score from an ISMCTS tree of the public
+        plays (:func:`.ismcts.search`) over deals sampled as :meth:`evaluate` samples them,
+        rolled out by the same policy. Paired (the default), each deal goes through every
+        card, so ``iterations`` counts deals as PIMC's does and ``self._sq`` holds each card's
+        squared differences from ``ref`` for the hybrid root; unpaired, the root is chosen by
+        UCB1 too and the search runs ``iterations`` times the cards' number of iterations.
+        ``widen``: the nodes below the root open their plays one by one, the rollout
+        policy's first (``sim.policy_card``); otherwise all of them, at random.
+        ``replies="policy"``: the opponent's plays are the rollout policy's in each deal,
+        only this seat's are searched."""
+        moves = sorted(set(k.hand))
+        team = k.team
+        team_size = k.team_size
+        play_out = ROLLOUTS.get(self.rollout, expert_rollout)
+        rival = -1
+        if self.rollout == "rival":
+            rival = 1 - k.seat
+            play_out = partial(rival_rollout, rival=rival)
+        score = utility if self.margin == 0 else self._margin_score
+
+        def rollout(st: FastDeal) -> list[float]:
+            """Each side's score of one rollout from ``st``."""
+            points = play_out(st)
+            return [score(points, t, team_size) for t in range(st.teams)]
+
+        scale = 1 if self.paired else len(moves)
+        rng = self.rng
+        result = tree_search(
+            lambda: sample_inferred(k, found, rng, check=check),
+            moves,
+            team,
+            lambda n: not self._done(n // scale, deadline),
+            rollout,
+            rng,
+            self.explore,
+            self.paired,
+            ref,
+            partial(policy_card, rival=rival) if self.widen else None,
+            partial(policy_card, rival=rival) if self.replies == "policy" else None,
+        )
+        self._sq = result.sq
+        self.last_samples = result.worlds if self.paired else result.worlds // scale
+        if not self.paired:
+            # unpaired, the root's statistics are visits: the most visited card scores best
+            root = result.root
+            top = max(c.visits for c in root.children.values()) or 1
+            return {m: c.visits / top + c.mean() * 1e-3 for m, c in root.children.items()}
+        return result.values
 
     def _done(self, n: int, deadline: float | None) -> bool:
         if self.iterations is not None and n >= self.iterations:

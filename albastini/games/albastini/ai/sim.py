@@ -305,6 +305,21 @@ def rival_rollout(st: FastDeal, rival: int) -> list[int]:
     return _rollout(st, False, rival)
 
 
+def policy_card(st: FastDeal, rival: int = -1) -> int:
+    """The card :func:`policy_rollout` (with ``rival``: :func:`rival_rollout`) plays for the
+    seat to act in ``st``, which does not change (the round is played out on a copy: the card
+    is the one of the seat's hand the copy no longer holds)."""
+    seat = st.to_act
+    before = st.hands[seat]
+    c = st.copy()
+    _rollout(c, False, rival, 1)
+    after = c.hands[seat]
+    for card in before:
+        if card not in after:
+            return card
+    raise AssertionError("the rollout played no card for the seat to act")
+
+
 def horizon_rollout(st: FastDeal, rounds: int) -> list[float]:
     """:func:`policy_rollout` stopped once ``rounds`` rounds are over (the one in progress
     counts), and the draw after the last: each side's card points eaten plus what the cards
