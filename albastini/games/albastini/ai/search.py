@@ -237,11 +237,7 @@ class SearchPlayer(Player):
         moves = sorted(set(k.hand))
         team = k.team
         team_size = k.team_size
-        play_out = ROLLOUTS.get(self.rollout, expert_rollout)
-        rival = -1
-        if self.rollout == "rival":
-            rival = 1 - k.seat
-            play_out = partial(rival_rollout, rival=rival)
+        play_out, rival = self._rollout(k)
         score = utility if self.margin == 0 else self._margin_score
 
         def rollout(st: FastDeal) -> list[float]:
@@ -272,6 +268,14 @@ class SearchPlayer(Player):
             top = max(c.visits for c in root.children.values()) or 1
             return {m: c.visits / top + c.mean() * 1e-3 for m, c in root.children.items()}
         return result.values
+
+    def _rollout(self, k: Knowledge) -> tuple[Callable[[FastDeal], list[int]], int]:
+        """The rollout policy this player's ``rollout`` names at ``k``, and the seat it plays
+        by the expert's rules (``"rival"``, heads-up only; -1: none)."""
+        if self.rollout == "rival" and k.players == 2:
+            rival = 1 - k.seat
+            return partial(rival_rollout, rival=rival), rival
+        return ROLLOUTS.get(self.rollout, expert_rollout), -1
 
     def _done(self, n: int, deadline: float | None) -> bool:
         if self.iterations is not None and n >= self.iterations:
@@ -306,9 +310,7 @@ class SearchPlayer(Player):
         rng = self.rng
         team = k.team
         team_size = k.team_size
-        play_out = ROLLOUTS.get(self.rollout, expert_rollout)
-        if self.rollout == "rival" and k.players == 2:
-            play_out = partial(rival_rollout, rival=1 - k.seat)
+        play_out, _ = self._rollout(k)
         score = utility if self.margin == 0 else self._margin_score
 
         def outcome(st: FastDeal) -> float:
