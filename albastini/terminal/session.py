@@ -221,7 +221,7 @@ class Session:
         if code is not None:
             return self._card(code, view, menu)
         if low.isalpha() and len(low) > 1:  # a word: perhaps a move of another moment
-            return self._refused(low, unread=lambda: self._not_a_move(text, menu))
+            return self._refused(low, unread=self._not_a_move(text, menu))
         return self._not_a_move(text, menu)
 
     def _not_a_move(self, text: str, menu: Mapping[str, View]) -> Refusal:
@@ -230,14 +230,14 @@ class Session:
         return Refusal(self.tr("refuse.not_a_move", text=repr(text), first=keys[0],
                                last=keys[-1]))
 
-    def _refused(self, code: str, unread: Callable[[], Refusal] | None = None) -> str | Refusal:
+    def _refused(self, code: str, unread: Refusal | None = None) -> str | Refusal:
         """``code`` if the rules accept it now, else their reason; where they cannot read it
-        (``bad_code``: no move of the game is spelt so), ``unread``'s answer when given."""
+        (``bad_code``: no move of the game is spelt so), ``unread`` when given."""
         try:
             return self.rules.check(self.match, code)
         except self.rules.illegal as exc:
             if unread is not None and getattr(exc, "reason", None) == "bad_code":
-                return unread()
+                return unread
             return Refusal(self.tr("refuse.again", reason=self.shows.refusal(exc)))
 
     @staticmethod
@@ -267,4 +267,4 @@ class Session:
         # a card outside this game's pack (a 2 in Ass or Twenty-Eight) is not a code the
         # rules can read: for the person it is simply a card they do not hold
         held = Refusal(self.tr("refuse.again", reason=self.tr("refuse.not_held", card=card(code))))
-        return self._refused(self.shows.card_move(code, view), unread=lambda: held)
+        return self._refused(self.shows.card_move(code, view), unread=held)
