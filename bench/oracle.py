@@ -14,7 +14,8 @@ order (Ass's bet, "go" or not, is made on rollouts of those worlds too).
 Takes ``bench/arena.py``'s arguments; side ``--a hard`` is the player that sees; with
 Twenty-Eight ``--sees auction`` (the bids, the trump card, raising) or ``--sees play`` limits
 what it sees to those decisions; with Cassino ``--after N`` shows a seat's hand only once it
-has played N cards of this round (its sample otherwise is hard's own):
+has played N cards of this round (its sample otherwise is hard's own); with Ass
+``--tricks-ass N-M`` shows the hands only in tricks N to M (the first is 1):
 
     .venv/bin/python bench/oracle.py --game twentyeight --a hard --b expert --deals 60 \
         --workers 1 --seed 250
@@ -152,12 +153,18 @@ class OracleCas(SearchPlayerCas):
 
 class OracleAss(SearchPlayerAss):
     """Ass's hard player, whose sampled worlds hold the true hands of the deal
-    (:attr:`truth`, the arena's Deal); the stock in a random order."""
+    (:attr:`truth`, the arena's Deal); the stock in a random order. With :attr:`tricks`
+    set, it sees only in those tricks (1 is the first; the bets count as the first trick's)
+    and samples as hard does in the others."""
 
     truth: Any = None
+    tricks: tuple[int, int] | None = None
 
     def _choose(self, view: Mapping[str, Any], legal: list[str]) -> str:
         sample = vars(ass_players)["sample_world"]
+        trick = len(view["tricks"]) + 1
+        if self.tricks is not None and not self.tricks[0] <= trick <= self.tricks[1]:
+            return super()._choose(view, legal)
 
         def seeing(k: Any, rng: Any) -> Any:
             world = sample(k, rng)
@@ -220,6 +227,13 @@ def main(argv: list[str] | None = None) -> None:
     if "--after" in args:
         i = args.index("--after")
         OracleCas.after = int(args[i + 1])
+        del args[i:i + 2]
+    if "--tricks-ass" in args:
+        i = args.index("--tricks-ass")
+        first, _, last = (args[i + 1] if i + 1 < len(args) else "").partition("-")
+        if not (first.isdigit() and (last or first).isdigit()):
+            raise SystemExit("oracle.py: --tricks-ass N or N-M (the tricks where it sees)")
+        OracleAss.tricks = (int(first), int(last or first))
         del args[i:i + 2]
     if not {"twentyeight", "cassino", "ass"} & set(args):
         raise SystemExit("oracle.py: --game twentyeight, cassino or ass (a player that sees)")
