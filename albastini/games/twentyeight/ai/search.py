@@ -26,7 +26,8 @@ out as the play's; by the careful rule instead, or by both (the lower or the mea
 measured no better against the expert nor normal (bench/README.md, Twenty-Eight round 7), so
 only the bench sets it (:attr:`SearchPlayer.auction_rollout`). The speech and the trump card
 may count this seat's side as playing a point or so better than the rollouts (its play
-searches, theirs follows rules: :attr:`SearchPlayer.auction_edge`, :func:`edged_utility`).
+searches, theirs follows rules: :attr:`SearchPlayer.auction_edge`, :func:`edged_utility`);
+no edge measured better against both opponents, so only the bench sets one.
 """
 
 from __future__ import annotations
@@ -76,8 +77,9 @@ PACK_POINTS = 28
 #: Card points by which the auction's decisions (the speech, the trump card) count this seat's
 #: side as playing better than the rollouts: (as the bidding side, as the defenders). Its own
 #: play searches while the rollouts only follow rules, so its contracts are made, and the
-#: other side's beaten, more often at the table than in the sampled deals (bench/README.md,
-#: Twenty-Eight tenth round); (0, 0): the rollouts' points as they fall.
+#: other side's beaten, more often at the table than in the sampled deals. (0, 0), the
+#: rollouts' points as they fall: the edges tried did not win measurably more deals
+#: (bench/README.md, Twenty-Eight tenth round), so only the bench sets one (``--edge28``).
 AUCTION_EDGE = (0.0, 0.0)
 #: Worlds in which the others' plays so far are replayed to decide which seats the gated
 #: rollout plays by the careful rule (:meth:`SearchPlayer.careful_seats`).
