@@ -133,6 +133,7 @@ def make_bot(game: str, level: str, seed: int, options: dict[str, Any]) -> Any:
         model_trump = opts.pop("model_trump", None)
         rollout = opts.pop("rollout", None)
         reads = opts.pop("reads", None)
+        edge = opts.pop("edge", None)
         if rollout is not None:
             # the rollout policy is the search module's (one per process: only hard uses it);
             # "gated": fair_policy, and the careful rule for the seats that play by it
@@ -160,6 +161,8 @@ def make_bot(game: str, level: str, seed: int, options: dict[str, Any]) -> Any:
                 bot.gate_partners = rollout == "gated"
             if rollout in AUCTION_ROLLOUTS_28:
                 bot.auction_rollout = AUCTION_ROLLOUTS_28[rollout]
+            if edge is not None:
+                bot.auction_edge = edge
         return bot
     if game == "cassino":
         opts = dict(options)
@@ -725,6 +728,10 @@ def main(argv: list[str] | None = None) -> None:
                         help="twentyeight hard: keep a sampled world with MISS to the power of the "
                              "opponents' plays the careful rule would not have made "
                              "(default the player's: 0, off)")
+    parser.add_argument("--edge28", default=None, metavar="BID,DEF",
+                        help="twentyeight hard: card points by which its speech and trump "
+                             "card count its side as playing better than the rollouts, as the "
+                             "bidding side and as the defenders (default the player's)")
     parser.add_argument("--classify28", type=int, default=None, metavar="N",
                         help="twentyeight 4 pairs: print why each pack went as it did (who "
                              "bid with which cards, made or not) and N examples of the "
@@ -806,6 +813,9 @@ def main(argv: list[str] | None = None) -> None:
                 opts28["rollout"] = args.rollout28
             if twenty_eight and args.reads28 is not None:
                 opts28["reads"] = args.reads28
+            if twenty_eight and args.edge28 is not None:
+                bid_edge, _, def_edge = args.edge28.partition(",")
+                opts28["edge"] = (float(bid_edge), float(def_edge or bid_edge))
             options[lv] = opts28
         elif not twenty_eight and DIFFICULTIES.get(lv, lv) == "search":
             # the player's own budget (a fixed number of samples, a time cap) unless given
@@ -851,6 +861,7 @@ def main(argv: list[str] | None = None) -> None:
         + (", trump card: the model's" if twenty_eight and args.modeltrump28 else "")
         + (f", rollout {args.rollout28}" if twenty_eight and args.rollout28 else "")
         + (f", reads {args.reads28}" if twenty_eight and args.reads28 is not None else "")
+        + (f", edge {args.edge28}" if twenty_eight and args.edge28 is not None else "")
         + "".join(f", {k} {v}" for k, v in root_options(args).items() if not game)
         + (f", hard {args.ass_hard}" if is_ass and args.ass_hard else "")
     )

@@ -24,7 +24,10 @@ full deal sampled as in the play; a raise is made when it wins more game points 
 and is nearly sure (a deal is won or lost whatever its stake). The auction's deals are played
 out as the play's; by the careful rule instead, or by both (the lower or the mean of the two),
 measured no better against the expert nor normal (bench/README.md, Twenty-Eight round 7), so
-only the bench sets it (:attr:`SearchPlayer.auction_rollout`).
+only the bench sets it (:attr:`SearchPlayer.auction_rollout`). The speech and the trump card
+may count this seat's side as playing a point or so better than the rollouts (its play
+searches, theirs follows rules: :attr:`SearchPlayer.auction_edge`, :func:`edged_utility`);
+no edge measured better against both opponents, so only the bench sets one.
 """
 
 from __future__ import annotations
@@ -71,6 +74,13 @@ EXACT_TRICKS = 0
 FULL_POINTS_TRICKS = 3
 #: Card points in every mode's pack.
 PACK_POINTS = 28
+#: Card points by which the auction's decisions (the speech, the trump card) count this seat's
+#: side as playing better than the rollouts: (as the bidding side, as the defenders). Its own
+#: play searches while the rollouts only follow rules, so its contracts are made, and the
+#: other side's beaten, more often at the table than in the sampled deals. (0, 0), the
+#: rollouts' points as they fall: the edges tried did not win measurably more deals
+#: (bench/README.md, Twenty-Eight tenth round), so only the bench sets one (``--edge28``).
+AUCTION_EDGE = (0.0, 0.0)
 #: Worlds in which the others' plays so far are replayed to decide which seats the gated
 #: rollout plays by the careful rule (:meth:`SearchPlayer.careful_seats`).
 GATE_WORLDS = 8
@@ -293,6 +303,25 @@ def utility(st: K.State, seat: int) -> float:
     return side_utilities(st)[side_of(st, seat)]
 
 
+def edged_utility(st: K.State, seat: int, edge: tuple[float, float]) -> float:
+    """:func:`utility` with the contract judged as if ``seat``'s side had taken ``edge[0]``
+    more card points as the bidding side, or the bidder ``edge[1]`` fewer with ``seat`` on
+    the defence (a Thani, won only by every trick, as it fell). Card points are whole, so a
+    fraction of a point counts the contract missed (or made) by the next whole point as
+    that fraction made (or beaten): an edge of 0.5 makes a contract one point short half
+    made."""
+    ours = side_of(st, seat) == 0
+    if st.redeal or st.thani or not (edge[0] or edge[1]):
+        return side_utilities(st)[0 if ours else 1]
+    # the bidding side's card points (a team's index read as a seat, as side_utilities does)
+    pts = sum(p for team, p in enumerate(st.points) if side_of(st, team) == 0)
+    shifted = pts + (edge[0] if ours else -edge[1])
+    made = min(1.0, max(0.0, shifted - st.contract + 1))
+    if ours:
+        return made + 0.01 * pts
+    return 1.0 - made + 0.01 * (PACK_POINTS - pts)
+
+
 def lay_card(hand: list[int], players: int) -> int:
     """The model's trump card: the weakest card of the suit :func:`.infer.hand_value`
     favours (the strong ones stay playable)."""
@@ -378,6 +407,9 @@ class SearchPlayer(NormalPlayer):
         #: either kind of opponent). The bench's ``arena.py --rollout28 auction|auctionmin|
         #: auctionmean``; see bench/README.md, Twenty-Eight round 7.
         self.auction_rollout = "play"
+        #: Card points by which the speech and the trump card count this seat's side as
+        #: playing better than the rollouts (:data:`AUCTION_EDGE`; the bench's ``--edge28``).
+        self.auction_edge: tuple[float, float] = AUCTION_EDGE
 
     def _choose(self, view: Mapping[str, Any], legal: list[str]) -> str:
         start = perf_counter()
@@ -420,6 +452,12 @@ class SearchPlayer(NormalPlayer):
         rollout(fair)
         play_with(st, careful_policy)
         return [fair, st]
+
+    def auction_value(self, seat: int) -> Callable[[K.State], float]:
+        """How the speech and the trump card score a sampled deal played out:
+        :func:`edged_utility` for ``seat`` with :attr:`auction_edge`."""
+        edge = self.auction_edge
+        return lambda end: edged_utility(end, seat, edge)
 
     def auction_score(self, finished: list[K.State], value: Callable[[K.State], float]
                       ) -> float:
@@ -496,6 +534,7 @@ class SearchPlayer(NormalPlayer):
         sampled around this seat's cards, bid to the end by the model and played out."""
         said = speeches(k)
         totals = [0.0] * len(options)
+        value = self.auction_value(k.seat)
         more = self.samples(deadline, BID_SAMPLES, MAX_BID_SAMPLES)
         done = 0
         while more(done):
@@ -508,8 +547,7 @@ class SearchPlayer(NormalPlayer):
                 st = base.copy()
                 st.apply(action)
                 model_auction(st, values)
-                totals[i] += self.auction_score(self.auction_finish(st),
-                                                lambda end: utility(end, k.seat))
+                totals[i] += self.auction_score(self.auction_finish(st), value)
             done += 1
         self.last_samples = done
         return [t / done for t in totals]
@@ -526,6 +564,7 @@ class SearchPlayer(NormalPlayer):
             cards = list(weakest.values())
         said = speeches(k)
         totals = [0.0] * len(cards)
+        value = self.auction_value(k.seat)
         more = self.samples(deadline, BID_SAMPLES, MAX_BID_SAMPLES)
         done = 0
         while more(done):
@@ -538,8 +577,7 @@ class SearchPlayer(NormalPlayer):
                 st.apply(K.TRUMP + card)
                 while st.phase == K.RAISING:
                     st.apply(K.PASS)
-                totals[i] += self.auction_score(self.auction_finish(st),
-                                                lambda end: utility(end, k.seat))
+                totals[i] += self.auction_score(self.auction_finish(st), value)
             done += 1
         self.last_samples = done
         best = max(range(len(cards)), key=lambda i: (totals[i], -card_key(cards[i])[0]))
