@@ -48,10 +48,11 @@ def random_play(deal: Deal, rng: random.Random, *, expose: bool = True) -> None:
         deal.apply(rng.choice(legal))
 
 
-def to_play(players: int = 4, dealer: int = 0, seed: int = 1, **options: bool) -> Deal:
+def to_play(players: int = 4, dealer: int = 0, seed: int = 1, *, thani: bool = False,
+            cot: bool = False) -> Deal:
     """A deal in phase playing: the first speaker bids the minimum, everyone passes, the
     bidder lays their first card, the bidding side passes the raising."""
-    deal = new_deal(players, dealer=dealer, seed=seed, **options)
+    deal = new_deal(players, dealer=dealer, seed=seed, thani=thani, cot=cot)
     deal.apply(deal.legal_actions()[0])
     while deal.phase == "bidding":
         deal.apply("pass")
