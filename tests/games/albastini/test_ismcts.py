@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
 from albastini import new_deal
 from albastini.ai import make_player
 from albastini.games.albastini.ai import SearchPlayer
-from albastini.games.albastini.ai.core import read_view, utility
+from albastini.games.albastini.ai.core import Knowledge, read_view, utility
 from albastini.games.albastini.ai.heuristic import sample_sim, stock_empty
-from albastini.games.albastini.ai.ismcts import Node, search, widening
+from albastini.games.albastini.ai.ismcts import Node, Result, search, widening
 from albastini.games.albastini.ai.sim import policy_card, policy_rollout
 from albastini.games.albastini.deal import Deal
 from albastini.games.albastini.fast import FastDeal
@@ -31,6 +32,20 @@ def heads_up_position(seed: int, rounds: int) -> Deal:
 def rollout(st: FastDeal) -> list[float]:
     points = policy_rollout(st)
     return [utility(points, t, st.team_size) for t in range(st.teams)]
+
+
+def searched_on_one_world(seed: int, budget: int, **options: Any
+                          ) -> tuple[Knowledge, FastDeal, list[int], Result]:
+    """The tree searched ``budget`` times on one deal sampled for the seat to act after two
+    rounds of a heads-up deal: the seat's knowledge, that deal, its cards, the result."""
+    deal = heads_up_position(seed, 2)
+    k = read_view(deal.view(deal.to_act, history=True))
+    rng = random.Random(seed - 3)
+    world = sample_sim(k, rng)
+    moves = sorted(k.hand)
+    result = search(lambda: world.copy(), moves, k.team, lambda n: n < budget, rollout, rng,
+                    **options)
+    return k, world, moves, result
 
 
 def walk(node: Node) -> list[tuple[int, Node]]:
@@ -121,13 +136,7 @@ def test_nodes_open_the_policys_card_first() -> None:
     """Below the root a node opens one play, the rollout policy's, until it has been visited
     a few times (progressive widening)."""
     assert [widening(v) for v in (0, 3, 4, 15, 16, 36)] == [1, 1, 2, 2, 3, 4]
-    deal = heads_up_position(6, 2)
-    k = read_view(deal.view(deal.to_act, history=True))
-    rng = random.Random(3)
-    world = sample_sim(k, rng)
-    moves = sorted(k.hand)
-    result = search(lambda: world.copy(), moves, k.team, lambda n: n < 3, rollout, rng,
-                    policy=policy_card)
+    _, world, moves, result = searched_on_one_world(6, 3, policy=policy_card)
     for m in moves:
         child = result.root.children[m]
         st = world.copy()
@@ -143,13 +152,7 @@ def test_unknown_play_is_refused() -> None:
 def test_replies_by_the_policy_leave_the_opponent_one_play_per_deal() -> None:
     """With ``replies`` the opponent's plays are not searched: on one deal, every node where
     the opponent is to play has one child, the rollout policy's card there."""
-    deal = heads_up_position(7, 2)
-    k = read_view(deal.view(deal.to_act, history=True))
-    rng = random.Random(4)
-    world = sample_sim(k, rng)
-    moves = sorted(k.hand)
-    result = search(lambda: world.copy(), moves, k.team, lambda n: n < 30, rollout, rng,
-                    policy=policy_card, replies=policy_card)
+    k, _, _, result = searched_on_one_world(7, 30, policy=policy_card, replies=policy_card)
     theirs = [node for _, node in walk(result.root) if node.team != k.team]
     assert theirs
     for _, node in walk(result.root):

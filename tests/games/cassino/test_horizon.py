@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from albastini.games.cassino import kernel as K
 from albastini.games.cassino import make_player, new_deal, table_view
 from albastini.games.cassino.ai import horizon
@@ -70,26 +72,17 @@ def test_outcomes_use_the_model_only_when_asked_and_only_before_the_end() -> Non
     assert outcomes(done, start, model=True) == outcomes(done, start)
 
 
-def test_hard_with_the_model_plays_legal_codes() -> None:
-    deal = new_deal(2, seed=11)
-    bots = [make_player("hard", seed=s, iterations=4) for s in range(2)]
+@pytest.mark.parametrize("option, value, seed, iterations", [
+    ("horizon_model", True, 11, 4),  # rollouts stopped at a round's end valued by the model
+    ("others_policy", "every", 12, 3),  # every seat's rollout plays normal's choice
+])
+def test_hard_with_a_rollout_option_plays_legal_codes(option: str, value: object, seed: int,
+                                                      iterations: int) -> None:
+    deal = new_deal(2, seed=seed)
+    bots = [make_player("hard", seed=s, iterations=iterations) for s in range(2)]
     for b in bots:
         assert isinstance(b, SearchPlayer)
-        b.horizon_model = True
-    while deal.phase != "finished":
-        seat = deal.to_act
-        assert seat is not None
-        code = bots[seat].choose(table_view(deal, seat))
-        assert code in deal.legal_actions()
-        deal.apply(code)
-
-
-def test_hard_with_normal_rollouts_for_every_seat_plays_legal_codes() -> None:
-    deal = new_deal(2, seed=12)
-    bots = [make_player("hard", seed=s, iterations=3) for s in range(2)]
-    for b in bots:
-        assert isinstance(b, SearchPlayer)
-        b.others_policy = "every"
+        setattr(b, option, value)
     while deal.phase != "finished":
         seat = deal.to_act
         assert seat is not None
