@@ -146,7 +146,7 @@ class BenchFake(FakeDiscord):
         self.callback_at: dict[int, float] = {}
         self.edited_at: dict[int, list[float]] = {}  # message id -> its edits' arrival times
         self.token_edits = 0  # edits of public messages through an interaction's token
-        self.answered_in: Counter[int] = Counter()  # interactions answered, by guild
+        self.answered_in: Counter[int | None] = Counter()  # answered, by guild (None: a DM)
         self._channel_events: dict[int, asyncio.Event] = {}
         self._user_events: dict[int, asyncio.Event] = {}
 
@@ -822,7 +822,7 @@ class Driver:
         self.guilds: dict[int, int] = {}
         self.lags: list[float] = []
         self._lag_task: asyncio.Task[None] | None = None
-        self._answered0: Counter[int] = Counter()
+        self._answered0: Counter[int | None] = Counter()
         self._cpu0 = 0.0
         self._cpu = 0.0
 

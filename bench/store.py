@@ -80,7 +80,8 @@ class AioWriter:
                 self._busy_ms = busy_ms
             return fn(conn)
 
-        return await db._execute(run)
+        # aiosqlite leaves its private _execute unannotated
+        return await db._execute(run)  # type: ignore[no-untyped-call]
 
     async def close(self) -> None:
         self.closed = True
