@@ -15,7 +15,7 @@ import time
 from collections import deque
 from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import orjson
 from aiohttp import WSMsgType, web
@@ -45,6 +45,12 @@ from .models import (
     validate_message,
 )
 from .shared import SharedGlobalLimit
+
+if TYPE_CHECKING:  # discord is imported only when a bot is run against the fake
+    import discord
+
+#: The bot `run_bot` runs and hands back, as its own type.
+ClientT = TypeVar("ClientT", bound="discord.Client")
 
 JSON = {"Content-Type": "application/json"}
 GUILD_MEMBERS_INTENT = 1 << 1
@@ -388,8 +394,8 @@ class FakeDiscord:
             discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = old_gw
 
     @contextlib.asynccontextmanager
-    async def run_bot(self, bot: Any, token: str = "fake-token",
-                      timeout: float = 10.0) -> AsyncIterator[Any]:
+    async def run_bot(self, bot: ClientT, token: str = "fake-token",
+                      timeout: float = 10.0) -> AsyncIterator[ClientT]:
         """Run a discord.py Client/Bot in this process against the fake until the block ends.
 
         Logs in, connects with reconnect=False, waits for on_ready, yields the bot, then

@@ -40,7 +40,7 @@ class SharedGlobalLimit:
         with self._lock:
             now = time.monotonic() if now is None else now
             head = self._head.value
-            oldest = self._times[head]
+            oldest: float = self._times[head]
             if oldest > now - self.per:
                 return oldest + self.per - now
             self._times[head] = now

@@ -391,7 +391,7 @@ async def test_a_token_edit_cannot_upload_a_cards_media_as_discord_refuses_it() 
         fake._store(msg)
         body = {"flags": V2, "components": _card(_text(), _gallery()),
                 "attachments": [{"id": 0, "filename": "table.jpg"}]}
-        files = [("table.jpg", b"\xff\xd8", "image/jpeg")]
+        files: list[tuple[str, bytes, str | None]] = [("table.jpg", b"\xff\xd8", "image/jpeg")]
         assert fake._patch_media_refused(msg, body, files)
         assert not fake._patch_media_refused(msg, {**body, "components": _card(_text())}, files)
         fake.cv2_media_patch_bug = False
