@@ -84,8 +84,9 @@ async def test_subprocess_serves_and_stops_cleanly_on_sigterm(tmp_path: Path) ->
             await fake.wait_until(lambda: fake.commands(), timeout=10)
             r = await fake.slash(neema, "albastini start", players=2, computers=True)
             assert r.response_type == 4 and r.message is not None
-            await fake.click(neema, r.message, label="Start")
-            await fake.wait_until(lambda: fake.find_button(r.message, label="Show my hand"))
+            lobby = r.message
+            await fake.click(neema, lobby, label="Start")
+            await fake.wait_until(lambda: fake.find_button(lobby, label="Show my hand"))
             proc.send_signal(signal.SIGTERM)
             _out, err = await asyncio.wait_for(proc.communicate(), 30)
         finally:

@@ -19,7 +19,7 @@ import pytest
 from albastini.config import Settings
 from bot import AlbastiniBot
 from cogs import render
-from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
+from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser, InteractionResult
 
 
 def make_settings(db: Path, **overrides: Any) -> Settings:
@@ -59,6 +59,7 @@ def make_bot(db_path: Path) -> Callable[..., AlbastiniBot]:
 async def settle(bot: AlbastiniBot, fake: FakeDiscord) -> None:
     """Wait until the bot's public updates are done and the fake is quiet."""
     def settled() -> bool:
+        assert bot.tables is not None
         return bool(bot.publisher.settled and bot.tables.hands.follower.settled)
 
     for _ in range(3):
@@ -205,7 +206,8 @@ def assert_clean(fake: FakeDiscord) -> None:
     assert fake.rejections == []
 
 
-async def press_start(fake: FakeDiscord, host: FakeUser, lobby: FakeMessage) -> Any:
+async def press_start(fake: FakeDiscord, host: FakeUser, lobby: FakeMessage
+                      ) -> InteractionResult:
     """The host presses Start once the lobby shows it enabled (as a person would)."""
 
     def ready() -> bool:
@@ -222,6 +224,7 @@ async def match_with_computers(fake: FakeDiscord, host: FakeUser, **options: Any
     options.setdefault("players", 2)
     r = await fake.slash(host, "albastini start", computers=True, **options)
     lobby = r.message
+    assert lobby is not None
     await press_start(fake, host, lobby)
     await fake.wait_until(lambda: fake.find_button(lobby, label="Show my hand"), timeout=10)
     return lobby

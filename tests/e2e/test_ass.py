@@ -39,7 +39,7 @@ from tests.e2e.test_match import play_match, take_turn
 from tests.e2e.test_restart import state
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
 
-GAME = {"game": "ass"}
+GAME: dict[str, Any] = {"game": "ass"}
 #: A seat-drawing rng seed (searched by replaying the service's draws: seats, dealer, deal
 #: seed, then a seed per computer move) with which, in the first trick of the match, a
 #: computer leads 6♠, the next one, holding no spade, takes the trick over with 8♣, and the
@@ -102,7 +102,8 @@ async def open_ass(fake: FakeDiscord, host: FakeUser, **options: Any) -> FakeMes
     r = await fake.slash(host, "albastini start", computers=True, **GAME, **options)
     assert r.response_type == 4 and not r.ephemeral, r
     lobby = r.message
-    assert lobby is not None and "Ass (Жопа)" in lobby.text, lobby.text
+    assert lobby is not None
+    assert "Ass (Жопа)" in lobby.text, lobby.text
     assert "everyone starts with 3 banks" in lobby.text
     await press_start(fake, host, lobby)
     await fake.wait_until(lambda: fake.find_button(lobby, label="Show my hand"), timeout=10)
@@ -189,20 +190,25 @@ async def test_a_three_player_match_of_a_person_and_two_computers(
 
             # the result is stored: the game's leaderboard, stats and the history
             r = await fake.slash(ana, "albastini leaderboard", **GAME)
+            assert r.message is not None
             assert "Ass (Жопа) leaderboard" in r.message.text
             assert f"<@{ana.id}>" in r.message.text
             r = await fake.slash(ana, "albastini leaderboard")
+            assert r.message is not None
             assert f"<@{ana.id}>" not in r.message.text  # not on Albastini's
             r = await fake.slash(ana, "albastini stats", **GAME)
+            assert r.message is not None
             assert r.ephemeral and "at Ass (Жопа)" in r.message.text
             assert "Matches: 1 played" in r.message.text, r.message.text
             r = await fake.slash(ana, "albastini history")
+            assert r.message is not None
             row = next(line for line in r.message.text.split("\n") if "Ass (Жопа)" in line)
             mine = banks[table.seat_of(ana.id)]
             assert f"<@{ana.id}> {mine}" in row or f"<@{ana.id}>** {mine}" in row or (
                 f"<@{ana.id}> {mine}**" in row), row  # banks, not negated scores
             # its replay: every hand face up, the bets and plays put into words
             r = await fake.click(ana, r.message, label="Replay 1")
+            assert r.message is not None
             assert r.ephemeral and "step 0 of" in r.message.text and "dealt" in r.message.text
             replay = r.message
             await fake.click(ana, replay, label="Next")
@@ -215,6 +221,7 @@ async def test_a_three_player_match_of_a_person_and_two_computers(
 
             # a rematch is an Ass table again
             r = await fake.click(ana, final, label="Play again")
+            assert r.message is not None
             assert r.response_type == 4 and "Ass (Жопа)" in r.message.text
             assert table_of(bot, fake).game == "ass"
             assert assert_cards(fake, "ass") >= 3  # table, summaries, end
@@ -271,6 +278,7 @@ async def test_a_restart_mid_deal_brings_the_table_and_hands_back(
             # a rematch keeps the variant
             final = fake.messages()[-1]
             r = await fake.click(ana, final, label="Play again")
+            assert r.message is not None
             assert "Trump variant: Two equal trump suits for everyone: ♠ and ♦" in r.message.text
             assert table_of(bot2, fake).options == {"trumps": 4}
         assert_clean(fake)
@@ -283,6 +291,7 @@ async def test_the_rules_say_they_are_a_reconstruction_and_help_explains_the_nam
         ana = fake.add_user("Ana")
         async with fake.run_bot(make_bot()) as bot:
             r = await fake.slash(ana, "albastini rules", **GAME)
+            assert r.message is not None
             assert r.ephemeral and "Ass (Жопа) rules — page 1 of 3" in r.message.text
             first = r.message.text
             assert "a reconstruction" in first and "trump variant" in first, first
@@ -290,31 +299,39 @@ async def test_the_rules_say_they_are_a_reconstruction_and_help_explains_the_nam
             assert r2.response_type == 7 and "page 2 of 3" in r.message.text
             assert "takes the whole trick over" in r.message.text
             r = await fake.slash(ana, "albastini help")
+            assert r.message is not None
             assert "game:Ass (Жопа)" in r.message.text
             assert "the name comes from its source" in r.message.text
             r = await fake.slash(ana, "albastini start", players=4, teams="pairs", **GAME)
+            assert r.message is not None
             assert r.ephemeral and "Possible:" in r.message.text, r.message.text
             assert table_of(bot, fake) is None
             # the trump variant is a choice of Ass tables only, and of the tables it fits
             r = await fake.slash(ana, "albastini start", players=4, trumps=3)
+            assert r.message is not None
             assert r.ephemeral and r.message.text == "Albastini has no trump variant to choose."
             r = await fake.slash(ana, "albastini start", players=5, trumps=1, **GAME)
+            assert r.message is not None
             assert r.ephemeral and "each player's own trump needs 2 to 4 players" in (
                 r.message.text), r.message.text
             assert table_of(bot, fake) is None
             # banks end the match: a points target is refused, not silently ignored
             r = await fake.slash(ana, "albastini start", players=3, target=10, **GAME)
+            assert r.message is not None
             assert r.ephemeral and r.message.text.startswith(
                 "Ass (Жопа) has no points target: banks end the match"), r.message.text
             assert table_of(bot, fake) is None
             r = await fake.slash(ana, "albastini start", players=2, computers=True, trumps=3,
                                  **GAME)
+            assert r.message is not None
             assert not r.ephemeral and "Ass (Жопа) — 2 players" in r.message.text, r.message.text
             assert "Trump variant: One trump suit for everyone: ♠" in r.message.text
-            await press_start(fake, ana, r.message)
-            await fake.wait_until(lambda: "Trump for everyone: ♠ spades" in r.message.text,
+            lobby = r.message  # a name the lambda below can see narrowed
+            await press_start(fake, ana, lobby)
+            await fake.wait_until(lambda: "Trump for everyone: ♠ spades" in lobby.text,
                                   timeout=10)
-            r = await fake.click(ana, r.message, label="Rules")
+            r = await fake.click(ana, lobby, label="Rules")
+            assert r.message is not None
             assert r.ephemeral and "Ass (Жопа) rules — page 1 of 3" in r.message.text
             await fake.slash(ana, "albastini cancel")
         assert_clean(fake)

@@ -46,6 +46,7 @@ async def test_bad_clicks_are_answered_privately_and_change_nothing(
             # not seated: a bystander's "Show my hand"
             r = await fake.click(amina, table_msg, label="Show my hand")
             assert r.ephemeral and r.response_type == 4
+            assert r.message is not None
             assert "not at this table" in r.message.text
 
             # not your turn: the waiting player's card buttons are disabled; forcing one
@@ -55,7 +56,7 @@ async def test_bad_clicks_are_answered_privately_and_change_nothing(
             card_id = next(
                 b.custom_id
                 for b in waiting_hand.buttons
-                if b.custom_id.startswith("alb:") and b.disabled
+                if b.custom_id is not None and b.custom_id.startswith("alb:") and b.disabled
             )
             r = await fake.send_component(waiter, waiting_hand, card_id)
             assert r.ephemeral and r.response_type == 7
@@ -65,8 +66,10 @@ async def test_bad_clicks_are_answered_privately_and_change_nothing(
             # public table message, so it is refused before the table service hears of it
             r = await fake.click(mover, table_msg, label="Show my hand")
             hand = r.message
+            assert hand is not None
             move_id = enabled_moves(hand)[0].custom_id
             r = await fake.send_component(amina, table_msg, move_id)
+            assert r.message is not None
             assert r.ephemeral and "doesn't work any more" in r.message.text
 
             # forged and garbled ids

@@ -31,38 +31,47 @@ async def test_rules_language_settings_and_cancel(make_bot: Callable[..., Albast
         async with fake.run_bot(make_bot()) as bot:
             # rules: private, paged in place
             r = await fake.slash(neema, "albastini rules")
+            assert r.message is not None
             assert r.ephemeral and "page 1 of 6" in r.message.text
             r2 = await fake.click(neema, r.message, label="Next")
             assert r2.response_type == 7 and "page 2 of 6" in r.message.text
             # the Rules button of a public table opens them privately, the table stays
             r = await fake.slash(neema, "albastini start", players=2)
             lobby = r.message
+            assert lobby is not None
             r2 = await fake.click(juma, lobby, label="Rules")
+            assert r2.message is not None
             assert r2.response_type == 4 and r2.ephemeral and "page 1 of 6" in r2.message.text
             assert "Join" in [b.label for b in lobby.buttons]
             await fake.slash(neema, "albastini cancel")
 
             # a personal language: private text in Kiswahili, public text unchanged
             r = await fake.slash(juma, "albastini language", language="sw")
+            assert r.message is not None
             assert r.ephemeral and "Kiswahili" in r.message.text
             r = await fake.slash(juma, "albastini rules")
+            assert r.message is not None
             assert "page 1 of 6" not in r.message.text
 
             # settings need Manage Server
             r = await fake.slash(neema, "albastini settings", target=3)
+            assert r.message is not None
             assert r.ephemeral and "Manage Server" in r.message.text
             r = await fake.slash(admin, "albastini settings", target=3, turn_time=90)
+            assert r.message is not None
             assert r.ephemeral and "3 victory points" in r.message.text
             assert "90 s" in r.message.text
 
             # the new default target applies to new tables
             r = await fake.slash(neema, "albastini start", players=3)
             lobby = r.message
+            assert lobby is not None
             assert "first to 3 victory points" in lobby.text
             assert "turn time 90 s" in lobby.text
             await settle(bot, fake)
             # /hand before the start, /cancel by someone else, by a moderator
             r = await fake.slash(neema, "albastini hand")
+            assert r.message is not None
             assert r.ephemeral and "hasn't started" in r.message.text
             r = await fake.slash(juma, "albastini cancel")
             assert r.ephemeral and table_of(bot, fake) is not None
@@ -72,6 +81,7 @@ async def test_rules_language_settings_and_cancel(make_bot: Callable[..., Albast
             await settle(bot, fake)
             assert "closed" in lobby.text and not lobby.buttons
             r = await fake.slash(neema, "albastini hand")
+            assert r.message is not None
             assert r.ephemeral and "no table" in r.message.text.lower()
         assert_clean(fake)
 
@@ -84,6 +94,7 @@ async def test_rematch_opens_a_new_lobby_with_the_same_players(
         async with fake.run_bot(make_bot()) as bot:
             r = await fake.slash(neema, "albastini start", players=3, target=1, computers=True)
             lobby = r.message
+            assert lobby is not None
             assert lobby.text.count("Computer ") == 2
             await press_start(fake, neema, lobby)
             await fake.wait_until(lambda: fake.find_button(lobby, label="Show my hand"))
@@ -93,6 +104,7 @@ async def test_rematch_opens_a_new_lobby_with_the_same_players(
             r = await fake.click(neema, final, label="Play again")
             assert r.response_type == 4 and not r.ephemeral
             new_lobby = r.message
+            assert new_lobby is not None
             assert new_lobby.text.count("Computer ") == 2 and "Start" in [
                 b.label for b in new_lobby.buttons
             ]
@@ -117,6 +129,7 @@ async def test_errors_and_slow_work_are_still_answered(
             )
             r = await fake.click(neema, lobby, label="Show my hand")
             hand = r.message
+            assert hand is not None
             move = enabled_moves(hand)[0]
             real_act = bot.service.act
             my_cards = set(table.view_for(neema.id)["hand"])
@@ -128,6 +141,7 @@ async def test_errors_and_slow_work_are_still_answered(
             caplog.set_level(logging.INFO)
             r = await fake.click(neema, hand, custom_id=move.custom_id)
             assert r.response_type == 4 and r.ephemeral
+            assert r.message is not None
             assert "Something went wrong" in r.message.text
             logged = "\n".join(rec.getMessage() for rec in caplog.records)
             assert "RuntimeError" in logged
@@ -163,6 +177,7 @@ async def test_a_failing_command_is_answered_once(
             assert bot.tables is not None
             monkeypatch.setattr(bot.tables.hands, "payload", broken)
             r = await fake.slash(neema, "albastini hand")
+            assert r.message is not None
             assert r.ephemeral and "Something went wrong" in r.message.text
             await settle(bot, fake)
             errors = [m for m in fake.ephemerals(neema) if "Something went wrong" in m.text]
@@ -176,11 +191,14 @@ async def test_leave_and_come_back(make_bot: Callable[..., AlbastiniBot]) -> Non
         async with fake.run_bot(make_bot()) as bot:
             r = await fake.slash(neema, "albastini start", players=3, target=5)
             table_msg = r.message
+            assert table_msg is not None
             await fake.click(juma, table_msg, label="Join")
             r = await fake.click(juma, table_msg, label="Join")
+            assert r.message is not None
             assert r.ephemeral and "already at this table, at seat 2" in r.message.text
             amina = fake.add_user("Amina")
             r = await fake.slash(amina, "albastini leave")
+            assert r.message is not None
             assert r.ephemeral and "not at this table" in r.message.text
             await fake.click(neema, table_msg, label="Add computer")
             await press_start(fake, neema, table_msg)
@@ -188,6 +206,7 @@ async def test_leave_and_come_back(make_bot: Callable[..., AlbastiniBot]) -> Non
             table = table_of(bot, fake)
             # Leave asks first, privately
             r = await fake.click(juma, table_msg, label="Leave")
+            assert r.message is not None
             assert r.ephemeral and "Leave the match?" in r.message.text
             confirm = r.message
             r = await fake.click(juma, confirm, label="Yes, leave the match")
@@ -198,12 +217,14 @@ async def test_leave_and_come_back(make_bot: Callable[..., AlbastiniBot]) -> Non
             assert "away" in table_msg.text
             # a computer plays Juma's seat; Juma takes it back from the table message
             r = await fake.click(juma, table_msg, label="Back to my seat")
+            assert r.message is not None
             assert r.ephemeral and "Welcome back" in r.message.text
             assert not table.seats[seat].away
             await settle(bot, fake)
             assert not fake.find_button(table_msg, label="Back to my seat")
             # someone not at the table cannot leave it
             r = await fake.click(amina, table_msg, label="Leave")
+            assert r.message is not None
             assert r.ephemeral and "not at this table" in r.message.text
         assert_clean(fake)
 
@@ -218,11 +239,13 @@ async def test_server_language_for_public_text(make_bot: Callable[..., Albastini
             await fake.slash(admin, "albastini settings", language="sw")
             r = await fake.slash(neema, "albastini start", players=2, computers=True)
             lobby = r.message
+            assert lobby is not None
             assert "wa kwanza kufikia" in lobby.text
             assert t("sw", "button.start") in [b.label for b in lobby.buttons]
             # Neema chose English for herself: private text stays English
             await fake.slash(neema, "albastini language", language="en")
             r = await fake.slash(neema, "albastini hand")
+            assert r.message is not None
             assert "hasn't started" in r.message.text
             await settle(bot, fake)
         assert_clean(fake)
@@ -264,6 +287,7 @@ async def test_idle_lobby_closes_with_an_explanation(
             lobby = r.message
             await fake.wait_until(lambda: table_of(bot, fake) is None, timeout=5)
             await settle(bot, fake)
+            assert lobby is not None
             assert "Nobody started the table in time" in lobby.text and not lobby.buttons
         assert_clean(fake)
 
@@ -275,6 +299,7 @@ async def test_a_private_hand_still_works_after_its_token_expired(
         neema = fake.add_user("Neema")
         async with fake.run_bot(make_bot()) as bot:
             lobby = await match_with_computers(fake, neema)
+            assert bot.tables is not None
             bot.tables.hands.follower.clock = fake.now  # the bot's clock moves with the fake's
             bot.publisher.message.token_clock = fake.now  # the table message's tokens too
             r = await fake.click(neema, lobby, label="Show my hand")
@@ -283,6 +308,7 @@ async def test_a_private_hand_still_works_after_its_token_expired(
             fake.advance(20 * 60)  # the token of the message's interaction is long dead
             table = table_of(bot, fake)
             await fake.wait_until(lambda: table.seats[table.to_act].user_id == neema.id)
+            assert hand is not None
             r = await fake.click(neema, hand, label="Refresh")
             assert r.response_type == 7 and r.message is hand
             before = table.move_no
@@ -302,10 +328,13 @@ async def test_private_messages_leave_no_view_behind(make_bot: Callable[..., Alb
             lobby = await match_with_computers(fake, neema)
             for _ in range(3):
                 r = await fake.click(neema, lobby, label="Show my hand")
+                assert r.message is not None
                 assert r.ephemeral and r.message.buttons
             r = await fake.slash(neema, "albastini hand")
+            assert r.message is not None
             assert r.ephemeral and r.message.buttons
             r = await fake.slash(neema, "albastini rules")
+            assert r.message is not None
             assert r.ephemeral and r.message.buttons
             store = bot._connection._view_store
             assert not store._views and not store._synced_message_views
@@ -342,6 +371,7 @@ async def test_one_albastini_group_across_the_feature_cogs(
             assert [c.name for c in group] == ["albastini"]
             assert {c.name for c in group[0].commands} == everything  # type: ignore[union-attr]
             r = await fake.slash(neema, "albastini stats")
+            assert r.message is not None
             assert r.ephemeral and "Neema" in r.message.text
             assert_clean(fake)
 

@@ -27,6 +27,7 @@ async def _my_move(fake: FakeDiscord, bot: AlbastiniBot, me: FakeUser, lobby: Fa
     table = table_of(bot, fake)
     await fake.wait_until(lambda: table.to_act is not None and table.seats[table.to_act].user_id)
     r = await fake.click(me, lobby, label="Show my hand")
+    assert r.message is not None
     r = await fake.click(me, r.message, custom_id=enabled_moves(r.message)[0].custom_id)
     assert r.response_type == 7
 

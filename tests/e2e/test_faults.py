@@ -33,7 +33,8 @@ async def forge(fake: FakeDiscord, user: FakeUser, message: FakeMessage, custom_
     before = (message.text, [(b.custom_id, b.disabled) for b in message.buttons], message.edits)
     r = await fake.send_component(user, message, custom_id)
     assert r.response_type == 4 and r.ephemeral, (custom_id, r)
-    assert r.message is not None and REFUSED in r.message.text, (custom_id, r.message.text)
+    assert r.message is not None, (custom_id, r)
+    assert REFUSED in r.message.text, (custom_id, r.message.text)
     after = (message.text, [(b.custom_id, b.disabled) for b in message.buttons], message.edits)
     assert after == before, custom_id
 
@@ -242,6 +243,7 @@ async def test_move_whose_click_expired_counts_and_the_next_hand_says_so(
             table = table_of(bot, fake)
             await fake.wait_until(lambda: table.seats[table.to_act].user_id == neema.id)
             if not followed:  # a token the bot may not use: the hand does not follow the game
+                assert bot.tables is not None
                 bot.tables.hands.follower.lifetime = 0.0
             hand = (await fake.click(neema, table_msg, label="Show my hand")).message
             assert hand is not None
@@ -268,7 +270,8 @@ async def test_move_whose_click_expired_counts_and_the_next_hand_says_so(
             assert expected not in hand.text  # the answer never landed
             # the next look at the hand tells them their move counted, once
             r = await fake.click(neema, table_msg, label="Show my hand")
-            assert r.message is not None and expected in r.message.text, r.message.text
+            assert r.message is not None
+            assert expected in r.message.text, r.message.text
             r = await fake.click(neema, r.message, label="Refresh")
             assert r.message is not None and expected not in r.message.text
 

@@ -198,23 +198,26 @@ async def test_a_whole_match_in_a_group_dm_through_interactions_only(
             assert fake.messages(fake.channel_id) == []  # nothing went to a server's channel
             # the group's own leaderboard counts the two friends (not the computers); a server's
             # board does not; a player's history everywhere has the match
-            r = await fake.slash(juma, "albastini leaderboard", channel_id=place,
-                                 **({"game": game} if game != "albastini" else {}))
+            which: dict[str, Any] = {"game": game} if game != "albastini" else {}
+            r = await fake.slash(juma, "albastini leaderboard", channel_id=place, **which)
             assert r.response_type == 4 and not r.ephemeral, r
+            assert r.message is not None
             board = r.message.text
             assert f"<@{neema.id}>" in board and f"<@{juma.id}>" in board, board
             assert board.count(" out of 1 ") == 2, board
-            r = await fake.slash(juma, "albastini leaderboard",
-                                 **({"game": game} if game != "albastini" else {}))
+            r = await fake.slash(juma, "albastini leaderboard", **which)
+            assert r.message is not None
             assert f"<@{juma.id}>" not in r.message.text
             r = await fake.slash(neema, "albastini history", channel_id=place, everywhere=True)
+            assert r.message is not None
             assert r.ephemeral and f"#{table2.id}" in r.message.text, r.message.text
             # the same players again: a new lobby, the answer to that click, in the group
             r = await fake.click(juma, last, label="Play again")
             assert r.response_type == 4 and not r.ephemeral and r.message is not None, r
             again = bot2.service.table_in_channel(place)
             assert again is not None and again.interactions_only and again.id != table2.id
-            await fake.wait_until(lambda: again.message_id == r.message.id)
+            lobby = r.message  # a name the lambda can see narrowed
+            await fake.wait_until(lambda: again.message_id == lobby.id)
             assert r.message.channel_id == place
             await settle(bot2, fake)
         assert_clean(fake)
@@ -235,9 +238,11 @@ async def test_refusals_where_the_bot_is_no_member(
         nia = fake.add_user("Nia", guild_id=elsewhere)
         async with fake.run_bot(make_bot(token_life=LIFE)) as bot:
             r = await fake.slash(neema, "albastini start", channel_id=place, thread=True)
+            assert r.message is not None
             assert r.ephemeral and "can't start a thread" in r.message.text, r.message.text
             assert bot.service.table_in_channel(place) is None
             r = await fake.slash(neema, "albastini settings", channel_id=place)
+            assert r.message is not None
             assert r.ephemeral and "not in a group DM" in r.message.text, r.message.text
 
             r = await fake.slash(nia, "albastini start", channel_id=far, computers=True,
@@ -245,7 +250,9 @@ async def test_refusals_where_the_bot_is_no_member(
             assert r.response_type == 4 and not r.ephemeral, r
             table = bot.service.table_in_channel(far)
             assert table is not None and table.interactions_only and table.guild_id == elsewhere
-            await press_start(fake, nia, r.message)
-            await fake.wait_until(lambda: fake.find_button(r.message, label="Show my hand"))
+            lobby = r.message
+            assert lobby is not None
+            await press_start(fake, nia, lobby)
+            await fake.wait_until(lambda: fake.find_button(lobby, label="Show my hand"))
             await settle(bot, fake)
         assert_clean(fake)

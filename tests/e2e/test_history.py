@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from albastini.table import Table
 from bot import AlbastiniBot
 from cogs.history._pages import watch_payload
 from tests.e2e.conftest import (
@@ -34,10 +35,12 @@ async def test_ratings_seasons_history_replay_and_a_spectator(
             table = table_of(bot, fake)
             # a player is told to use their hand; a person who does not play watches
             r = await fake.click(neema, lobby, label="Watch")
+            assert r.message is not None
             assert r.ephemeral and "Show my hand" in r.message.text
             r = await fake.click(juma, lobby, label="Watch")
             assert r.ephemeral
             watch = r.message
+            assert watch is not None
             looks = 0
 
             async def look() -> None:
@@ -69,33 +72,43 @@ async def test_ratings_seasons_history_replay_and_a_spectator(
 
             # ratings: /stats shows the rating and its matches; the board sorted by rating
             r = await fake.slash(neema, "albastini stats")
+            assert r.message is not None
             assert "Rating:" in r.message.text and "after 1 rated matches" in r.message.text
             assert "across servers" in r.message.text
             r = await fake.slash(juma, "albastini leaderboard", sort="rating")
+            assert r.message is not None
             assert not r.ephemeral and "rating" in r.message.text and f"<@{neema.id}>" in (
                 r.message.text
             )
 
             # a new season: only an admin; the default board is empty, all time is not
             r = await fake.slash(juma, "albastini season", new=True)
+            assert r.message is not None
             assert r.ephemeral and "Manage Server" in r.message.text
             r = await fake.slash(admin, "albastini season", new=True)
+            assert r.message is not None
             assert not r.ephemeral and "Season 2" in r.message.text
             r = await fake.slash(juma, "albastini season")
+            assert r.message is not None
             assert r.ephemeral and "season 2" in r.message.text
             r = await fake.slash(juma, "albastini leaderboard")
+            assert r.message is not None
             assert "No finished matches" in r.message.text
             r = await fake.slash(juma, "albastini leaderboard", season="all")
+            assert r.message is not None
             assert "all time" in r.message.text and f"<@{neema.id}>" in r.message.text
             r = await fake.slash(juma, "albastini leaderboard", sort="rating", season="season")
+            assert r.message is not None
             assert "No finished matches" in r.message.text
 
             # the history: the match, with its players, and a Replay button
             r = await fake.slash(juma, "albastini history")
+            assert r.message is not None
             assert r.ephemeral and f"match #{table.id}" in r.message.text
             assert f"<@{neema.id}>" in r.message.text and "Computer 1" in r.message.text
             history = r.message
             r = await fake.click(juma, history, label="Replay 1")
+            assert r.message is not None
             assert r.ephemeral and "step 0 of" in r.message.text
             replay = r.message
             first = replay.text
@@ -116,6 +129,7 @@ async def test_ratings_seasons_history_replay_and_a_spectator(
             # the match-over message offers the replay too
             over = next(m for m in fake.messages() if fake.find_button(m, label="Replay"))
             r = await fake.click(juma, over, label="Replay")
+            assert r.message is not None
             assert r.ephemeral and f"match #{table.id}, deal 1" in r.message.text
 
             # every rating computed again from the stored results: the same values
@@ -123,8 +137,10 @@ async def test_ratings_seasons_history_replay_and_a_spectator(
                                                  game="albastini")
             for someone in (juma, admin):  # a server's admin may not rewrite every server's
                 r = await fake.slash(someone, "albastini recompute")
+                assert r.message is not None
                 assert r.ephemeral and "owner" in r.message.text
             r = await fake.slash(boss, "albastini recompute")
+            assert r.message is not None
             assert r.ephemeral and "from 1 stored matches" in r.message.text
             after = await bot.store.user_rating(fake.guild_id, neema.id, season=0, game="albastini")
             assert before is not None and after is not None
@@ -140,6 +156,7 @@ async def test_history_pages(
         neema = fake.add_user("Neema")
         async with fake.run_bot(make_bot()) as bot:
             r = await fake.slash(neema, "albastini history")
+            assert r.message is not None
             assert r.ephemeral and "No finished matches" in r.message.text
             svc = bot.service
             for i in range(6):  # six matches, each in a channel of its own, left to computers
@@ -150,9 +167,14 @@ async def test_history_pages(
                 await svc.fill_computers(table.id, neema.id)
                 await svc.start_match(table.id, neema.id)
                 await svc.leave(table.id, neema.id)
-                await fake.wait_until(lambda t=table: t.status != "running", timeout=60)
+
+                def over(t: Table = table) -> bool:
+                    return t.status != "running"
+
+                await fake.wait_until(over, timeout=60)
                 await settle(bot, fake)
             r = await fake.slash(neema, "albastini history", everywhere=True)
+            assert r.message is not None
             assert r.ephemeral and "every server" in r.message.text
             page = r.message
             assert "Page 1 of 2" in page.text and "6." not in page.text

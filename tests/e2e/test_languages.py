@@ -132,9 +132,10 @@ async def look_around(fake: FakeDiscord, person: FakeUser, game: str, seen: Seen
         nxt = next(b for b in rules.buttons if b.label == lang_next[-1])
         await fake.click(person, rules, custom_id=nxt.custom_id)
         seen.message("rules", rules)
-    for command, options in (("albastini help", {}), ("albastini stats", {"game": game}),
-                             ("albastini leaderboard", {"game": game}),
-                             ("albastini history", {})):
+    commands: tuple[tuple[str, dict[str, Any]], ...] = (
+        ("albastini help", {}), ("albastini stats", {"game": game}),
+        ("albastini leaderboard", {"game": game}), ("albastini history", {}))
+    for command, options in commands:
         r = await fake.slash(person, command, **options)
         seen.message(command, r.message)
     for message in fake.messages():
@@ -167,6 +168,7 @@ async def test_a_match_of_twenty_eight_in_malayalam_leaves_no_english(
         anu = fake.add_user("Anu", manage_guild=True)
         async with fake.run_bot(make_bot()) as bot:
             r = await fake.slash(anu, "albastini settings", language="ml")
+            assert r.message is not None
             assert "മലയാളം" in r.message.text, r.message.text
             lobby, seen = await open_in(fake, "ml", anu, game="twentyeight", players=4,
                                         target=1)
@@ -194,6 +196,7 @@ async def test_a_match_of_ass_in_russian_leaves_no_english(
         async with fake.run_bot(make_bot()) as bot:
             await fake.slash(admin, "albastini settings", language="ru")
             r = await fake.slash(olga, "albastini language", language="ru")
+            assert r.message is not None
             assert r.ephemeral and "Русский" in r.message.text, r.message.text
             lobby, seen = await open_in(fake, "ru", olga, game="ass", players=3)
             opened = seen.texts[0][1]

@@ -44,7 +44,7 @@ async def take_turn(fake: FakeDiscord, user: FakeUser, table_msg: FakeMessage) -
 
 def live_notices(fake: FakeDiscord) -> list[int]:
     """Ids of the people mentioned by the turn notices in the channel now."""
-    found = []
+    found: list[int] = []
     for m in fake.messages():
         if fake.find_button(m, label="Show my hand") and not m.embeds and not m.v2:
             found.extend(int(x) for x in re.findall(r"<@(\d+)>", m.content))
@@ -79,8 +79,13 @@ async def play_match(
         if check_notices:
             # the person to act is mentioned in one short notice, unless the private hand they
             # opened follows the game and shows them their turn; no other notice is left
+            assert bot.tables is not None
             pinged = [] if bot.tables.hands.follower.covers(table.id, user.id) else [user.id]
-            await fake.wait_until(lambda p=pinged: live_notices(fake) == p, timeout=5)
+
+            def only_pinged(p: list[int] = pinged) -> bool:
+                return live_notices(fake) == p
+
+            await fake.wait_until(only_pinged, timeout=5)
         await take_turn(fake, user, table_msg)
         turns += 1
         if turns % 5 == 0:
@@ -114,14 +119,17 @@ async def test_four_players_in_pairs_two_people_two_computers(
             # a second start in the same channel is refused privately, pointing at the table
             await settle(bot, fake)
             r2 = await fake.slash(juma, "albastini start")
+            assert r2.message is not None
             assert r2.ephemeral and str(lobby.id) in r2.message.text
 
             r = await fake.click(juma, lobby, label="Join")
             assert r.ephemeral
             # only the host may add computers or start
             r = await fake.click(juma, lobby, label="Add computer")
+            assert r.message is not None
             assert r.ephemeral and "host" in r.message.text.lower()
             r = await fake.click(juma, lobby, label="Cancel")
+            assert r.message is not None
             assert r.ephemeral and "host" in r.message.text.lower()
             for _ in range(2):
                 r = await fake.click(neema, lobby, label="Add computer")
@@ -151,6 +159,7 @@ async def test_four_players_in_pairs_two_people_two_computers(
             # the leaderboard counts the finished match for both people
             r = await fake.slash(juma, "albastini leaderboard")
             assert r.response_type == 4
+            assert r.message is not None
             board = r.message.text
             winner = table.match.winner
             for person in (neema, juma):
@@ -160,6 +169,7 @@ async def test_four_players_in_pairs_two_people_two_computers(
                 assert row in board, board
                 r = await fake.slash(juma, "albastini stats", player=person)
                 assert r.ephemeral
+                assert r.message is not None
                 assert f"Matches: 1 played, {won} won ({100 * won}%)" in r.message.text
             assert board.count(" out of ") == 2  # computers are not ranked
             assert assert_cards(fake, "albastini") >= 3  # table, summaries, end
@@ -175,6 +185,7 @@ async def test_two_people_play_a_whole_match(make_bot: Callable[..., AlbastiniBo
             lobby = r.message
             assert lobby is not None and "2 players" in lobby.text
             r = await fake.click(juma, lobby, label="Join")
+            assert r.message is not None
             assert r.ephemeral and "seat 2" in r.message.text
             r = await press_start(fake, neema, lobby)
             await fake.wait_until(lambda: fake.find_button(lobby, label="Show my hand"))
@@ -199,6 +210,7 @@ async def test_a_person_who_does_not_play_is_pinged_after_the_delay(
         juma = fake.add_user("Juma")
         people = {neema.id: neema, juma.id: juma}
         async with fake.run_bot(make_bot(notice_delay=0.3, edit_interval=1.0)) as bot:
+            assert bot.tables is not None
             bot.tables.hands.follower.watching = 0.0  # nobody counts as watching their hand
             r = await fake.slash(neema, "albastini start", players=2, target=1)
             lobby = r.message
@@ -210,10 +222,18 @@ async def test_a_person_who_does_not_play_is_pinged_after_the_delay(
             for _ in range(4):
                 assert table.to_act is not None
                 user = people[table.seats[table.to_act].user_id]
-                await fake.wait_until(lambda u=user: live_notices(fake) == [u.id], timeout=5)
+
+                def pinged(u: FakeUser = user) -> bool:
+                    return live_notices(fake) == [u.id]
+
+                await fake.wait_until(pinged, timeout=5)
                 move_no = table.move_no
                 await take_turn(fake, user, lobby)
-                await fake.wait_until(lambda m=move_no: table.move_no > m, timeout=5)
+
+                def moved(m: int = move_no) -> bool:
+                    return bool(table.move_no > m)  # table_of's table is typed Any
+
+                await fake.wait_until(moved, timeout=5)
             await settle(bot, fake)
         assert_clean(fake)
 
@@ -249,6 +269,7 @@ async def test_every_mode_plays_to_the_end(
                 options["teams"] = teams
             r = await fake.slash(neema, "albastini start", **options)
             lobby = r.message
+            assert lobby is not None
             assert r.response_type == 4 and lobby.text.count("Computer ") == players - 1
             await press_start(fake, neema, lobby)
             await fake.wait_until(lambda: fake.find_button(lobby, label="Show my hand"))
@@ -268,6 +289,7 @@ async def test_impossible_team_choice_is_refused(make_bot: Callable[..., Albasti
         neema = fake.add_user("Neema")
         async with fake.run_bot(make_bot()) as bot:
             r = await fake.slash(neema, "albastini start", players=5, teams="pairs")
+            assert r.message is not None
             assert r.ephemeral and "Each for themselves" in r.message.text
             assert table_of(bot, fake) is None
         assert_clean(fake)

@@ -133,6 +133,7 @@ async def test_a_refused_edit_of_a_private_hand_counts_as_a_discord_error(
             hand = hands[current.id]
             await fake.click(current, hand, custom_id=enabled_moves(hand)[0].custom_id)
             await settle(bot, fake)  # now the other's turn: their hand's edit is refused
+            assert bot.tables is not None
             assert bot.tables.hands.follower.failures >= 1
             after = one(await scrape(port), "albastini_discord_errors_total", kind="not_found")
             assert after - before == bot.tables.hands.follower.failures

@@ -20,6 +20,7 @@ async def test_a_swahili_table_names_its_computers_in_kiswahili(
             await fake.slash(admin, "albastini settings", language="sw")
             r = await fake.slash(neema, "albastini start", players=3, computers=True)
             table_msg = r.message
+            assert table_msg is not None
             assert "Kompyuta 1" in table_msg.text and "Computer" not in table_msg.text  # lobby
             start = t("sw", "button.start")
             await fake.wait_until(lambda: fake.find_button(table_msg, label=start))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gc
 from collections.abc import AsyncIterator, Callable
+from functools import partial
 from typing import Any
 
 import discord
@@ -144,6 +145,7 @@ async def test_a_whole_four_pair_match_one_click_per_move(
             moves += 1
         assert table.status == "finished"
         assert clicks == moves and moves > 20
+        assert bot.tables is not None
         follower = bot.tables.hands.follower
         assert follower.edits > moves / 2 and follower.failures == 0
         await settle(bot, fake)
@@ -175,7 +177,7 @@ async def test_a_hand_that_cannot_follow_falls_back_to_a_ping(
         # play until the other person's turn
         while table.seats[table.to_act].user_id != other.id:
             hand = hands[current.id]
-            await fake.wait_until(lambda h=hand: enabled_moves(h), timeout=5)
+            await fake.wait_until(partial(enabled_moves, hand), timeout=5)
             await fake.click(current, hand, custom_id=enabled_moves(hand)[0].custom_id)
             await settle(bot, fake)
         await fake.wait_until(lambda: notices_for(fake, posted, other), timeout=5)
@@ -190,7 +192,7 @@ async def test_a_hand_that_cannot_follow_falls_back_to_a_ping(
         hand = r.message
         while table.status == "running" and table.seats[table.to_act].user_id != other.id:
             mine = hands[current.id]
-            await fake.wait_until(lambda h=mine: enabled_moves(h), timeout=5)
+            await fake.wait_until(partial(enabled_moves, mine), timeout=5)
             await fake.click(current, mine, custom_id=enabled_moves(mine)[0].custom_id)
             await settle(bot, fake)
         if table.status == "running":
@@ -206,6 +208,7 @@ async def test_a_hand_stops_following_before_its_token_runs_out(
     bot = make_bot(notice_delay=0.0)
     async with fake.run_bot(bot):
         people = [fake.add_user("Asha"), fake.add_user("Baraka")]
+        assert bot.tables is not None
         bot.tables.hands.follower.lifetime = 1.5
         bot.tables.hands.follower.margin = 1.0
         table_msg = await open_table(fake, people, game="albastini")
@@ -306,8 +309,9 @@ async def test_a_hand_shown_while_the_table_moves_on_catches_up(
         r = await fake.click(neema, table_msg, label="Show my hand")
         monkeypatch.setattr(Reply, "send", send)
         assert r.message is not None and not enabled_moves(r.message)  # drawn before
+        hand = r.message
         if table.status == "running":
-            await fake.wait_until(lambda: enabled_moves(r.message), timeout=5)
+            await fake.wait_until(lambda: enabled_moves(hand), timeout=5)
         await settle(bot, fake)
         assert_clean(fake)
 

@@ -192,13 +192,14 @@ async def test_debug_log_has_no_interaction_token_and_no_hand(tmp_path: Path) ->
             await fake.wait_connected(timeout=30)
             await fake.wait_until(lambda: fake.commands(), timeout=10)
             r = await fake.slash(neema, "albastini start", players=2, computers=True)
-            assert r.message is not None
-            start = await fake.click(neema, r.message, label="Start")
-            await fake.wait_until(lambda: fake.find_button(r.message, label="Show my hand"))
-            hand = await fake.click(neema, r.message, label="Show my hand")
+            lobby = r.message
+            assert lobby is not None
+            start = await fake.click(neema, lobby, label="Start")
+            await fake.wait_until(lambda: fake.find_button(lobby, label="Show my hand"))
+            hand = await fake.click(neema, lobby, label="Show my hand")
             assert hand.message is not None and hand.ephemeral
             cards = [b.custom_id for b in hand.message.buttons
-                     if re.match(r"alb:[mc]:\d+:\d+:.*[CDHS]$", b.custom_id or "")]
+                     if b.custom_id and re.match(r"alb:[mc]:\d+:\d+:.*[CDHS]$", b.custom_id)]
             assert cards  # the hand's card buttons, each id ending in the card's code
             await fake.wait_idle(quiet=0.3)
         finally:

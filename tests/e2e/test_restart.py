@@ -108,6 +108,7 @@ async def test_play_again_works_for_a_match_that_ended_before_a_restart(
         async with fake.run_bot(make_bot()) as bot2:
             assert table_of(bot2, fake) is None  # the finished match is not kept in memory
             r = await fake.click(stranger, final, label="Play again")
+            assert r.message is not None
             assert r.ephemeral and "not at this table" in r.message.text
             assert table_of(bot2, fake) is None  # someone who did not play opens nothing
             r = await fake.click(neema, final, label="Play again")

@@ -29,7 +29,12 @@ async def test_table_shows_the_end_of_the_deal_before_the_summary_is_posted(
                         m.text.startswith("Deal ") or "wins the match" in m.text
                     ):
                         seen[m.id] = table_msg.text
-                return any("wins the match" in fake.message(i).text for i in seen)
+                for i in seen:
+                    shown = fake.message(i)
+                    assert shown is not None
+                    if "wins the match" in shown.text:
+                        return True
+                return False
 
             watch = asyncio.create_task(fake.wait_until(summaries, timeout=120))
             table = await play_match(bot, fake, {neema.id: neema}, table_msg)

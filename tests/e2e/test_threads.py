@@ -21,7 +21,7 @@ from cogs.games import GAME_NAMES
 from cogs.i18n import t
 from tests.doubles import persons_turn
 from tests.e2e.conftest import assert_cards, assert_clean, press_start, settle, table_of
-from tests.fakediscord import FakeDiscord, FakeUser
+from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
 from tests.fakediscord.models import CREATE_PUBLIC_THREADS
 
 #: The fewest players of each game, so that its deals are short.
@@ -40,14 +40,17 @@ async def play_until(bot: AlbastiniBot, fake: FakeDiscord, user: FakeUser,
         await bot.service.act(table.id, user.id, table.move_no, view["legal"][0])
 
 
-async def open_in_thread(fake: FakeDiscord, host: FakeUser, game: str, **options: Any) -> Any:
+async def open_in_thread(fake: FakeDiscord, host: FakeUser, game: str,
+                         **options: Any) -> FakeMessage:
     """``host`` opens a table of ``game`` with computers and presses Start; the lobby message."""
     r = await fake.slash(host, "albastini start", game=game, players=PLAYERS[game],
                          computers=True, **options)
     assert r.response_type == 4 and not r.ephemeral, r.message and r.message.text
-    await press_start(fake, host, r.message)
-    await fake.wait_until(lambda: fake.find_button(r.message, label="Show my hand"), timeout=10)
-    return r.message
+    lobby = r.message
+    assert lobby is not None
+    await press_start(fake, host, lobby)
+    await fake.wait_until(lambda: fake.find_button(lobby, label="Show my hand"), timeout=10)
+    return lobby
 
 
 @pytest.mark.parametrize("game", GAME_NAMES)
@@ -75,6 +78,7 @@ async def test_a_table_is_played_in_its_thread(
             if table.status == "running":
                 # a command typed in the thread finds the table
                 r = await fake.slash(ana, "albastini hand", channel_id=thread.id)
+                assert r.message is not None
                 assert r.ephemeral and "Your hand" in r.message.text
                 r = await fake.slash(ana, "albastini cancel", channel_id=thread.id)
                 assert r.ephemeral
@@ -103,6 +107,7 @@ async def test_the_end_of_a_match_beside_the_table_and_the_thread_archived(
             r = await fake.click(ana, channel[0], label="Play again")
             assert r.response_type == 4
             await fake.wait_until(lambda: len(fake.threads()) == 2, timeout=10)
+            assert r.message is not None
             assert fake.threads()[1].id == r.message.id
         assert_clean(fake)
 
@@ -115,6 +120,7 @@ async def test_the_servers_setting_and_a_restart(
         ana = fake.add_user("Ana")
         async with fake.run_bot(make_bot()) as bot:
             r = await fake.slash(admin, "albastini settings", threads=True)
+            assert r.message is not None
             assert "each new table is played in a thread" in r.message.text
             await open_in_thread(fake, ana, "cassino")  # no option: the server's setting
             (thread,) = fake.threads()
@@ -127,6 +133,7 @@ async def test_the_servers_setting_and_a_restart(
             table2 = table_of(bot2, fake)
             assert table2 is not None and table2.thread_id == thread.id
             r = await fake.slash(ana, "albastini hand", channel_id=thread.id)
+            assert r.message is not None
             assert r.ephemeral and "Your hand" in r.message.text
             await play_until(bot2, fake, ana, lambda: table2.deal_no >= 2)
             await settle(bot2, fake)
@@ -147,6 +154,7 @@ async def test_without_the_permissions_a_thread_is_refused_and_nothing_opens(
         fake.deny(fake.channel_id, CREATE_PUBLIC_THREADS)
         async with fake.run_bot(make_bot()) as bot:
             r = await fake.slash(ana, "albastini start", thread=True)
+            assert r.message is not None
             assert r.ephemeral and "Create Public Threads" in r.message.text
             assert bot.service.table_in_channel(fake.channel_id) is None
             assert fake.threads() == []

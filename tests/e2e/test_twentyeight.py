@@ -34,7 +34,7 @@ from tests.e2e.test_match import play_match, take_turn
 from tests.e2e.test_restart import state
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
 
-GAME = {"game": "twentyeight"}
+GAME: dict[str, Any] = {"game": "twentyeight"}
 SUIT_WORDS = ("clubs", "diamonds", "hearts", "spades")
 
 
@@ -166,22 +166,27 @@ async def test_a_four_pairs_match_with_people_and_computers(
 
             # the match counts on Twenty-Eight's leaderboard, not on Albastini's
             r = await fake.slash(binu, "albastini leaderboard", **GAME)
+            assert r.message is not None
             board = r.message.text
             assert "Twenty-Eight leaderboard" in board
             assert f"<@{anu.id}>" in board and f"<@{binu.id}>" in board
             r = await fake.slash(binu, "albastini leaderboard")
+            assert r.message is not None
             assert "Albastini leaderboard" in r.message.text
             assert f"<@{anu.id}>" not in r.message.text
             r = await fake.slash(anu, "albastini stats", **GAME)
+            assert r.message is not None
             assert r.ephemeral and "at Twenty-Eight" in r.message.text
             assert "Matches: 1 played" in r.message.text and "(of 28)" in r.message.text
             r = await fake.slash(anu, "albastini stats")
+            assert r.message is not None
             assert "hasn't finished a match" in r.message.text
             assert logs.leaks == []
 
             # a rematch is a Twenty-Eight table again, with the same people and computers
             r = await fake.click(binu, final, label="Play again")
             assert r.response_type == 4 and not r.ephemeral
+            assert r.message is not None
             assert "Twenty-Eight (Irupathiyettu)" in r.message.text
             assert r.message.text.count("Computer ") == 2
             assert table_of(bot, fake).game == "twentyeight"
@@ -319,26 +324,34 @@ async def test_start_refuses_impossible_tables_and_the_rules_are_the_games(
             for players in (2, 5):
                 r = await fake.slash(anu, "albastini start", players=players, **GAME)
                 assert r.ephemeral, r
+                assert r.message is not None
                 assert r.message.text == (
                     f"Twenty-Eight can't be played by {players} players. Possible: 3, 4, 6.")
             r = await fake.slash(anu, "albastini start", players=4, teams="solo", **GAME)
+            assert r.message is not None
             assert r.ephemeral and "Possible: Teams of two" in r.message.text
             assert table_of(bot, fake) is None
             r = await fake.slash(anu, "albastini start", players=6, computers=True, **GAME)
+            assert r.message is not None
             assert not r.ephemeral and "6 players, 2 teams of 3" in r.message.text
             assert "6 base cards per side" in r.message.text
             lobby = r.message
             r = await fake.click(anu, lobby, label="Rules")
+            assert r.message is not None
             assert r.ephemeral and "Twenty-Eight rules — page 1 of 3" in r.message.text
             r2 = await fake.click(anu, r.message, label="Next")
             assert r2.response_type == 7 and "page 2 of 3" in r.message.text
             assert "lelam" in r.message.text
             r = await fake.slash(anu, "albastini rules", **GAME)
+            assert r.message is not None
             assert "Twenty-Eight rules — page 1 of 3" in r.message.text
-            assert fake.find_button(r.message, label="Previous").disabled
+            previous = fake.find_button(r.message, label="Previous")
+            assert previous is not None and previous.disabled
             r = await fake.slash(anu, "albastini rules")
+            assert r.message is not None
             assert "Albastini rules — page 1 of 6" in r.message.text
             r = await fake.slash(anu, "albastini help")
+            assert r.message is not None
             assert "game:Twenty-Eight" in r.message.text
             await fake.slash(anu, "albastini cancel")
         assert_clean(fake)
@@ -358,6 +371,7 @@ async def test_three_players_and_six_in_trios_play_to_the_end(
         async with fake.run_bot(make_bot()) as bot:
             r = await fake.slash(anu, "albastini start", players=players, target=1,
                                  computers=True, **GAME)
+            assert r.message is not None
             assert sides in r.message.text and "1 base card per side" in r.message.text
             lobby = r.message
             await press_start(fake, anu, lobby)

@@ -6,12 +6,13 @@ from __future__ import annotations
 import asyncio
 import re
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, cast
 
+import discord
 import pytest
 
 from albastini import new_deal
-from albastini.table import SeatInfo, Table
+from albastini.table import SeatInfo, Table, TableStatus
 from cogs.games import presenter
 from cogs.i18n import LANGUAGES
 from cogs.messages.publisher import Publisher
@@ -105,7 +106,9 @@ async def test_spec_views_send_what_discord_views_send() -> None:
     for specs in cases:
         sent = views.build_view(specs)
         assert sent.to_components() == views.discord_view(specs).to_components(), specs
-        assert [(b.custom_id, b.label, b.disabled) for b in sent.children] == [
+        # build_view makes buttons only; discord.py types a view's children as any Item
+        buttons = cast("list[discord.ui.Button[views.StaticView]]", sent.children)
+        assert [(b.custom_id, b.label, b.disabled) for b in buttons] == [
             (s.custom_id, s.label, s.disabled) for s in specs
         ]
         assert not sent.is_dispatchable() and not sent.has_components_v2()
@@ -122,6 +125,7 @@ def _deal_view(seat: int, **changes: Any) -> dict[str, Any]:
 def test_hand_buttons_follow_legal_moves_only() -> None:
     deal = new_deal(4, 2, 0, seed=7)
     bidder = deal.to_act
+    assert bidder is not None
     view = {**deal.view(bidder), "move_no": 5}
     specs = views.hand_buttons(view, 3, "en", shows=ALB)
     bids = [s for s in specs if s.label.startswith("Bid ")]
@@ -170,10 +174,10 @@ def _running_table() -> Table:
     return table
 
 
-def _table(status: str = "lobby", seats: int = 2, players: int = 4) -> Table:
+def _table(status: TableStatus = "lobby", seats: int = 2, players: int = 4) -> Table:
     table = Table(id=4, guild_id=1, channel_id=2, host_id=10, players=players, team_size=2,
                   target=5, turn_time=60, computer_level="normal", language="en", status=status,
-                  game="albastini")  # type: ignore[arg-type]
+                  game="albastini")
     table.seats = [SeatInfo(i, 10 + i, f"P{i}", None) for i in range(seats)]
     table.seats += [None] * (players - seats)
     return table
@@ -202,7 +206,7 @@ def test_pagers() -> None:
 
 
 def test_since_events_after_own_last_move() -> None:
-    view = {
+    view: dict[str, Any] = {
         "seat": 1, "players": 2,
         "log": [[1, "bid:4C"], [0, "pass"], [0, "play:AS"], [1, "play:7S"], [1, "play:KH"],
                 [0, "play:3D"], [1, "play:QH"]],
@@ -252,7 +256,8 @@ async def test_table_edits_are_coalesced() -> None:
     async def payload(tb: Table) -> dict[str, Any]:
         return {}
 
-    pub.message_payload = payload  # type: ignore[method-assign]
+    # a stand-in on this instance only, called here with the table alone (no note)
+    pub.message_payload = payload  # type: ignore[method-assign,assignment]
     for n in range(1, 30):
         state["n"] = n
         pub.refresh(table.id)
@@ -413,7 +418,8 @@ async def test_publisher_forgets_closed_tables() -> None:
     async def payload(tb: Table) -> dict[str, Any]:
         return {}
 
-    pub.message_payload = payload  # type: ignore[method-assign]
+    # a stand-in on this instance only, called here with the table alone (no note)
+    pub.message_payload = payload  # type: ignore[method-assign,assignment]
     pub.closed_reasons[table.id] = "cancelled"
     pub.refresh(table.id)
     pub.forget(table.id)
@@ -466,6 +472,7 @@ async def test_busy_painter_sends_text_now_and_the_picture_later(
     assert len(edits) == 1 and len(edits[0]["attachments"]) == 1  # the first picture
 
     pub.message._painting = 5  # other tables keep the painter busy
+    assert table.match is not None
     table.match.deal.apply(table.match.deal.legal_actions()[0])
     table.move_no += 1  # as the service does with every move
     pub.refresh(table.id)
@@ -508,7 +515,8 @@ def _keys_used_by_cogs() -> set[str]:
             if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
                 keys.add(arg.value)
             elif isinstance(arg, ast.JoinedStr):
-                prefix = "".join(v.value for v in arg.values if isinstance(v, ast.Constant))
+                prefix = "".join(v.value for v in arg.values
+                                 if isinstance(v, ast.Constant) and isinstance(v.value, str))
                 keys.add(prefix.split("{")[0] + "*")
     return keys
 
