@@ -275,7 +275,8 @@ def run_unprivileged(script: str, *args: str) -> subprocess.CompletedProcess[str
 
 #: Where the PostgreSQL binaries the tests run are looked for (Debian's postgresql package puts
 #: them in /usr/lib/postgresql/NN/bin; PG_BINDIR names another folder).
-PG_BINDIRS = ("/usr/local/bin", *sorted(Path("/usr/lib/postgresql").glob("*/bin"), reverse=True))
+PG_BINDIRS: tuple[str | Path, ...] = (
+    "/usr/local/bin", *sorted(Path("/usr/lib/postgresql").glob("*/bin"), reverse=True))
 PG_USER = "albastini"
 
 
