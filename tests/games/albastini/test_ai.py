@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from albastini import MODES, PACK, Deal, new_deal
+from albastini import MODES, PACK, Deal, Play, new_deal
 from albastini.ai import DIFFICULTIES, LEVELS, decide, make_player
 
 FAST = {"search": {"iterations": 2}}
@@ -153,7 +153,9 @@ def same_view_other_deck(deal: Deal, seat: int, rng: random.Random) -> Deal:
         deck[i] = c
     record = deal.to_record()
     record["deck"] = [c.code for c in deck]
-    return Deal.from_record(record)
+    again = Deal.from_record(record)
+    assert isinstance(again, Deal)  # typed as the engine's Deal; built as the class called on
+    return again
 
 
 @pytest.mark.parametrize("mode", ["2", "4 pairs", "5", "6 trios"])
@@ -305,6 +307,7 @@ def minimax(deal: Deal, team: int) -> float:
     values = []
     for action in deal.legal_actions():
         child = deal.copy()
+        assert isinstance(child, Deal)  # typed as the engine's Deal; a copy keeps its class
         child.apply(action)
         values.append(minimax(child, team))
     return max(values) if deal.to_act is not None and deal.to_act % deal.teams == team else (
@@ -344,6 +347,7 @@ def test_endgame_position_is_as_described() -> None:
     values = {}
     for action in deal.legal_actions():
         child = deal.copy()
+        assert isinstance(child, Deal)  # typed as the engine's Deal; a copy keeps its class
         child.apply(action)
         values[action.code] = minimax(child, 1)
     assert values["play:AH"] > 0 > values["play:AD"]
@@ -381,7 +385,9 @@ def test_solver_agrees_with_brute_force(mode: str) -> None:
         values = solve(FastDeal.from_deal(deal), k.team)
         for action in deal.legal_actions():
             child = deal.copy()
+            assert isinstance(child, Deal)  # typed as the engine's Deal; a copy keeps its class
             child.apply(action)
+            assert isinstance(action, Play)  # the deal is being played: no bid or pass left
             assert values[action.card.index] == pytest.approx(minimax(child, k.team))
 
 
@@ -593,6 +599,7 @@ def test_expert_rollout_weighs_the_face_up_trump_at_the_last_draw(mode: str) -> 
             deal.apply(bots[seat].choose(deal.view(seat, history=True)))
         fast = FastDeal.from_deal(deal)
         plain = Deal.from_record(deal.to_record())
+        assert isinstance(plain, Deal)  # typed as the engine's Deal; built as the class called on
         while deal.phase != "finished":
             deal.apply(reference_policy_card(deal, expert=True))
         while plain.phase != "finished":

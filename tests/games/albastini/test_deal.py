@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pytest
@@ -24,12 +24,14 @@ from albastini import (
 )
 
 ALL_MODES = list(MODES.items())
+#: Bid and Play parse a code at run time, but their field is typed Card: the tests pass cards
+C = Card.parse
 
 
 def build_deck(
     players: int,
     dealer: int,
-    hands: dict[int, Sequence[str]] | None = None,
+    hands: Mapping[int, Sequence[str]] | None = None,
     indicator: str | None = None,
     stock: Sequence[str] = (),
 ) -> list[str]:
@@ -68,7 +70,7 @@ def pass_all(deal: Deal) -> None:
 
 def play_round(deal: Deal, *cards: str) -> None:
     for code in cards:
-        deal.apply(Play(code))
+        deal.apply(Play(C(code)))
 
 
 def finish_randomly(deal: Deal, rng: random.Random) -> None:
@@ -213,14 +215,14 @@ def test_seed_example_three_players_clubs_already_bid() -> None:
     # not bid a club: a diamond, a spade or a pass.
     deck = build_deck(3, 0, {1: ["4C"], 2: ["JC", "3C", "7D", "AS", "QS"]})
     deal = new_deal(3, 1, 0, deck=deck)
-    deal.apply(Bid("4C"))
+    deal.apply(Bid(C("4C")))
     assert deal.to_act == 2
     legal = deal.legal_actions()
-    assert set(legal) == {Bid("7D"), Bid("AS"), Bid("QS"), Pass()}
+    assert set(legal) == {Bid(C("7D")), Bid(C("AS")), Bid(C("QS")), Pass()}
     before = snapshot(deal)
     for club in ("JC", "3C"):
         with pytest.raises(IllegalMove, match="clubs is taken") as err:
-            deal.apply(Bid(club))
+            deal.apply(Bid(C(club)))
         assert err.value.reason == "suit_taken"
         assert err.value.details == {"suit": "C"}
     assert snapshot(deal) == before
@@ -230,7 +232,7 @@ def test_seed_example_three_players_clubs_already_bid() -> None:
 def test_bid_cards_are_public_and_leave_the_hand_while_bidding() -> None:
     deck = build_deck(4, 0, {1: ["5H"], 3: ["6C"]}, indicator="3D")
     deal = new_deal(4, 2, 0, deck=deck)
-    deal.apply(Bid("5H"))
+    deal.apply(Bid(C("5H")))
     assert "5H" not in codes(deal.hand(1))
     assert len(deal.hand(1)) == 4
     for seat in range(4):
@@ -238,10 +240,10 @@ def test_bid_cards_are_public_and_leave_the_hand_while_bidding() -> None:
         assert view["bids"] == [{"seat": 1, "card": "5H"}]
         assert view["hand_sizes"] == [5, 4, 5, 5]
         assert view["indicator"] is None and view["trump"] is None
-    deal.apply(Bid("6C"))
+    deal.apply(Bid(C("6C")))
     # Trump is diamonds: both bids go back to their owners.
     assert deal.trump == "D"
-    assert deal.indicator == Card.parse("3D") == deal.face_up
+    assert deal.indicator == C("3D") == deal.face_up
     assert "5H" in codes(deal.hand(1)) and "6C" in codes(deal.hand(3))
     assert deal.exchange is None
     assert deal.bid_suits == {"H", "C"}
@@ -251,14 +253,14 @@ def test_forced_exchange_bid_5h_indicator_3h() -> None:
     # "if I bid with the 5 of hearts and the 3 of hearts is turned up, I must take the 3"
     deck = build_deck(4, 0, {1: ["5H", "AC", "7C", "KC", "JC"]}, indicator="3H")
     deal = new_deal(4, 2, 0, deck=deck)
-    deal.apply(Bid("5H"))
+    deal.apply(Bid(C("5H")))
     deal.apply(Pass())
     assert deal.phase == "playing"
     assert deal.trump == "H"
-    assert deal.indicator == Card.parse("3H")
+    assert deal.indicator == C("3H")
     assert codes(deal.hand(1)) == ["AC", "7C", "KC", "JC", "3H"]
-    assert deal.face_up == Card.parse("5H")
-    assert deal.exchange == (1, Card.parse("5H"), Card.parse("3H"))
+    assert deal.face_up == C("5H")
+    assert deal.exchange == (1, C("5H"), C("3H"))
     view = deal.view(0)
     assert view["exchange"] == {"seat": 1, "gave": "5H", "took": "3H"}
     assert view["face_up"] == "5H" and view["indicator"] == "3H"
@@ -268,9 +270,9 @@ def test_forced_exchange_bid_5h_indicator_3h() -> None:
 def test_exchange_also_when_the_indicator_is_higher() -> None:
     deck = build_deck(2, 1, {0: ["4S"]}, indicator="AS")
     deal = new_deal(2, 1, 1, deck=deck)
-    deal.apply(Bid("4S"))
+    deal.apply(Bid(C("4S")))
     assert "AS" in codes(deal.hand(0)) and "4S" not in codes(deal.hand(0))
-    assert deal.face_up == Card.parse("4S")
+    assert deal.face_up == C("4S")
 
 
 def test_six_solo_fifth_bidder_may_find_every_suit_taken() -> None:
@@ -281,7 +283,7 @@ def test_six_solo_fifth_bidder_may_find_every_suit_taken() -> None:
     )
     deal = new_deal(6, 1, 0, deck=deck)
     for code in ("3C", "3D", "3H", "3S"):
-        deal.apply(Bid(code))
+        deal.apply(Bid(C(code)))
     assert deal.to_act == 5
     assert deal.legal_actions() == [Pass()]
 
@@ -365,7 +367,7 @@ def test_drawing_winner_first_clockwise_face_up_to_the_right_of_the_winner() -> 
     deck = build_deck(6, 5, hands, indicator="3H", stock=stock)
     deal = new_deal(6, 1, 5, deck=deck)
     pass_all(deal)
-    assert deal.face_up == Card.parse("3H")
+    assert deal.face_up == C("3H")
     play_round(deal, "4S", "5S", "AS", "6S", "3S", "QS")
     assert deal.tricks[0].winner == 2
     drawn = {s: deal.hand(s)[-1].code for s in range(6)}
@@ -422,14 +424,14 @@ def test_five_players_left_over_face_up_card() -> None:
     deck = build_deck(5, 0, indicator="AH")
     deal = new_deal(5, 1, 0, deck=deck)
     pass_all(deal)
-    assert deal.face_up == Card.parse("AH")
+    assert deal.face_up == C("AH")
     rng = random.Random(2)
     finish_randomly(deal, rng)
     assert len(deal.tricks) == 7
-    assert deal.face_up == Card.parse("AH") == deal.leftover
+    assert deal.face_up == C("AH") == deal.leftover
     assert deal.face_up_drawn_by is None
     played = {c for t in deal.tricks for _, c in t.plays}
-    assert len(played) == 35 and Card.parse("AH") not in played
+    assert len(played) == 35 and C("AH") not in played
     assert sum(deal.points()) == 120 - 11
     assert sum(deal.result().points) == 109
 
@@ -438,10 +440,10 @@ def test_five_players_after_an_exchange_the_bid_card_is_left_over() -> None:
     deck = build_deck(5, 0, {2: ["7S"]}, indicator="3S")
     deal = new_deal(5, 1, 0, deck=deck)
     deal.apply(Pass())
-    deal.apply(Bid("7S"))
+    deal.apply(Bid(C("7S")))
     pass_all(deal)
     assert "3S" in codes(deal.hand(2))
-    assert deal.leftover == Card.parse("7S")
+    assert deal.leftover == C("7S")
     finish_randomly(deal, random.Random(4))
     assert sum(deal.points()) == 110  # the Seven counts for nobody
     assert all(c.code != "7S" for t in deal.tricks for _, c in t.plays)
@@ -506,8 +508,8 @@ def test_illegal_moves_raise_readable_messages_and_change_nothing() -> None:
         assert err.value.reason == reason
         assert snapshot(deal) == before
 
-    refused(Play("5H"), "bidding", "Bidding is not over")
-    refused(Bid("QS"), "not_in_hand", "You don't hold the Queen of spades")
+    refused(Play(C("5H")), "bidding", "Bidding is not over")
+    refused(Bid(C("QS")), "not_in_hand", "You don't hold the Queen of spades")
     refused(Pass(), "not_bidder", "Only the dealer's opponents bid", seat=0)
     refused(Pass(), "not_bidder", "Only the dealer's opponents bid", seat=2)
     refused(Pass(), "not_your_turn", "not your turn: seat 1", seat=3)
@@ -515,17 +517,17 @@ def test_illegal_moves_raise_readable_messages_and_change_nothing() -> None:
     refused("bid:2H", "bad_code", "Not a card code|No such card")
     refused("hello", "bad_code", "Not an action")
     refused(42, "bad_code", "Not an action")
-    deal.apply(Bid("5H"), 1)
-    refused(Bid("6H"), "suit_taken", "hearts is taken")
-    deal.apply(Bid("7D"))
+    deal.apply(Bid(C("5H")), 1)
+    refused(Bid(C("6H")), "suit_taken", "hearts is taken")
+    deal.apply(Bid(C("7D")))
     assert deal.phase == "playing"
     refused(Pass(), "playing", "Bidding is over")
-    refused(Bid("AC"), "playing", "Bidding is over")
-    refused(Play("QS"), "not_in_hand", "You don't hold the Queen of spades")
-    refused(Play("AC"), "not_your_turn", "not your turn", seat=2)
+    refused(Bid(C("AC")), "playing", "Bidding is over")
+    refused(Play(C("QS")), "not_in_hand", "You don't hold the Queen of spades")
+    refused(Play(C("AC")), "not_your_turn", "not your turn", seat=2)
     deal.apply("play:AC")
     finish_randomly(deal, random.Random(1))
-    refused(Play("AC"), "finished", "The deal is over")
+    refused(Play(C("AC")), "finished", "The deal is over")
     assert deal.legal_actions() == []
 
 
@@ -574,7 +576,7 @@ def test_view_carries_the_facts_a_table_shows() -> None:
     assert view["moves"][-1] == {"code": "pass", "kind": "pass", "card": None, "trump": False}
     assert view["card_points"] == {"5H": 0, "AC": 11, "7C": 10, "KC": 4, "JC": 3}
     assert deal.view(0)["moves"] == [] and deal.view(None)["card_points"] == {}
-    deal.apply(Bid("5H"))
+    deal.apply(Bid(C("5H")))
     deal.apply(Pass())
     # seat 1 took the indicator 3H for the 5H bid: both public, so both have their points
     assert deal.view(None)["card_points"] == {"5H": 0, "3H": 0}
@@ -607,6 +609,7 @@ def test_replay_rebuilds_the_exact_state(name: str, spec: tuple[int, int]) -> No
         deal.apply(rng.choice(deal.legal_actions()))
     record = json.loads(json.dumps(deal.to_record()))
     again = Deal.from_record(record)
+    assert isinstance(again, Deal)  # typed as the engine's Deal; built as the class called on
     assert snapshot(again) == snapshot(deal)
 
 
@@ -617,6 +620,7 @@ def test_copy_is_independent() -> None:
         deal.apply(rng.choice(deal.legal_actions()))
     before = snapshot(deal)
     other = deal.copy()
+    assert isinstance(other, Deal)  # typed as the engine's Deal; a copy keeps its class
     finish_randomly(other, rng)
     assert snapshot(deal) == before
     assert other.phase == "finished"

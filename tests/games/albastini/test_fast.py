@@ -73,7 +73,7 @@ def test_fast_deal_follows_the_clean_deal_move_by_move(name: str, spec: tuple[in
         while deal.phase != "finished":
             assert fast.to_act == deal.to_act
             assert sorted(fast.legal()) == sorted(a.card.index for a in deal.legal_actions())  # type: ignore[union-attr]
-            card = rng.choice(deal.hand(deal.to_act))  # type: ignore[arg-type]
+            card = rng.choice(deal.hand(deal.to_act))
             rounds = len(deal.tricks)
             deal.apply(Play(card))
             fast.play(card.index)
