@@ -29,26 +29,29 @@ from .twentyeight.helpers import deck_for
 def _deals() -> list[tuple[str, Callable[[int], Any], Callable[[Any, int], dict[str, Any]]]]:
     """(game, a deal from a seed, the view a computer player is shown) for every mode."""
     out: list[tuple[str, Callable[[int], Any], Callable[[Any, int], dict[str, Any]]]] = []
+    # typed defs, not lambdas: mypy cannot infer a lambda whose mode is bound by a default
     for mode, (players, team_size) in ALBASTINI_MODES.items():
-        out.append((f"albastini {mode}",
-                    lambda seed, p=players, t=team_size: new_albastini(p, t, seed % p, seed=seed),
+        def albastini_deal(seed: int, p: int = players, t: int = team_size) -> Any:
+            return new_albastini(p, t, seed % p, seed=seed)
+
+        out.append((f"albastini {mode}", albastini_deal,
                     lambda deal, seat: deal.view(seat, history=True)))
     for mode, spec in twentyeight.MODES.items():
-        out.append((f"twentyeight {mode}",
-                    lambda seed, s=spec: twentyeight.new_deal(
-                        s["players"], s["team_size"], seed % s["players"], seed=seed,
-                        thani=seed % 2 == 1),
-                    lambda deal, seat: deal.view(seat)))
+        def twentyeight_deal(seed: int, s: dict[str, int] = spec) -> Any:
+            return twentyeight.new_deal(s["players"], s["team_size"], seed % s["players"],
+                                        seed=seed, thani=seed % 2 == 1)
+
+        out.append((f"twentyeight {mode}", twentyeight_deal, lambda deal, seat: deal.view(seat)))
     for mode, spec in cassino.MODES.items():
-        out.append((f"cassino {mode}",
-                    lambda seed, s=spec: cassino.new_deal(
-                        s["players"], s["team_size"], seed % s["players"], seed=seed),
-                    cassino.table_view))
+        def cassino_deal(seed: int, s: dict[str, int] = spec) -> Any:
+            return cassino.new_deal(s["players"], s["team_size"], seed % s["players"], seed=seed)
+
+        out.append((f"cassino {mode}", cassino_deal, cassino.table_view))
     for mode, spec in ass.MODES.items():
-        out.append((f"ass {mode}",
-                    lambda seed, s=spec: ass.new_deal(s["players"], 1, seed % s["players"],
-                                                      seed=seed),
-                    ass.table_view))
+        def ass_deal(seed: int, s: dict[str, int] = spec) -> Any:
+            return ass.new_deal(s["players"], 1, seed % s["players"], seed=seed)
+
+        out.append((f"ass {mode}", ass_deal, ass.table_view))
     return out
 
 
@@ -162,10 +165,12 @@ def test_ass_expert_sees_only_its_view(tricks: int) -> None:
         players = [make_expert("ass", seed=s) for s in range(4)]
         while deal.phase != "finished" and ((deal.phase == "betting" and tricks > 0)
                                             or len(deal.state.tricks) < tricks):
+            assert deal.to_act is not None
             deal.apply(players[deal.to_act].choose(ass.table_view(deal, deal.to_act)))
         if deal.phase == "finished":
             continue
         seat = deal.to_act
+        assert seat is not None
         view = ass.table_view(deal, seat)
         codes = set()
         rng = random.Random(seed)
@@ -188,6 +193,7 @@ def test_ass_expert_reads_only_true_voids_once_nobody_draws() -> None:
         players = [make_expert("ass", seed=s) for s in range(4)]
         while deal.phase != "finished":
             seat = deal.to_act
+            assert seat is not None
             view = ass.table_view(deal, seat)
             if deal.phase == "playing":
                 voids = known_voids(read_view(view), view["tricks"])
@@ -274,6 +280,7 @@ def _albastini_positions(stop: Callable[[Any], bool], want: int = 4) -> list[Any
             if deal.phase == "playing" and stop(deal):
                 found.append(deal)
                 break
+            assert deal.to_act is not None
             deal.apply(bots[deal.to_act].choose(deal.view(deal.to_act, history=True)))
         if len(found) == want:
             break

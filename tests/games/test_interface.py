@@ -9,12 +9,12 @@ import copy
 import json
 import random
 from types import ModuleType
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
 from albastini.games import GAMES
-from albastini.games.interface import Game, game
+from albastini.games.interface import Game, MatchLike, game
 
 PACKAGES = sorted(GAMES.items())
 IDS = [name for name, _ in PACKAGES]
@@ -121,7 +121,7 @@ def test_computer_players_answer_with_legal_codes(name: str, package: ModuleType
     players = {level: package.make_player(level, seed=1) for level in ("easy", "normal")}
     turns = 0
     while deal.phase != "finished" and turns < 40:
-        view = game(name).view(_Match(deal), deal.to_act)
+        view = game(name).view(_match(deal), deal.to_act)
         for level, player in players.items():
             code = player.choose(view)
             assert isinstance(code, str) and code in view["legal"], level
@@ -136,6 +136,11 @@ class _Match:
 
     def __init__(self, deal: Any) -> None:
         self.deal = deal
+
+
+def _match(deal: Any) -> MatchLike:
+    """A deal as the match :meth:`Game.view` takes (it reads the match's deal only)."""
+    return cast(MatchLike, _Match(deal))
 
 
 @pytest.mark.parametrize("name", IDS)
@@ -196,7 +201,7 @@ def test_every_view_lists_the_deals_codes_sorted(name: str, package: ModuleType)
         while deal.phase != "finished":
             legal = deal.legal_actions()
             assert deal.view(deal.to_act)["legal"] == sorted(legal) == legal
-            assert game(name).view(_Match(deal), deal.to_act)["legal"] == legal
+            assert game(name).view(_match(deal), deal.to_act)["legal"] == legal
             deal.apply(rng.choice(legal))
         assert deal.legal_actions() == []
 
@@ -217,6 +222,7 @@ def test_albastinis_first_api_keeps_moves_as_objects() -> None:
         assert all(isinstance(a, albastini.Bid | albastini.Pass | albastini.Play)
                    for a in actions)
         if classic.phase == "playing":
+            assert classic.to_act is not None
             assert actions == [albastini.Play(c) for c in classic.hand(classic.to_act)]
         assert sorted(a.code for a in actions) == codes.legal_actions()
         chosen = player.choose(classic.view(classic.to_act)) if rng.random() < 0.5 else (
@@ -225,6 +231,7 @@ def test_albastinis_first_api_keeps_moves_as_objects() -> None:
         classic.apply(chosen)
         codes.apply(chosen.code)
     match = albastini.Match(2, 1, 3, 0, seed=4)
+    assert match.deal.to_act is not None
     assert isinstance(match.deal, albastini.Deal) and match.deal.legal_actions()[0] in (
         albastini.Bid(match.deal.hand(match.deal.to_act)[0]), albastini.Pass())
     copied = classic.copy()

@@ -228,6 +228,7 @@ def test_hard_keeps_its_time_inside_a_slow_world(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setattr(search, "rollout", slow_rollout)
     hard = make_player("hard", seed=3, time_ms=150)
     assert hard.choose(view) in view["legal"]
+    assert isinstance(hard, SearchPlayer)
     assert hard.worlds == 1
     assert clock[0] < 0.150 + 2 * step  # one action of the second world, not all of them
 

@@ -12,7 +12,7 @@ import pytest
 from albastini.games.cassino import kernel as K
 from albastini.games.cassino import make_player, new_deal, table_view
 from albastini.games.cassino.ai import SearchPlayer, ismcts
-from albastini.games.cassino.ai.core import action_of, read_view, rollout_move
+from albastini.games.cassino.ai.core import WORTH, action_of, read_view, rollout_move
 from albastini.games.cassino.ai.search import left_worth, rollout, sample_world
 from albastini.games.cassino.deal import Deal
 
@@ -174,7 +174,7 @@ def test_with_more_players_the_others_answer_as_normal_until_the_round_ends(
         calls.append((horizon, me, replies_only))
         played(st, horizon, me, replies_only, partner)
 
-    def spy_left(st: K.State, values: Sequence[float] = search.WORTH) -> list[float]:
+    def spy_left(st: K.State, values: Sequence[float] = WORTH) -> list[float]:
         valued.append(1)
         return worth_left(st, values)
 
@@ -215,6 +215,7 @@ def test_in_4_pairs_the_partner_plays_in_rollouts_as_asked(
     deal = after_greedy_plays(7, 2, 4)
     me = deal.to_act
     st = deal.state.copy()
+    assert me is not None
     search.rollout_as(st, st.rounds, me, False, partner)
     assert st.finished
     partner_seat = (me + 2) % 4
