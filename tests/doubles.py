@@ -57,7 +57,7 @@ class Recorder:
         self.events.clear()
 
 
-async def until(pred: Callable[[], bool], timeout: float = 15.0) -> None:
+async def until(pred: Callable[[], object], timeout: float = 15.0) -> None:
     """Poll ``pred`` until it holds (real time only as a safety net)."""
     loop = asyncio.get_running_loop()
     end = loop.time() + timeout

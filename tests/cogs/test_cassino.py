@@ -149,7 +149,7 @@ def test_many_options_are_split_by_kind_and_by_25_then_paged() -> None:
     from cogs.tables import _chooser as chooser
     from cogs.ui import buttons as ids
 
-    moves = [{"code": f"capture:9H:{i:02d}", "kind": "capture", "card": "9H",
+    moves: list[dict[str, Any]] = [{"code": f"capture:9H:{i:02d}", "kind": "capture", "card": "9H",
               "items": [], "cards_taken": 2, "sweep": False} for i in range(120)]
     moves += [{"code": "trail:9H", "kind": "trail", "card": "9H"}]
     view = {"moves": moves, "legal": [m["code"] for m in moves], "move_no": 3}

@@ -79,7 +79,8 @@ class TwentyEightLike:
         return "Twenty-eight hand"
 
     def hand_shows(self, view: Any) -> Hashable:
-        return view.get("contract")
+        contract: Hashable = view.get("contract")
+        return contract
 
     def action_text(self, lang: str, code: str, by: str | None) -> str:
         return f"{by or 'you'}: {code}"

@@ -194,12 +194,14 @@ def _keys_used_in_render() -> set[str]:
     keys: set[str] = set()
     nodes = [n for p in RENDER for n in ast.walk(ast.parse(p.read_text(encoding="utf-8")))]
     for node in nodes:
-        if isinstance(node, ast.Call) and getattr(node.func, "id", None) in {"t", "tn"}:
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and (
+                node.func.id in {"t", "tn"}):
             arg = node.args[1] if len(node.args) > 1 else None
             if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
                 keys.add(arg.value + (".one" if node.func.id == "tn" else ""))
             elif isinstance(arg, ast.JoinedStr):
-                prefix = "".join(v.value for v in arg.values if isinstance(v, ast.Constant))
+                prefix = "".join(v.value for v in arg.values
+                                 if isinstance(v, ast.Constant) and isinstance(v.value, str))
                 keys.add(prefix.split("{")[0] + "*")
     return keys
 

@@ -392,11 +392,11 @@ def test_picture_from_several_threads_at_once_is_the_same_picture() -> None:
     """Sprites are cached lazily: threads racing to fill the caches must all draw it right."""
     from concurrent.futures import ThreadPoolExecutor
 
-    from cogs.render import picture
+    from cogs.render import sprites
 
     views = [make_view(p, ts, to_act=p - 1) for p, ts in [(2, 1), (3, 1), (4, 2), (5, 1), (6, 3)]]
     serial = [table_picture(v, NAMES[: v["players"]], "en", shows=ALB) for v in views]
-    picture._SPRITES.clear()
+    sprites._SPRITES.clear()
     with ThreadPoolExecutor(max_workers=4) as pool:
         parallel = list(pool.map(lambda v: table_picture(v, NAMES[: v["players"]], "en", shows=ALB),
                                                          views * 4))

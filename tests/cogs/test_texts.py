@@ -69,7 +69,7 @@ def _stats(**kw: int) -> PlayerStats:
     values = dict(user_id=7, matches_played=4, matches_won=1, score=3, deals_played=9,
                   deals_won=4, deals_won_big=1, card_points=500)
     values.update(kw)
-    return PlayerStats(**values)  # type: ignore[arg-type]
+    return PlayerStats(**values)
 
 
 def test_counted_words_are_singular_for_one() -> None:

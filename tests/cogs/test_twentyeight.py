@@ -221,6 +221,7 @@ def test_once_exposed_the_trump_is_told_to_everyone() -> None:
         if deal.phase == "finished":
             continue
         caller = deal.to_act
+        assert caller is not None
         deal.apply("expose")
         view = public(deal)
         card = tt.card_label(view["trump_card"])
@@ -348,7 +349,11 @@ def test_bidding_buttons_are_the_legal_bids_and_pass(players: int) -> None:
         specs = views.hand_buttons(view, 5, "en", shows=TWENTY_EIGHT)
         views.build_view(specs).to_components()  # fits Discord: 25 buttons, rows of 5
         enabled = [s for s in specs if not s.disabled and s.custom_id.startswith("alb:m:")]
-        codes = [ids.parse(s.custom_id).action for s in enabled]  # type: ignore[union-attr]
+        codes = []
+        for s in enabled:
+            parsed = ids.parse(s.custom_id)
+            assert parsed is not None and parsed.action is not None
+            codes.append(parsed.action)
         assert sorted(codes) == sorted(view["legal"])
         bids = [s.label for s in enabled if s.label.startswith("Bid ")]
         assert len(bids) == len([c for c in view["legal"] if c.startswith("bid:")])
@@ -360,6 +365,7 @@ def test_bidding_buttons_are_the_legal_bids_and_pass(players: int) -> None:
 def test_the_bidder_chooses_a_card_of_the_hand_to_lay_face_down() -> None:
     deal = deal_in_phase(4, "trump")
     bidder = deal.to_act
+    assert bidder is not None
     view = {**table_view(deal, bidder), "move_no": 9}
     header = render.hand_text(view, "en", NAMES[:4], shows=TWENTY_EIGHT)
     assert "Choose your trump card (it stays face down)" in header
@@ -424,7 +430,7 @@ def test_ask_for_the_trump_only_when_legal_and_forced_on_the_last_trick() -> Non
 
 
 def test_every_refusal_of_the_rules_has_a_sentence() -> None:
-    reasons = {
+    reasons: dict[str, dict[str, Any]] = {
         "finished": {}, "wrong_phase": {"phase": "playing"}, "not_in_hand": {"card": "TH"},
         "must_bid": {"min": 14}, "bid_too_high": {"max": 28}, "only_pass": {"high": 28},
         "partner_rule": {"min": 20, "high": 16}, "bid_too_low": {"min": 17, "high": 16},
