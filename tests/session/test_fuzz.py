@@ -4,11 +4,13 @@ nothing, and after every step the stored log replays to exactly the table's stat
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from albastini.games.albastini import Deal as AlbastiniDeal
 from albastini.games.albastini.cards import PACK
 from albastini.session import Refusal, TableService
 from albastini.table import Table
@@ -79,15 +81,17 @@ def random_call(rng: random.Random, svc: TableService, table: Table) -> Any:
         )
         table_id: Any = table.id if rng.random() < 0.95 else rng.choice([999, -1, None, "1"])
         return svc.act(table_id, user, move_no, code)
-    calls = [
+    names: list[Any] = ["Mtu", "", "  ", None, "x" * 500]  # wrong types on purpose, as above
+    message_ids: list[Any] = [-1, 0, None, "5"]
+    calls: list[Callable[[], Any]] = [
         lambda: svc.back(table.id, user),
-        lambda: svc.join(table.id, user, rng.choice(["Mtu", "", "  ", None, "x" * 500])),
+        lambda: svc.join(table.id, user, rng.choice(names)),
         lambda: svc.add_computer(table.id, user, rng.choice([None, "easy", "nope"])),
         lambda: svc.fill_computers(table.id, user),
         lambda: svc.start_match(table.id, user),
         lambda: svc.cancel(table.id, rng.choice([P2, P3, 0])),
         lambda: svc.rematch(table.id, user),
-        lambda: svc.set_message(table.id, rng.choice([-1, 0, None, "5"])),
+        lambda: svc.set_message(table.id, rng.choice(message_ids)),
     ]
     return rng.choice(calls)()
 
@@ -133,6 +137,7 @@ async def test_random_requests_never_corrupt_a_table(tmp_path: Path, seed: int) 
             snap = await store.load_table(table.id)
             assert [m.move_no for m in snap.moves] == list(range(1, table.move_no))
             if table.match is not None and snap.deals:
+                assert isinstance(table.match.deal, AlbastiniDeal)  # its view takes history
                 match = replayed(snap)
                 assert match.deal.view(None, history=True) == table.match.deal.view(
                     None, history=True

@@ -95,10 +95,10 @@ async def test_a_twenty_eight_table_replays_mid_deal_after_a_restart(db: Path) -
         assert again is not None and again.game == "twentyeight"
         assert again.move_no == move_no
         for uid in (HOST, P2):
-            view = again.view_for(uid)
-            assert view is not None and before[uid] is not None
+            view, seen = again.view_for(uid), before[uid]
+            assert view is not None and seen is not None
             assert {k: v for k, v in view.items() if k != "names"} == {
-                k: v for k, v in before[uid].items() if k != "names"
+                k: v for k, v in seen.items() if k != "names"
             }
 
 
@@ -127,7 +127,7 @@ async def test_unknown_games_levels_and_modes_are_refused(db: Path) -> None:
             {"game": "ass", "players": 5, "options": {"trumps": 1}},  # own trumps: 2-4 only
         ):
             with pytest.raises(Refusal) as exc:
-                await svc.open_table(GUILD, CHANNEL, HOST, "Host", **kwargs)  # type: ignore[arg-type]
+                await svc.open_table(GUILD, CHANNEL, HOST, "Host", **kwargs)
             assert exc.value.reason == "bad_value"
         assert svc.table_in_channel(CHANNEL) is None
 
