@@ -15,8 +15,9 @@ import socket
 import subprocess
 import sys
 import textwrap
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable
 from pathlib import Path
+from typing import Any
 
 import asyncpg
 import pytest
@@ -359,7 +360,7 @@ async def test_moves_appended_together_are_committed_together_each_judged_alone(
     batches: list[int] = []
     insert = store._insert_moves
 
-    def counting(conn: object, batch: list[tuple[object, ...]]) -> object:
+    def counting(conn: Any, batch: list[tuple[Any, ...]]) -> Awaitable[Any]:  # as replaced
         batches.append(len(batch))
         return insert(conn, batch)
 

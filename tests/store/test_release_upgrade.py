@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from albastini.games.albastini import RANKS
+from albastini.games.albastini import Deal as AlbastiniDeal
 from albastini.games.hands import sorted_hand
 from albastini.session import TableService
 from albastini.store import SQLiteStore
@@ -75,6 +76,7 @@ async def test_the_first_release_s_running_match_replays_identically(tmp_path: P
         table = svc.get(want["table_id"])
         assert table is not None and table.match is not None
         assert table.game == "albastini"
+        assert isinstance(table.match.deal, AlbastiniDeal)  # its view takes history
         assert (table.status, table.deal_no, table.move_no, table.scores(), table.to_act) == (
             want["status"], want["deal_no"], want["move_no"], want["scores"], want["to_act"]
         )  # fmt: skip
