@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from albastini.games import GAMES
-from albastini.games.ass import new_deal
+from albastini.games.ass import Deal, new_deal
 from albastini.games.ass.table_view import table_view
 from albastini.table import SeatInfo, Table
 from cogs import games
@@ -27,7 +27,7 @@ NAMES = ["Ana", "Ben", "Cy", "Di"]
 CODES = [r + s for s in "CDHS" for r in "6789TJQKA"]
 
 
-def deal_for(played: list[str], *, trumps: int = 2, suits: str | None = None) -> Any:
+def deal_for(played: list[str], *, trumps: int = 2, suits: str | None = None) -> Deal:
     """A first deal where seat ``i`` holds ``played[i]`` and three hearts or diamonds (seat 0
     the 6♦, so it leads), bets said. Without trumps it has 5 players, so that a trick of the
     four cards ``played`` is still open; a trump variant needs 4."""

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from albastini.games import GAMES
-from albastini.games.cassino import new_deal
+from albastini.games.cassino import Deal, new_deal
 from albastini.games.cassino.table_view import table_view
 from cogs.games import cassino, presenter
 from cogs.i18n import LANGUAGES
@@ -21,7 +21,7 @@ CASSINO = presenter("cassino")
 NAMES = ["Ana", "Ben", "Cy", "Di"]
 
 
-def _deal_with(table: list[str], hand0: list[str], hand1: list[str]) -> Any:
+def _deal_with(table: list[str], hand0: list[str], hand1: list[str]) -> Deal:
     """A 2-player deal (dealer 1, so seat 0 plays first) whose first table and hands are set."""
     rest = [c for c in (r + s for r in "A23456789TJQK" for s in "CDHS")
             if c not in table + hand0 + hand1]
