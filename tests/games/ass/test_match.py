@@ -88,8 +88,10 @@ def test_the_trump_variant_is_a_table_option_of_the_interface() -> None:
     assert ass.options == {"trumps": (1, 2, 3, 4, 5)}
     ass.check_options(3, 1, {"trumps": 5})
     ass.check_options(6, 1, {})
-    for players, options in [(5, {"trumps": 1}), (3, {"trumps": 6}), (3, {"suits": 1}),
-                             (3, {"trumps": True})]:
+    # True is an int to the type checker, not to the interface
+    bad: list[tuple[int, dict[str, int]]] = [
+        (5, {"trumps": 1}), (3, {"trumps": 6}), (3, {"suits": 1}), (3, {"trumps": True})]
+    for players, options in bad:
         with pytest.raises(ValueError):
             ass.check_options(players, 1, options)
     with pytest.raises(ValueError):
