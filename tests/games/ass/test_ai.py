@@ -16,9 +16,11 @@ from albastini.games.ass.ai.core import (
     careful_card,
     careful_evidence,
     deal_around_voids,
+    finish_trick,
     greedy_card,
     known_voids,
     levels_of,
+    lookahead_card,
     margin_utility,
     read_view,
     rollout,
@@ -88,13 +90,14 @@ def _played_to(tricks: int, seed: int) -> Deal:
     return deal
 
 
-@pytest.mark.parametrize("tell", [0.0, 1.0])
+@pytest.mark.parametrize("option", ["", "tell", "replies"])
 @pytest.mark.parametrize("tricks", [0, 3, 7])
-def test_hard_sees_only_its_view(tricks: int, tell: float) -> None:
+def test_hard_sees_only_its_view(tricks: int, option: str) -> None:
     """Hard with fixed worlds, the hidden cards dealt differently around the same view (the
     bet, a trick with the stock still out, the end once nobody draws): the same
     choice every time; also when it tells its opponents apart (``tell``), whose evidence
-    is read from the public tricks alone."""
+    is read from the public tricks alone, and when its worlds' replies look ahead
+    (``replies``)."""
     checked = 0
     for seed in range(5):
         deal = _played_to(tricks, seed)
@@ -110,7 +113,8 @@ def test_hard_sees_only_its_view(tricks: int, tell: float) -> None:
             assert table_view(again, seat) == view
             bot = make_player("hard", seed=1, iterations=4)
             assert isinstance(bot, SearchPlayer)
-            bot.tell = tell
+            if option:
+                setattr(bot, option, 2.0)
             codes.add(bot.choose(table_view(again, seat)))
         assert len(codes) == 1
         checked += 1
@@ -139,6 +143,30 @@ def test_careful_rollouts_spend_a_winning_card_only_where_it_stands() -> None:
         legal = st.legal_cards()
         assert K.CODES[careful_card(st, legal)] == careful
         assert K.CODES[greedy_card(st, legal)] == "KS"
+
+
+def test_a_reply_looking_ahead_keeps_a_card_that_would_be_taken_over() -> None:
+    """The reply that looks one rollout ahead takes the Queen with the King when nobody
+    after it can take the King over, and gives the Seven when the next seat holds the Ten
+    (whose rollout takes the King and the pair's points): greedy takes it either way."""
+    for later, wanted in ((["9H", "JH"], "KS"), (["TS", "JH"], "7S")):
+        st = _trick_to_answer(later)
+        before = st.copy()
+        assert K.CODES[lookahead_card(st, st.legal_cards())] == wanted
+        assert (st.hands, st.trick.plays, st.points) == (before.hands, before.trick.plays,
+                                                         before.points)
+
+
+def test_finishing_a_trick_plays_that_trick_only() -> None:
+    """:func:`finish_trick` plays the trick on the table to its end, each seat by the given
+    policy, and stops there; with no card on the table it plays nothing."""
+    st = _trick_to_answer(["TS", "JH"])
+    finish_trick(st, greedy_card)
+    assert len(st.tricks) == 1 and st.trick.plays == []
+    assert [K.CODES[c] for _, c in st.tricks[0][0]] == ["QS", "KS", "TS", "6C"]
+    after = st.copy()
+    finish_trick(st, greedy_card)
+    assert st.hands == after.hands and st.tricks == after.tricks
 
 
 def test_hard_counts_banks_at_a_worlds_end() -> None:
@@ -425,3 +453,14 @@ def test_hard_playing_for_its_own_points_alone_plays_legal_codes() -> None:
     assert isinstance(bot, SearchPlayer)
     bot.margin_others = 0.0
     plays_legal_codes(new_deal(6, seed=6), bot)
+
+
+@pytest.mark.parametrize("replies", [1.0, 2.0])
+def test_hard_with_looking_ahead_replies_plays_legal_codes(replies: float) -> None:
+    """``replies`` (the current trick's later seats answer by one rollout's lookahead; 1
+    while the stock lasts, 2 in every trick; a bench option) still answers legal codes
+    through a six-player deal."""
+    bot = make_player("hard", seed=5, iterations=2)
+    assert isinstance(bot, SearchPlayer)
+    bot.replies = replies
+    plays_legal_codes(new_deal(6, seed=7), bot)

@@ -253,6 +253,32 @@ def rollout(st: K.State, careful: bool | Sequence[bool] = False) -> list[int]:
     return st.points
 
 
+def lookahead_card(st: K.State, legal: list[int]) -> int:
+    """A reply that looks one deal ahead, as a searching player's does: each legal card
+    played and the world played out once by :func:`rollout`; the card with the best points
+    margin (:func:`margin_utility`) for the seat to act. Greedy replies take every trick
+    they can, where a searching player keeps a strong card when the rest of the deal pays
+    more for it."""
+    seat = st.to_act
+    best, best_v = legal[0], -1e9
+    for c in legal:
+        x = st.copy()
+        x.play(c)
+        v = margin_utility(rollout(x), seat)
+        if v > best_v:
+            best, best_v = c, v
+    return best
+
+
+def finish_trick(st: K.State, policy: Callable[[K.State, list[int]], int]) -> None:
+    """Play the trick in progress in ``st`` (changed) to its end, every seat by ``policy``;
+    nothing when no card of a trick is on the table."""
+    count = len(st.tricks)
+    while st.trick.plays and len(st.tricks) == count and st.phase == K.PLAYING:
+        legal = st.legal_cards()
+        st.play(legal[0] if len(legal) == 1 else policy(st, legal))
+
+
 def _sizes_per_trick(players: int, tricks: int) -> list[int]:
     """Each seat's hand size at the start of each of the first ``tricks`` tricks (every seat
     holds as many: all draw after a trick while the stock has a card per player)."""

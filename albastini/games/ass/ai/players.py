@@ -17,8 +17,10 @@ from .core import (
     best_own_line,
     careful_evidence,
     deal_around_voids,
+    finish_trick,
     greedy_card,
     known_voids,
+    lookahead_card,
     margin_utility,
     read_view,
     rollout,
@@ -143,6 +145,13 @@ class SearchPlayer(Player):
     #: option; 0: uniform worlds). With five or six players most tricks come after the
     #: stock is out, and each shows up to five hands.
     voids = 0.0
+    #: Play the rest of the current trick, after the seat's card, by
+    #: :func:`.core.lookahead_card` (each reply looks one rollout ahead, as a searching
+    #: player's does) instead of the greedy rule (bench option): 1 while the stock can
+    #: still give every seat a card, 2 in every trick, 0 never. Greedy replies take over
+    #: more often than searching players do, so the search undervalues a card that may hold
+    #: the trick; each reply costs a rollout per legal card.
+    replies = 0.0
 
     def __init__(self, seed: int | None = None, time_ms: float = 150.0,
                  iterations: int | None = None) -> None:
@@ -181,6 +190,7 @@ class SearchPlayer(Player):
         util: Callable[[Sequence[float], int], float] = margin_utility
         if exact and self.exact_reach:
             util = self.banks_utility(k)
+        replies = (self.replies >= 2 or (self.replies > 0 and k.stock >= k.players))
         lacks = (known_voids(k, view["tricks"]) if self.voids and k.stock < k.players
                  else None)
         while True:
@@ -198,6 +208,8 @@ class SearchPlayer(Player):
                 for c in cards:
                     st = world.copy()
                     st.play(c)
+                    if replies:
+                        finish_trick(st, lookahead_card)
                     pts = rollout(st, careful)
                     others = (sum(pts) - pts[k.seat]) / (k.players - 1)
                     totals[c] += pts[k.seat] - against * others
