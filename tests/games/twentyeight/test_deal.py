@@ -20,6 +20,7 @@ from albastini.games.twentyeight import (
     pack,
     shuffled_pack,
 )
+from albastini.games.twentyeight.deal import Deal
 from albastini.games.twentyeight.kernel import EXPOSE, SUIT
 from albastini.games.twentyeight.kernel import play_options as kernel_play_options
 
@@ -452,7 +453,7 @@ EXAMPLE_SECOND = {
 }
 
 
-def example_deal():  # type: ignore[no-untyped-def]
+def example_deal() -> Deal:
     deal = new_deal(4, 2, 3, deck=deck_for(4, 3, EXAMPLE_HANDS, EXAMPLE_SECOND))
     play(deal, "bid:14", "bid:15", "pass", "pass", "pass", "trump:8H", "pass", "pass")
     return deal

@@ -69,8 +69,9 @@ def test_whole_deals_score_28_and_are_zero_sum(players: int) -> None:
         if r.redeal:
             continue
         assert sum(r.points) == 28 and len(r.points) == players // deal.team_size
-        bidding = r.bidder % deal.n_teams  # type: ignore[operator]
-        win, lose = game_point_stakes(r.contract, r.thani)  # type: ignore[arg-type]
+        assert r.bidder is not None and r.contract is not None
+        bidding = r.bidder % deal.n_teams
+        win, lose = game_point_stakes(r.contract, r.thani)
         factor = (2 if r.cot else 1) * (2 if players == 3 else 1)
         assert r.game_points[bidding] == factor * (win if r.made else -lose)
         if r.made:

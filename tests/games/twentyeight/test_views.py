@@ -233,9 +233,9 @@ def test_a_hand_order_never_tells_the_face_down_trump(players: int) -> None:
                 own = twin.view(bidder)
                 if any(code[1] == card[1] for code in own["hand"]):
                     assert own["hand"][0][1] == card[1]  # the bidder knows its trump
-            seat = twins[0].to_act
+            actor = twins[0].to_act
             legal = sorted(set(twins[0].legal_actions()) & set(twins[1].legal_actions()))
-            if seat == bidder or not legal:
+            if actor == bidder or not legal:
                 break  # the bidder's options differ between the twins
             code = rng.choice(legal)
             for twin in twins:
