@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Literal
+from typing import Any, Literal, Self
 
 from ..hands import sorted_hand
 from .actions import Action, Bid, Pass, Play, parse_action
@@ -529,7 +529,7 @@ class Deal:
         }
 
     @classmethod
-    def from_record(cls, record: dict[str, Any]) -> Deal:
+    def from_record(cls, record: dict[str, Any]) -> Self:
         """Rebuild a deal from :meth:`to_record` output by replaying its actions."""
         deal = cls(
             int(record["players"]),
@@ -541,7 +541,7 @@ class Deal:
             deal.apply(code)
         return deal
 
-    def copy(self) -> Deal:
+    def copy(self) -> Self:
         """An independent copy (for search): changing it leaves this deal alone."""
         other = object.__new__(type(self))
         other.__dict__.update(self.__dict__)
