@@ -138,6 +138,7 @@ def make_bot(game: str, level: str, seed: int, options: dict[str, Any]) -> Any:
         hidden = opts.pop("hidden", None)
         hidden_worlds = opts.pop("hidden_worlds", None)
         weak_fd = opts.pop("weak_fd", None)
+        partner = opts.pop("partner", None)
         if rollout is not None:
             # the rollout policy is the search module's (one per process: only hard uses it);
             # "gated": fair_policy, and the careful rule for the seats that play by it
@@ -175,6 +176,8 @@ def make_bot(game: str, level: str, seed: int, options: dict[str, Any]) -> Any:
                 bot.hidden_worlds = hidden_worlds
             if weak_fd is not None:
                 bot.weaker_face_down = weak_fd
+            if partner is not None:
+                bot.read_partner = partner
         return bot
     if game == "cassino":
         opts = dict(options)
@@ -760,6 +763,10 @@ def main(argv: list[str] | None = None) -> None:
                         help="twentyeight hard: weigh by W a sampled world whose bidder laid "
                              "face down a card stronger than another of its suit among its "
                              "first four (default 1: not weighed)")
+    parser.add_argument("--partner28", type=float, default=None, metavar="MISS",
+                        help="twentyeight hard: as a defender, keep a sampled world with MISS "
+                             "to the power of its partner's plays the careful rule would not "
+                             "have made (default 0: not read)")
     parser.add_argument("--classify28", type=int, default=None, metavar="N",
                         help="twentyeight 4 pairs: print why each pack went as it did (who "
                              "bid with which cards, made or not) and N examples of the "
@@ -852,6 +859,8 @@ def main(argv: list[str] | None = None) -> None:
                 opts28["hidden_worlds"] = args.hiddenworlds28
             if twenty_eight and args.weakfd28 is not None:
                 opts28["weak_fd"] = args.weakfd28
+            if twenty_eight and args.partner28 is not None:
+                opts28["partner"] = args.partner28
             options[lv] = opts28
         elif not twenty_eight and DIFFICULTIES.get(lv, lv) == "search":
             # the player's own budget (a fixed number of samples, a time cap) unless given
@@ -904,6 +913,7 @@ def main(argv: list[str] | None = None) -> None:
            else "")
         + (f", weaker face-down card {args.weakfd28}" if twenty_eight
            and args.weakfd28 is not None else "")
+        + (f", partner read {args.partner28}" if twenty_eight and args.partner28 else "")
         + "".join(f", {k} {v}" for k, v in root_options(args).items() if not game)
         + (f", hard {args.ass_hard}" if is_ass and args.ass_hard else "")
     )

@@ -1,8 +1,9 @@
 """Hard's defence options, all bench-only (bench/README.md, Twenty-Eight eleventh round): the
 bidding side rolled out by the careful rule when hard defends (``defence_rollout``), the
 rollout policy's card for its leads and follows while the trump is hidden
-(``hidden_defence``), more worlds for those decisions (``hidden_worlds``), and worlds whose
-bidder laid a card other than its weakest face down weighed down (``weaker_face_down``)."""
+(``hidden_defence``), more worlds for those decisions (``hidden_worlds``), worlds whose
+bidder laid a card other than its weakest face down weighed down (``weaker_face_down``),
+and worlds read from the partner's plays (``read_partner``)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from albastini.games.twentyeight import Deal
 from albastini.games.twentyeight import kernel as K
 from albastini.games.twentyeight.ai import infer, search
 from albastini.games.twentyeight.ai.core import read_view, sample_world
+from albastini.games.twentyeight.ai.reads import play_weight, public_plays
 from albastini.games.twentyeight.ai.search import SearchPlayer
 
 from ..albastini.test_arena import arena
@@ -113,8 +115,29 @@ def test_a_stronger_face_down_card_than_the_weakest_weighs_less() -> None:
     assert lighter > 0
 
 
+def test_a_partners_plays_read_keep_the_worlds_where_the_rule_makes_them() -> None:
+    # with a vanishing miss, the world kept is one where the careful rule makes each of the
+    # partner's plays with a choice, whenever such a world is drawn among the tries
+    read = 0
+    for seed in range(12):
+        _, view = defending(seed)
+        k = read_view(view)
+        history = public_plays(k)
+        partner = (k.seat + 2) % 4
+        if not any(s == partner for s, _ in history):
+            continue
+        bot = SearchPlayer(seed=seed, iterations=4)
+        bot.read_partner = 1e-9
+        world = bot.partner_world(k, history)
+        assert sorted(c for h in world.hands[k.seat] for c in h) == sorted(k.hand)
+        w = play_weight(world, k, history, 1e-9, opponents_only=False, seats=1 << partner)
+        read += w == 1.0
+    assert read > 0
+
+
 def test_hard_with_the_defence_options_plays_legal_codes() -> None:
     bot = SearchPlayer(seed=3, iterations=4)
+    bot.read_partner = 0.5
     bot.defence_rollout = "bidder"
     bot.hidden_defence = "fair"
     bot.hidden_worlds = 2.0
@@ -126,11 +149,11 @@ def test_hard_with_the_defence_options_plays_legal_codes() -> None:
 def test_the_arena_sets_the_defence_options() -> None:
     bot = arena.make_bot("twentyeight", "hard", 1, {
         "defence": "bidder", "hidden": "fair", "hidden_worlds": 2.0, "weak_fd": 0.2,
-        "iterations": 2})
+        "partner": 0.5, "iterations": 2})
     assert isinstance(bot, SearchPlayer)
     assert (bot.defence_rollout, bot.hidden_defence, bot.hidden_worlds,
-            bot.weaker_face_down) == ("bidder", "fair", 2.0, 0.2)
+            bot.weaker_face_down, bot.read_partner) == ("bidder", "fair", 2.0, 0.2, 0.5)
     bot = arena.make_bot("twentyeight", "hard", 1, {"iterations": 2})
     assert isinstance(bot, SearchPlayer)
     assert (bot.defence_rollout, bot.hidden_defence, bot.hidden_worlds,
-            bot.weaker_face_down) == ("fair", "search", 1.0, 1.0)
+            bot.weaker_face_down, bot.read_partner) == ("fair", "search", 1.0, 1.0, 0.0)

@@ -437,6 +437,10 @@ class SearchPlayer(NormalPlayer):
         #: of its suit among its first cards (rule players lay their weakest; 1: not weighed,
         #: the default; the bench's ``arena.py --weakfd28``).
         self.weaker_face_down = 1.0
+        #: As a defender (two sides), keep a sampled world with this to the power of the
+        #: partner's plays so far that the careful rule would not have made holding that
+        #: world's cards (0: not read, the default; the bench's ``arena.py --partner28``).
+        self.read_partner = 0.0
 
     def _choose(self, view: Mapping[str, Any], legal: list[str]) -> str:
         start = perf_counter()
@@ -707,6 +711,28 @@ class SearchPlayer(NormalPlayer):
         assert best is not None
         return best
 
+    def partner_world(self, k: Knowledge, history: list[tuple[int, int]]) -> K.State:
+        """A world for ``k`` kept with :attr:`read_partner` to the power of this seat's
+        partners' plays so far (``history``, :func:`.reads.public_plays`) that the careful
+        rule would not have made in it; the likeliest of :data:`TRIES` when none is kept."""
+        partners = 0
+        for s in range(k.players):
+            if s != k.seat and k.side(s) == k.side(k.seat):
+                partners |= 1 << s
+        best: K.State | None = None
+        top = -1.0
+        for _ in range(TRIES):
+            st = sample_world(k, self.rng)
+            u = self.rng.random()
+            w = play_weight(st, k, history, self.read_partner, opponents_only=False,
+                            stop_below=max(u, top), seats=partners)
+            if w >= u:
+                return st
+            if w > top:
+                best, top = st, w
+        assert best is not None
+        return best
+
     def careful_seats(self, k: Knowledge, history: list[tuple[int, int]]) -> int:
         """The other seats (a bit mask) whose plays in ``history`` (:func:`.reads.public_plays`)
         the careful rule explains better than :data:`ROLLOUT`'s policy: replayed in
@@ -768,10 +794,16 @@ class SearchPlayer(NormalPlayer):
         # exactly, or none is
         exact = (not k.thani
                  and K.MODE_SIZES[(k.players, k.team_size)] - len(k.tricks) <= self.exact_tricks)
+        partner_plays = (public_plays(k) if self.read_partner and k.side(k.seat) == 1
+                         and k.n_teams == 2 and not history else [])
         done = 0
         while more(done):
-            world = (self.read_world(k, history, gated if self.careful_gate is not None else -1)
-                     if history else sample_world(k, self.rng))
+            if partner_plays:
+                world = self.partner_world(k, partner_plays)
+            else:
+                world = (self.read_world(k, history,
+                                         gated if self.careful_gate is not None else -1)
+                         if history else sample_world(k, self.rng))
             w = (world_weight(k, world, said, self.rng, played, self.weaker_face_down)
                  if weigh else 1.0)
             done += 1
