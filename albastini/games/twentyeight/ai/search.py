@@ -28,6 +28,15 @@ only the bench sets it (:attr:`SearchPlayer.auction_rollout`). The speech and th
 may count this seat's side as playing a point or so better than the rollouts (its play
 searches, theirs follows rules: :attr:`SearchPlayer.auction_edge`, :func:`edged_utility`);
 no edge measured better against both opponents, so only the bench sets one.
+
+Defence: the worlds and rollouts of a defender's decisions are those of any other. The
+variants tried for it (the bidding side rolled out by the careful rule, the rollout
+policy's card while the trump is hidden, more worlds then, worlds whose bidder did not lay
+its weakest card weighed down, the partner's plays read) measured no better
+(bench/README.md, Twenty-Eight eleventh round), so only the bench sets them
+(:attr:`SearchPlayer.defence_rollout`, :attr:`~SearchPlayer.hidden_defence`,
+:attr:`~SearchPlayer.hidden_worlds`, :attr:`~SearchPlayer.weaker_face_down`,
+:attr:`~SearchPlayer.read_partner`).
 """
 
 from __future__ import annotations
@@ -421,10 +430,11 @@ class SearchPlayer(NormalPlayer):
         self.auction_edge: tuple[float, float] = AUCTION_EDGE
         #: How the play's rollouts are played out when this seat defends
         #: (:data:`DEFENCE_ROLLOUTS`): ``"fair"`` as any other decision (the default);
-        #: ``"bidder"`` the bidding side's seats by the careful rule, the defenders by
-        #: :data:`ROLLOUT`'s policy. The careful rule declares about as well as the expert does
-        #: (bench/README.md, Twenty-Eight eleventh round), the fair policy worse; the bench's
-        #: ``arena.py --defence28``.
+        #: ``"bidder"`` the bidding side's seats by the careful rule (which declares about
+        #: as well as the expert does, the fair policy worse), the defenders by
+        #: :data:`ROLLOUT`'s policy; ``"all"`` every seat by the careful rule. ``"bidder"``
+        #: measured no better (bench/README.md, Twenty-Eight eleventh round; ``"all"`` was
+        #: not run); the bench's ``arena.py --defence28``.
         self.defence_rollout = "fair"
         #: Who decides this seat's defensive leads and follows while the trump is face down:
         #: ``"search"`` (the default) or ``"fair"`` (:func:`fair_policy`'s card, which uses
@@ -850,6 +860,6 @@ class SearchPlayer(NormalPlayer):
         return [float(m) if ours else 1.0 - m for m in wins]
 
 
-__all__ = ["ROLLOUT", "ROLLOUTS", "SearchPlayer", "gated_rollout", "model_auction", "play_with",
-           "policy", "rollout", "utility"]
+__all__ = ["DEFENCE_ROLLOUTS", "ROLLOUT", "ROLLOUTS", "SearchPlayer", "fair_code",
+           "gated_rollout", "model_auction", "play_with", "policy", "rollout", "utility"]
 
