@@ -134,6 +134,11 @@ def make_bot(game: str, level: str, seed: int, options: dict[str, Any]) -> Any:
         rollout = opts.pop("rollout", None)
         reads = opts.pop("reads", None)
         edge = opts.pop("edge", None)
+        defence = opts.pop("defence", None)
+        hidden = opts.pop("hidden", None)
+        hidden_worlds = opts.pop("hidden_worlds", None)
+        weak_fd = opts.pop("weak_fd", None)
+        partner = opts.pop("partner", None)
         if rollout is not None:
             # the rollout policy is the search module's (one per process: only hard uses it);
             # "gated": fair_policy, and the careful rule for the seats that play by it
@@ -163,6 +168,16 @@ def make_bot(game: str, level: str, seed: int, options: dict[str, Any]) -> Any:
                 bot.auction_rollout = AUCTION_ROLLOUTS_28[rollout]
             if edge is not None:
                 bot.auction_edge = edge
+            if defence is not None:
+                bot.defence_rollout = defence
+            if hidden is not None:
+                bot.hidden_defence = hidden
+            if hidden_worlds is not None:
+                bot.hidden_worlds = hidden_worlds
+            if weak_fd is not None:
+                bot.weaker_face_down = weak_fd
+            if partner is not None:
+                bot.read_partner = partner
         return bot
     if game == "cassino":
         opts = dict(options)
@@ -732,6 +747,26 @@ def main(argv: list[str] | None = None) -> None:
                         help="twentyeight hard: card points by which its speech and trump "
                              "card count its side as playing better than the rollouts, as the "
                              "bidding side and as the defenders (default the player's)")
+    parser.add_argument("--defence28", default=None, choices=list(search28.DEFENCE_ROLLOUTS),
+                        help="twentyeight hard: how its play's rollouts are played out when "
+                             "it defends (default the player's: fair; bidder: the bidding "
+                             "side by the careful rule, the defenders fair; all: every seat "
+                             "by the careful rule)")
+    parser.add_argument("--hidden28", default=None, choices=["search", "fair"],
+                        help="twentyeight hard: who decides its leads and follows as a "
+                             "defender while the trump is face down (default the player's: "
+                             "search; fair: the rollout policy's card)")
+    parser.add_argument("--hiddenworlds28", type=float, default=None, metavar="X",
+                        help="twentyeight hard: X times the worlds (or time) for its "
+                             "decisions as a defender while the trump is face down (default 1)")
+    parser.add_argument("--weakfd28", type=float, default=None, metavar="W",
+                        help="twentyeight hard: weigh by W a sampled world whose bidder laid "
+                             "face down a card stronger than another of its suit among its "
+                             "first four (default 1: not weighed)")
+    parser.add_argument("--partner28", type=float, default=None, metavar="MISS",
+                        help="twentyeight hard: as a defender, keep a sampled world with MISS "
+                             "to the power of its partner's plays the careful rule would not "
+                             "have made (default 0: not read)")
     parser.add_argument("--classify28", type=int, default=None, metavar="N",
                         help="twentyeight 4 pairs: print why each pack went as it did (who "
                              "bid with which cards, made or not) and N examples of the "
@@ -816,6 +851,16 @@ def main(argv: list[str] | None = None) -> None:
             if twenty_eight and args.edge28 is not None:
                 bid_edge, _, def_edge = args.edge28.partition(",")
                 opts28["edge"] = (float(bid_edge), float(def_edge or bid_edge))
+            if twenty_eight and args.defence28 is not None:
+                opts28["defence"] = args.defence28
+            if twenty_eight and args.hidden28 is not None:
+                opts28["hidden"] = args.hidden28
+            if twenty_eight and args.hiddenworlds28 is not None:
+                opts28["hidden_worlds"] = args.hiddenworlds28
+            if twenty_eight and args.weakfd28 is not None:
+                opts28["weak_fd"] = args.weakfd28
+            if twenty_eight and args.partner28 is not None:
+                opts28["partner"] = args.partner28
             options[lv] = opts28
         elif not twenty_eight and DIFFICULTIES.get(lv, lv) == "search":
             # the player's own budget (a fixed number of samples, a time cap) unless given
@@ -862,6 +907,13 @@ def main(argv: list[str] | None = None) -> None:
         + (f", rollout {args.rollout28}" if twenty_eight and args.rollout28 else "")
         + (f", reads {args.reads28}" if twenty_eight and args.reads28 is not None else "")
         + (f", edge {args.edge28}" if twenty_eight and args.edge28 is not None else "")
+        + (f", defence {args.defence28}" if twenty_eight and args.defence28 else "")
+        + (f", hidden {args.hidden28}" if twenty_eight and args.hidden28 else "")
+        + (f", hidden worlds x{args.hiddenworlds28}" if twenty_eight and args.hiddenworlds28
+           else "")
+        + (f", weaker face-down card {args.weakfd28}" if twenty_eight
+           and args.weakfd28 is not None else "")
+        + (f", partner read {args.partner28}" if twenty_eight and args.partner28 else "")
         + "".join(f", {k} {v}" for k, v in root_options(args).items() if not game)
         + (f", hard {args.ass_hard}" if is_ass and args.ass_hard else "")
     )

@@ -119,10 +119,13 @@ def played_by_seat(k: Knowledge) -> dict[int, list[int]]:
 
 
 def world_weight(k: Knowledge, st: K.State, said: dict[int, list[tuple[int, int]]],
-                 rng: random.Random, played: dict[int, list[int]] | None = None) -> float:
+                 rng: random.Random, played: dict[int, list[int]] | None = None,
+                 weaker: float = 1.0) -> float:
     """How likely the hidden hands of ``st`` (a world sampled for ``k``) make the auction
     heard, and, for a seat that does not know the trump, the bidder's choice of it
-    (``played``: :func:`played_by_seat`, computed once per decision)."""
+    (``played``: :func:`played_by_seat`, computed once per decision). ``weaker``: the
+    weight kept when the bidder's first cards hold a weaker card of the trump suit than the
+    face-down one (rule players lay their weakest; 1: not weighed)."""
     if played is None:
         played = played_by_seat(k)
     w = 1.0
@@ -143,4 +146,8 @@ def world_weight(k: Knowledge, st: K.State, said: dict[int, list[tuple[int, int]
             w *= speech_weight(value, bid, floor)
         if bidder and suit != K.SUIT[st.trump_card]:
             w *= OTHER_SUIT
+        if bidder and weaker != 1.0 and any(
+            c > st.trump_card and K.SUIT[c] == K.SUIT[st.trump_card] for c in first
+        ):
+            w *= weaker  # a higher int is a weaker card of the same suit
     return w

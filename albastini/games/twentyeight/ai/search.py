@@ -28,6 +28,15 @@ only the bench sets it (:attr:`SearchPlayer.auction_rollout`). The speech and th
 may count this seat's side as playing a point or so better than the rollouts (its play
 searches, theirs follows rules: :attr:`SearchPlayer.auction_edge`, :func:`edged_utility`);
 no edge measured better against both opponents, so only the bench sets one.
+
+Defence: the worlds and rollouts of a defender's decisions are those of any other. The
+variants tried for it (the bidding side rolled out by the careful rule, the rollout
+policy's card while the trump is hidden, more worlds then, worlds whose bidder did not lay
+its weakest card weighed down, the partner's plays read) measured no better
+(bench/README.md, Twenty-Eight eleventh round), so only the bench sets them
+(:attr:`SearchPlayer.defence_rollout`, :attr:`~SearchPlayer.hidden_defence`,
+:attr:`~SearchPlayer.hidden_worlds`, :attr:`~SearchPlayer.weaker_face_down`,
+:attr:`~SearchPlayer.read_partner`).
 """
 
 from __future__ import annotations
@@ -81,6 +90,9 @@ PACK_POINTS = 28
 #: rollouts' points as they fall: the edges tried did not win measurably more deals
 #: (bench/README.md, Twenty-Eight tenth round), so only the bench sets one (``--edge28``).
 AUCTION_EDGE = (0.0, 0.0)
+#: What :attr:`SearchPlayer.defence_rollout` may be: the play's rollouts as in any other
+#: decision; the bidding side's seats by the careful rule; every seat by it.
+DEFENCE_ROLLOUTS = ("fair", "bidder", "all")
 #: Worlds in which the others' plays so far are replayed to decide which seats the gated
 #: rollout plays by the careful rule (:meth:`SearchPlayer.careful_seats`).
 GATE_WORLDS = 8
@@ -257,6 +269,12 @@ def fair_policy(st: K.State) -> int:
     return min(cards, key=card_key)
 
 
+def fair_code(st: K.State) -> str:
+    """:func:`fair_policy`'s action in ``st`` as a legal code."""
+    action = fair_policy(st)
+    return "expose" if action == K.EXPOSE else f"play:{K.CODES[action]}"
+
+
 def play_with(st: K.State, choose: Callable[[K.State], int]) -> None:
     """Play ``st`` to the end, every seat by ``choose``."""
     while st.phase == K.PLAYING:
@@ -410,6 +428,29 @@ class SearchPlayer(NormalPlayer):
         #: Card points by which the speech and the trump card count this seat's side as
         #: playing better than the rollouts (:data:`AUCTION_EDGE`; the bench's ``--edge28``).
         self.auction_edge: tuple[float, float] = AUCTION_EDGE
+        #: How the play's rollouts are played out when this seat defends
+        #: (:data:`DEFENCE_ROLLOUTS`): ``"fair"`` as any other decision (the default);
+        #: ``"bidder"`` the bidding side's seats by the careful rule (which declares about
+        #: as well as the expert does, the fair policy worse), the defenders by
+        #: :data:`ROLLOUT`'s policy; ``"all"`` every seat by the careful rule. ``"bidder"``
+        #: measured no better (bench/README.md, Twenty-Eight eleventh round; ``"all"`` was
+        #: not run); the bench's ``arena.py --defence28``.
+        self.defence_rollout = "fair"
+        #: Who decides this seat's defensive leads and follows while the trump is face down:
+        #: ``"search"`` (the default) or ``"fair"`` (:func:`fair_policy`'s card, which uses
+        #: only what this seat knows; the bench's ``arena.py --hidden28 fair``).
+        self.hidden_defence = "search"
+        #: The share of the usual worlds (or time) a defender's decision takes while the
+        #: trump is face down (1: the same; the bench's ``arena.py --hiddenworlds28``).
+        self.hidden_worlds = 1.0
+        #: The weight of a world whose bidder laid face down a card stronger than another
+        #: of its suit among its first cards (rule players lay their weakest; 1: not weighed,
+        #: the default; the bench's ``arena.py --weakfd28``).
+        self.weaker_face_down = 1.0
+        #: As a defender (two sides), keep a sampled world with this to the power of the
+        #: partner's plays so far that the careful rule would not have made holding that
+        #: world's cards (0: not read, the default; the bench's ``arena.py --partner28``).
+        self.read_partner = 0.0
 
     def _choose(self, view: Mapping[str, Any], legal: list[str]) -> str:
         start = perf_counter()
@@ -429,9 +470,30 @@ class SearchPlayer(NormalPlayer):
                                    self.samples(deadline, fixed, 10**9), rollout, self.explore)
             self.last_samples = sum(visits)
             return legal[max(range(len(actions)), key=lambda i: visits[i])]
-        totals = self.evaluate(k, actions, deadline)
+        if self.hidden_defence == "fair" and self.rule_decides(k):
+            return fair_code(sample_world(k, self.rng))
+        worlds = self.iterations
+        if self.hidden_worlds != 1.0 and k.side(k.seat) == 1 and k.face_down:
+            # a defender's decision while the trump is hidden: more (or fewer) worlds
+            deadline = start + self.hidden_worlds * self.time_ms / 1000
+            if worlds is not None:
+                self.iterations = max(1, round(worlds * self.hidden_worlds))
+        try:
+            totals = self.evaluate(k, actions, deadline)
+        finally:
+            self.iterations = worlds
         best = max(range(len(actions)), key=lambda i: totals[i])
         return legal[best]
+
+    def rule_decides(self, k: Knowledge) -> bool:
+        """Whether :attr:`hidden_defence` gives this decision to :func:`fair_policy`: this
+        seat defends, the trump is still face down, and it leads or can follow suit."""
+        if k.side(k.seat) != 1 or not k.face_down or k.thani:
+            return False
+        if not k.trick:
+            return True
+        led = K.SUIT[k.trick[0][1]]
+        return any(K.SUIT[c] == led for c in k.hand)
 
     # ----------------------------------------------------------------- sampling
     def auction_finish(self, st: K.State) -> list[K.State]:
@@ -631,7 +693,7 @@ class SearchPlayer(NormalPlayer):
         top = -1.0
         for _ in range(TRIES):
             st = sample_world(k, self.rng)
-            w = world_weight(k, st, said, self.rng)
+            w = world_weight(k, st, said, self.rng, weaker=self.weaker_face_down)
             if self.rng.random() < w:
                 return st
             if w > top:
@@ -652,6 +714,28 @@ class SearchPlayer(NormalPlayer):
             u = self.rng.random()
             w = play_weight(st, k, history, self.read_plays, stop_below=max(u, top),
                             seats=seats)
+            if w >= u:
+                return st
+            if w > top:
+                best, top = st, w
+        assert best is not None
+        return best
+
+    def partner_world(self, k: Knowledge, history: list[tuple[int, int]]) -> K.State:
+        """A world for ``k`` kept with :attr:`read_partner` to the power of this seat's
+        partners' plays so far (``history``, :func:`.reads.public_plays`) that the careful
+        rule would not have made in it; the likeliest of :data:`TRIES` when none is kept."""
+        partners = 0
+        for s in range(k.players):
+            if s != k.seat and k.side(s) == k.side(k.seat):
+                partners |= 1 << s
+        best: K.State | None = None
+        top = -1.0
+        for _ in range(TRIES):
+            st = sample_world(k, self.rng)
+            u = self.rng.random()
+            w = play_weight(st, k, history, self.read_partner, opponents_only=False,
+                            stop_below=max(u, top), seats=partners)
             if w >= u:
                 return st
             if w > top:
@@ -683,6 +767,18 @@ class SearchPlayer(NormalPlayer):
                 mask |= 1 << s
         return mask
 
+    def defence_mask(self, k: Knowledge) -> int:
+        """The seats (a bit mask) that this seat's defensive rollouts play by the careful
+        rule (:attr:`defence_rollout`)."""
+        mode = self.defence_rollout
+        if mode not in DEFENCE_ROLLOUTS:
+            raise ValueError(f"unknown defence rollout {mode!r}")
+        mask = 0
+        for s in range(k.players):
+            if mode == "all" or (mode == "bidder" and k.side(s) == 0):
+                mask |= 1 << s
+        return mask
+
     def evaluate(self, k: Knowledge, actions: list[int], deadline: float) -> list[float]:
         """Mean utility of each action over the sampled worlds, each world weighted by the
         chance that its hands made the auction heard (:func:`.infer.world_weight`). An
@@ -699,6 +795,8 @@ class SearchPlayer(NormalPlayer):
         gated = self.careful_seats(k, history)
         self.last_careful = gated
         play_out = gated_rollout(gated) if self.careful_gate is not None else rollout
+        if self.defence_rollout != "fair" and k.side(k.seat) == 1:
+            play_out = gated_rollout(self.defence_mask(k))
         if not self.read_plays or (self.careful_gate is not None and not gated):
             history = []  # not read, or the gate reads only the seats it rolls out carefully
         more = self.samples(deadline, self.iterations or 0, 10**9)
@@ -706,11 +804,18 @@ class SearchPlayer(NormalPlayer):
         # exactly, or none is
         exact = (not k.thani
                  and K.MODE_SIZES[(k.players, k.team_size)] - len(k.tricks) <= self.exact_tricks)
+        partner_plays = (public_plays(k) if self.read_partner and k.side(k.seat) == 1
+                         and k.n_teams == 2 and not history else [])
         done = 0
         while more(done):
-            world = (self.read_world(k, history, gated if self.careful_gate is not None else -1)
-                     if history else sample_world(k, self.rng))
-            w = world_weight(k, world, said, self.rng, played) if weigh else 1.0
+            if partner_plays:
+                world = self.partner_world(k, partner_plays)
+            else:
+                world = (self.read_world(k, history,
+                                         gated if self.careful_gate is not None else -1)
+                         if history else sample_world(k, self.rng))
+            w = (world_weight(k, world, said, self.rng, played, self.weaker_face_down)
+                 if weigh else 1.0)
             done += 1
             if w <= 0.0:
                 continue
@@ -755,6 +860,6 @@ class SearchPlayer(NormalPlayer):
         return [float(m) if ours else 1.0 - m for m in wins]
 
 
-__all__ = ["ROLLOUT", "ROLLOUTS", "SearchPlayer", "gated_rollout", "model_auction", "play_with",
-           "policy", "rollout", "utility"]
+__all__ = ["DEFENCE_ROLLOUTS", "ROLLOUT", "ROLLOUTS", "SearchPlayer", "fair_code",
+           "gated_rollout", "model_auction", "play_with", "policy", "rollout", "utility"]
 
