@@ -10,14 +10,15 @@ from dataclasses import dataclass
 from .cards import Card
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Bid:
     """Place ``card`` face up as a bid for its suit to be trump (dealer's opponents only)."""
 
     card: Card
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "card", Card.parse(self.card))
+    def __init__(self, card: Card | str) -> None:
+        # a code ("7H") is read as its card, so the field is always a Card
+        object.__setattr__(self, "card", Card.parse(card))
 
     @property
     def code(self) -> str:
@@ -39,14 +40,14 @@ class Pass:
         return self.code
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Play:
     """Play ``card`` to the round in progress."""
 
     card: Card
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "card", Card.parse(self.card))
+    def __init__(self, card: Card | str) -> None:
+        object.__setattr__(self, "card", Card.parse(card))
 
     @property
     def code(self) -> str:
