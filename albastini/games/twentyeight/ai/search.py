@@ -707,19 +707,8 @@ class SearchPlayer(NormalPlayer):
         (``history``, :func:`.reads.public_plays`) were the careful rule's in it
         (:func:`.reads.play_weight` with :attr:`read_plays`, the opponents in the bit mask
         ``seats`` only); the likeliest of :data:`TRIES` when none is kept."""
-        best: K.State | None = None
-        top = -1.0
-        for _ in range(TRIES):
-            st = sample_world(k, self.rng)
-            u = self.rng.random()
-            w = play_weight(st, k, history, self.read_plays, stop_below=max(u, top),
-                            seats=seats)
-            if w >= u:
-                return st
-            if w > top:
-                best, top = st, w
-        assert best is not None
-        return best
+        return self.kept_world(k, lambda st, stop: play_weight(
+            st, k, history, self.read_plays, stop_below=stop, seats=seats))
 
     def partner_world(self, k: Knowledge, history: list[tuple[int, int]]) -> K.State:
         """A world for ``k`` kept with :attr:`read_partner` to the power of this seat's
@@ -729,13 +718,21 @@ class SearchPlayer(NormalPlayer):
         for s in range(k.players):
             if s != k.seat and k.side(s) == k.side(k.seat):
                 partners |= 1 << s
+        return self.kept_world(k, lambda st, stop: play_weight(
+            st, k, history, self.read_partner, opponents_only=False, stop_below=stop,
+            seats=partners))
+
+    def kept_world(self, k: Knowledge, weight: Callable[[K.State, float], float]
+                   ) -> K.State:
+        """A world sampled for ``k`` and kept with the chance ``weight(world, stop)`` (which
+        may stop counting once below ``stop``); the likeliest of :data:`TRIES` when none is
+        kept."""
         best: K.State | None = None
         top = -1.0
         for _ in range(TRIES):
             st = sample_world(k, self.rng)
             u = self.rng.random()
-            w = play_weight(st, k, history, self.read_partner, opponents_only=False,
-                            stop_below=max(u, top), seats=partners)
+            w = weight(st, max(u, top))
             if w >= u:
                 return st
             if w > top:
