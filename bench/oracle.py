@@ -99,18 +99,15 @@ class Oracle28(SearchPlayer28):
         hands.append(rest)
         return hands
 
-    def evaluate(self, k: Knowledge, actions: list[int], deadline: float) -> list[float]:
+    def evaluate(self, k: Knowledge, actions: list[int], deadline: float,
+                 worlds: int | None = None) -> list[float]:
         if self.sees == "auction":
-            return super().evaluate(k, actions, deadline)
+            return super().evaluate(k, actions, deadline, worlds)
         # the search module draws its play worlds with its own functions: the true deal,
         # never weighed away, and once (the rollouts are deterministic)
-        iterations, self.iterations = self.iterations, 1
-        try:
-            with replaced(search28, sample_world=lambda k, rng, *_: self.true_world(k),
-                          world_weight=lambda *_: 1.0):
-                return super().evaluate(k, actions, deadline)
-        finally:
-            self.iterations = iterations
+        with replaced(search28, sample_world=lambda k, rng, *_: self.true_world(k),
+                      world_weight=lambda *_: 1.0):
+            return super().evaluate(k, actions, deadline, 1)
 
 
 class OracleCas(SearchPlayerCas):

@@ -477,11 +477,8 @@ class SearchPlayer(NormalPlayer):
             # a defender's decision while the trump is hidden: more (or fewer) worlds
             deadline = start + self.hidden_worlds * self.time_ms / 1000
             if worlds is not None:
-                self.iterations = max(1, round(worlds * self.hidden_worlds))
-        try:
-            totals = self.evaluate(k, actions, deadline)
-        finally:
-            self.iterations = worlds
+                worlds = max(1, round(worlds * self.hidden_worlds))
+        totals = self.evaluate(k, actions, deadline, worlds)
         best = max(range(len(actions)), key=lambda i: totals[i])
         return legal[best]
 
@@ -776,12 +773,14 @@ class SearchPlayer(NormalPlayer):
                 mask |= 1 << s
         return mask
 
-    def evaluate(self, k: Knowledge, actions: list[int], deadline: float) -> list[float]:
+    def evaluate(self, k: Knowledge, actions: list[int], deadline: float,
+                 worlds: int | None = None) -> list[float]:
         """Mean utility of each action over the sampled worlds, each world weighted by the
         chance that its hands made the auction heard (:func:`.infer.world_weight`). An
         action whose mean falls clearly behind the best (by :data:`PRUNE` standard errors of
         a won-or-lost share) is no longer played out, so the time goes to telling the close
-        ones apart."""
+        ones apart. ``worlds``: that many worlds (None: :attr:`iterations`' many, or until
+        ``deadline`` without)."""
         totals = [0.0] * len(actions)
         weights = [0.0] * len(actions)
         active = list(range(len(actions)))
@@ -796,7 +795,9 @@ class SearchPlayer(NormalPlayer):
             play_out = gated_rollout(self.defence_mask(k))
         if not self.read_plays or (self.careful_gate is not None and not gated):
             history = []  # not read, or the gate reads only the seats it rolls out carefully
-        more = self.samples(deadline, self.iterations or 0, 10**9)
+        fixed = self.iterations if worlds is None else worlds
+        more = (self.samples(deadline, 0, 10**9) if fixed is None
+                else lambda done: done < fixed)
         # the Thani and the tricks left are public: every world of this decision is solved
         # exactly, or none is
         exact = (not k.thani
