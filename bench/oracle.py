@@ -9,13 +9,17 @@ hands, and the face-down trump card); before the second batch is dealt, it sees 
 but the undealt cards stay shuffled, as nobody knows them. Its rollouts are deterministic, so
 one world a play decision is the whole search there. Cassino and Ass: every world has the
 others' true hands, and the undealt cards (the stock), which nobody knows, in a random
-order (Ass's bet, "go" or not, is made on rollouts of those worlds too).
+order (Ass's bet, "go" or not, is made on rollouts of those worlds too). Albastini (the
+arena's default game): every world has the others' hands as they stand, the stock's
+face-down cards in a random order (its bids are the heuristic's rule, which samples nothing).
 
 Takes ``bench/arena.py``'s arguments; side ``--a hard`` is the player that sees; with
 Twenty-Eight ``--sees auction`` (the bids, the trump card, raising) or ``--sees play`` limits
 what it sees to those decisions; with Cassino ``--after N`` shows a seat's hand only once it
 has played N cards of this round (its sample otherwise is hard's own); with Ass
-``--tricks-ass N-M`` shows the hands only in tricks N to M (the first is 1):
+``--tricks-ass N-M`` shows the hands only in tricks N to M (the first is 1); with Albastini
+``--sees-alb partner`` or ``opponents`` shows only those seats' hands (default ``all``), and
+``--rounds-alb N-M`` only in rounds N to M (the first is 1):
 
     .venv/bin/python bench/oracle.py --game twentyeight --a hard --b expert --deals 60 \
         --workers 1 --seed 250
@@ -37,6 +41,11 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from albastini.games.albastini.ai import search as search_alb
+from albastini.games.albastini.ai.core import Knowledge as KnowledgeAlb
+from albastini.games.albastini.ai.search import SearchPlayer as SearchPlayerAlb
+from albastini.games.albastini.fast import FastDeal
+from albastini.games.albastini.kernel import card_int
 from albastini.games.ass.ai import players as ass_players
 from albastini.games.ass.ai.players import SearchPlayer as SearchPlayerAss
 from albastini.games.cassino.ai import SearchPlayer as SearchPlayerCas
@@ -176,8 +185,69 @@ class OracleAss(SearchPlayerAss):
             return super()._choose(view, legal)
 
 
-SEEING = {SearchPlayer28: Oracle28, SearchPlayerCas: OracleCas, SearchPlayerAss: OracleAss}
-SEERS = (Oracle28, OracleCas, OracleAss)
+class OracleAlb(SearchPlayerAlb):
+    """Albastini's hard player, whose sampled worlds hold the true hands of the seats it
+    sees (:attr:`sees`) as they stand in the deal (:attr:`truth`, the arena's Deal); the
+    other seats' unplaced cards and the stock's face-down cards (known to nobody) dealt at
+    random from what is left, the face-up card last, as hard samples them. Its bids are
+    hard's own (the heuristic's rule, which samples nothing)."""
+
+    truth: Any = None
+    #: Whose hands it sees: ``all`` (the three others), ``partner`` or ``opponents``
+    #: (``--sees-alb``).
+    sees = "all"
+    #: The rounds in which it sees (the first is 1; ``--rounds-alb N-M``); None: every one.
+    rounds: tuple[int, int] | None = None
+
+    def seen(self, k: KnowledgeAlb) -> list[int]:
+        """The seats whose true hands this player's worlds hold."""
+        others = [s for s in range(k.players) if s != k.seat]
+        if self.sees == "partner":
+            return [s for s in others if s % k.teams == k.team]
+        if self.sees == "opponents":
+            return [s for s in others if s % k.teams != k.team]
+        return others
+
+    def true_world(self, k: KnowledgeAlb, rng: Any) -> FastDeal:
+        """A world with the seen seats' true hands, the rest sampled as hard samples it."""
+        hands_now = self.truth._hands  # the deal's hands as they stand (bench only)
+        seen = self.seen(k)
+        truth = {s: [card_int(c) for c in hands_now[s]] for s in seen}
+        placed = {c for h in truth.values() for c in h}
+        pool = [c for c in k.unknown if c not in placed]
+        rng.shuffle(pool)
+        hands: list[list[int]] = []
+        i = 0
+        for s in range(k.players):
+            if s == k.seat:
+                hands.append(list(k.hand))
+            elif s in truth:
+                hands.append(truth[s])
+            else:
+                take = k.slots[s]
+                hands.append([*k.known[s], *pool[i:i + take]])
+                i += take
+        stock = pool[i:i + k.stock_hidden]
+        if k.face_up is not None:
+            stock.append(k.face_up)
+        return FastDeal.from_parts(k.players, k.team_size, k.trump, hands, stock, k.leader,
+                                   k.current, k.eaten)
+
+    def _choose(self, view: dict[str, Any]) -> Any:
+        def seeing(k: KnowledgeAlb, found: Any, rng: Any, tries: int = 0,
+                   check: Any = None) -> FastDeal:
+            return self.true_world(k, rng)
+
+        round_no = len(view.get("tricks") or []) + 1
+        if self.rounds is not None and not self.rounds[0] <= round_no <= self.rounds[1]:
+            return super()._choose(view)
+        with replaced(search_alb, sample_inferred=seeing):
+            return super()._choose(view)
+
+
+SEEING: dict[type, type] = {SearchPlayer28: Oracle28, SearchPlayerCas: OracleCas,
+                             SearchPlayerAss: OracleAss, SearchPlayerAlb: OracleAlb}
+SEERS = (Oracle28, OracleCas, OracleAss, OracleAlb)
 
 
 def oracle_bots(make_bot: Callable[[str, str, int, dict[str, Any]], Any]
@@ -189,7 +259,7 @@ def oracle_bots(make_bot: Callable[[str, str, int, dict[str, Any]], Any]
         seeing = SEEING.get(type(bot))
         if seeing is None:
             return bot
-        oracle = seeing.__new__(seeing)
+        oracle: Any = object.__new__(seeing)
         oracle.__dict__.update(bot.__dict__)
         return oracle
 
@@ -208,6 +278,19 @@ def truthful_run_deal(run_deal: Callable[..., list[list[float]]]
         return run_deal(deal, bots, view_of)
 
     return run
+
+
+def truthful_new_deal(new_deal: Callable[..., Any]) -> Callable[..., Any]:
+    """Albastini's ``arena.new_deal`` that shows each new deal to the bots that see the cards
+    (its arena plays a deal in ``play_pair``, not ``run_deal``; one deal at a time in a
+    process, so the class holds it)."""
+
+    def deal(*args: Any, **kwargs: Any) -> Any:
+        made = new_deal(*args, **kwargs)
+        OracleAlb.truth = made
+        return made
+
+    return deal
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -232,13 +315,31 @@ def main(argv: list[str] | None = None) -> None:
             raise SystemExit("oracle.py: --tricks-ass N or N-M (the tricks where it sees)")
         OracleAss.tricks = (int(first), int(last or first))
         del args[i:i + 2]
-    if not {"twentyeight", "cassino", "ass"} & set(args):
-        raise SystemExit("oracle.py: --game twentyeight, cassino or ass (a player that sees)")
+    if "--sees-alb" in args:
+        i = args.index("--sees-alb")
+        sees = args[i + 1] if i + 1 < len(args) else ""
+        if sees not in ("all", "partner", "opponents"):
+            raise SystemExit("oracle.py: --sees-alb all, partner or opponents")
+        OracleAlb.sees = sees
+        del args[i:i + 2]
+    if "--rounds-alb" in args:
+        i = args.index("--rounds-alb")
+        first, _, last = (args[i + 1] if i + 1 < len(args) else "").partition("-")
+        if not (first.isdigit() and (last or first).isdigit()):
+            raise SystemExit("oracle.py: --rounds-alb N or N-M (the rounds where it sees)")
+        OracleAlb.rounds = (int(first), int(last or first))
+        del args[i:i + 2]
     if "--b" in args and args[args.index("--b") + 1:][:1] == ["hard"]:
         raise SystemExit("oracle.py: side B must not be hard (every hard player would see)")
     arena.make_bot = oracle_bots(arena.make_bot)  # type: ignore[assignment]
     arena.run_deal = truthful_run_deal(arena.run_deal)
-    print(f"oracle: side A's hard player sees every dealt card ({Oracle28.sees} decisions)")
+    table = vars(arena)
+    table["new_deal"] = truthful_new_deal(table["new_deal"])
+    if {"twentyeight", "cassino", "ass"} & set(args):
+        print(f"oracle: side A's hard player sees every dealt card ({Oracle28.sees} decisions)")
+    else:
+        print(f"oracle: side A's hard player sees the hands of: {OracleAlb.sees}"
+              + (f", in rounds {OracleAlb.rounds}" if OracleAlb.rounds else ""))
     arena.main(args)
 
 
