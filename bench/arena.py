@@ -625,7 +625,7 @@ def main(argv: list[str] | None = None) -> None:
                         "a fixed number of samples capped at 300 ms; 28: 200; cassino: 150)")
     parser.add_argument("--iterations", type=int, default=None, help="search samples instead")
     parser.add_argument("--rollout", default=None,
-                        choices=["policy", "expert", "greedy", "rival"],
+                        choices=["policy", "expert", "greedy", "rival", "team"],
                         help="albastini search: its rollout policy (default expert; rival: "
                              "heads-up the opponent plays the expert's rules)")
     parser.add_argument("--root", default=None,

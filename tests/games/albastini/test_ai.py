@@ -699,3 +699,28 @@ def test_auto_root_searches_plainly_with_partners() -> None:
 def test_unknown_search_root_is_refused() -> None:
     with pytest.raises(ValueError, match="root"):
         make_player("hard", root="oracle")
+
+
+def test_team_rollout_feeds_the_round_a_partner_still_to_play_will_win() -> None:
+    """4 pairs, seat 1 leads the King of hearts; seat 2 holds the Seven of spades (10 points,
+    no winner) and a zero-point card; its partner, seat 0, plays last with the Ace of hearts.
+    Normal's rule (and the expert's) counts only the opponents still to play, so seat 2
+    throws its zero-point card; the team rollout loads the Seven on the round its partner
+    takes. Clubs are trump, none in play."""
+    from albastini.games.albastini.ai.sim import expert_rollout, team_rollout
+    from albastini.games.albastini.fast import FastDeal
+    from albastini.games.albastini.kernel import card_int, suit_int
+
+    def position() -> FastDeal:
+        hands = [["AH", "3D"], ["4S"], ["7S", "3S"], ["3H", "4D"]]
+        return FastDeal.from_parts(
+            4, 2, suit_int("C"), [[card_int(c) for c in h] for h in hands], [], 1,
+            [(1, card_int("KH"))], [0, 0])
+
+    plain, team = position(), position()
+    assert plain.to_act == 2
+    expert_rollout(plain)
+    team_rollout(team)
+    # the round: KH + 3S + 3H + AH (15) to side 0 by the plain rule, + 7S (25) by the team's
+    assert plain.eaten[0] < team.eaten[0]
+    assert team.eaten[0] - plain.eaten[0] == 10

@@ -62,8 +62,9 @@ def make_player(level: str, *, seed: int | None = None, **options: Any) -> Playe
     by default 100 deals capped at 300 ms; ``iterations`` alone has no cap, for reproducible
     runs; ``time_ms`` alone samples until the time is spent), ``rollout`` (search: ``expert``,
     the normal player's rule with the expert's last-draw rule with partners, by default,
-    ``policy``, the normal player's rule alone, ``greedy``, or ``rival``, heads-up the
-    opponent playing the expert's rules), ``root`` (search: ``auto``,
+    ``policy``, the normal player's rule alone, ``greedy``, ``rival``, heads-up the
+    opponent playing the expert's rules, or ``team``, ``expert`` with a follower counting
+    its partner still to play), ``root`` (search: ``auto``,
     the default, ``search``, ``hybrid``, ``prior`` or ``leaf``, see ``search.ROOTS``), ``z`` and
     ``weight`` (search: the hybrid's margin in standard errors, the prior's weight),
     ``margin`` (search: weight of the card-point margin in a rollout's score),

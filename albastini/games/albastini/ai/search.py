@@ -28,6 +28,7 @@ from .sim import (
     rival_rollout,
     solve,
     solve_size,
+    team_rollout,
 )
 from .terms import expert_values, leaf_values
 
@@ -48,13 +49,16 @@ TIME_MS = 300.0
 #: rule with partners, the default: against the expert in 4 pairs 0.616 where ``policy`` gave
 #: 0.561 on the same 50 packs, and 0.648 on seed 34 where it gave 0.530; heads-up it is
 #: ``policy``; bench/README.md, issue 29), ``policy`` (the normal player's rule) and ``greedy``
-#: (both kept for comparison in the arena). ``rival`` (not in this table: it needs the
+#: (both kept for comparison in the arena), ``team`` (a bench option: ``expert`` where a
+#: follower also counts its partner still to play, ``sim.team_rollout``; bench/README.md,
+#: issue 29, twelfth round). ``rival`` (not in this table: it needs the
 #: seat) is heads-up ``sim.rival_rollout``, the opponent playing the expert's rules; with
 #: partners it is ``expert``.
 ROLLOUTS: dict[str, Callable[[FastDeal], list[int]]] = {
     "policy": policy_rollout,
     "expert": expert_rollout,
     "greedy": greedy_rollout,
+    "team": team_rollout,
 }
 
 #: How the card is chosen while there is a stock: ``search`` (the best sampled value),

@@ -292,6 +292,17 @@ def expert_rollout(st: FastDeal) -> list[int]:
     return _rollout(st, st.players == 4 and st.teams == 2)
 
 
+def team_rollout(st: FastDeal) -> list[int]:
+    """:func:`expert_rollout` where a follower also counts the partners still to play in the
+    round: a round an opponent holds is the side's when a partner after this seat holds a
+    card that beats it and every card the opponents after may add, so the follower loads it
+    with points (and a card that an opponent after could beat is safe when the partner could
+    beat that too). Normal's rule, and the expert's, count only the opponents still to play,
+    so they throw their cheapest card on an opponent's round their partner is about to win.
+    ``st`` changes. Returns the card points per team."""
+    return _rollout(st, st.players == 4 and st.teams == 2, team=True)
+
+
 def rival_rollout(st: FastDeal, rival: int) -> list[int]:
     """Heads-up, :func:`policy_rollout` where seat ``rival`` (the searching seat's opponent)
     plays the expert's rules made certain, the searching seat normal's rule; ``st`` changes.
@@ -334,11 +345,13 @@ def horizon_rollout(st: FastDeal, rounds: int) -> list[float]:
     return values
 
 
-def _rollout(st: FastDeal, face: bool, rival: int = -1, rounds: int = 0) -> list[int]:
+def _rollout(st: FastDeal, face: bool, rival: int = -1, rounds: int = 0,
+             team: bool = False) -> list[int]:
     """The rollout of :func:`policy_rollout`; ``face``: weigh the face-up trump at the last
     draw (:func:`expert_rollout`); ``rival``: the seat that plays the expert's heads-up rules
     (:func:`rival_rollout`), -1 for none; ``rounds``: stop after that many rounds (0: play
-    the deal out), ``st`` left at the next round's lead (:func:`horizon_rollout`)."""
+    the deal out), ``st`` left at the next round's lead (:func:`horizon_rollout`); ``team``:
+    a follower counts its partners still to play (:func:`team_rollout`)."""
     if st.finished:
         return st.eaten[:]
     n = st.players
@@ -377,11 +390,16 @@ def _rollout(st: FastDeal, face: bool, rival: int = -1, rounds: int = 0) -> list
         # their highest key per plain suit as if it were led (leading)
         rmax = rtrump = 0
         rsuit = [0, 0, 0, 0]
+        pmax = 0  # ``team``: the highest key in the round of the partners still to play
         for i in range(1, n - count):
             s = seat + i
             if s >= n:
                 s -= n
             if s % teams == my_team:
+                if team and count:
+                    for x in hands[s]:
+                        if keys[x] > pmax:
+                            pmax = keys[x]
                 continue
             for x in hands[s]:
                 if count:
@@ -430,14 +448,17 @@ def _rollout(st: FastDeal, face: bool, rival: int = -1, rounds: int = 0) -> list
                             top = POINTS[x]
                     ev -= top
             elif keys[c] > keys[best]:
-                won = rmax <= keys[c]
+                # a partner still to play takes back what the opponents after it could take
+                won = rmax <= keys[c] or pmax > rmax
                 ev = stake if won else -stake
             elif best_seat % teams == my_team:
                 won = rmax <= keys[best]
                 ev = stake if won else -stake
             else:
-                won = False
-                ev = -stake
+                # an opponent's round is the side's when a partner still to play beats it
+                # and every card the opponents after may add (``team``; else pmax is 0)
+                won = pmax > keys[best] and pmax > rmax
+                ev = stake if won else -stake
             if last_draw:
                 ev += swap if won else -swap
             if SUIT[c] == trump:
