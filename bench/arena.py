@@ -625,9 +625,11 @@ def main(argv: list[str] | None = None) -> None:
                         "a fixed number of samples capped at 300 ms; 28: 200; cassino: 150)")
     parser.add_argument("--iterations", type=int, default=None, help="search samples instead")
     parser.add_argument("--rollout", default=None,
-                        choices=["policy", "expert", "greedy", "rival", "team"],
+                        choices=["policy", "expert", "greedy", "rival", "team", "side"],
                         help="albastini search: its rollout policy (default expert; rival: "
-                             "heads-up the opponent plays the expert's rules)")
+                             "heads-up the opponent plays the expert's rules; team: a follower "
+                             "counts its partner still to play; side: team for hard's side "
+                             "only)")
     parser.add_argument("--root", default=None,
                         choices=["auto", "search", "hybrid", "prior", "leaf"],
                         help="albastini search: how the root card is chosen before the "

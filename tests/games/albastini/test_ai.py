@@ -724,3 +724,39 @@ def test_team_rollout_feeds_the_round_a_partner_still_to_play_will_win() -> None
     # the round: KH + 3S + 3H + AH (15) to side 0 by the plain rule, + 7S (25) by the team's
     assert plain.eaten[0] < team.eaten[0]
     assert team.eaten[0] - plain.eaten[0] == 10
+
+
+def test_side_rollout_counts_the_partner_for_one_side_only() -> None:
+    """``sim.side_rollout``: the team rule for the given side's seats, the expert's for the
+    others; every rollout option plays legal whole deals in 4 pairs."""
+    from albastini.games.albastini.ai.sim import expert_rollout, side_rollout, team_rollout
+    from albastini.games.albastini.fast import FastDeal
+    from albastini.games.albastini.kernel import card_int, suit_int
+
+    def position() -> FastDeal:
+        hands = [["AH", "3D"], ["4S"], ["7S", "3S"], ["3H", "4D"]]
+        return FastDeal.from_parts(
+            4, 2, suit_int("C"), [[card_int(c) for c in h] for h in hands], [], 1,
+            [(1, card_int("KH"))], [0, 0])
+
+    points = {}
+    for name, play in (("expert", expert_rollout), ("team", team_rollout),
+                       ("mine", lambda st: side_rollout(st, 0)),
+                       ("theirs", lambda st: side_rollout(st, 1))):
+        st = position()
+        play(st)
+        points[name] = st.eaten
+    assert points["mine"] == points["team"] != points["expert"] == points["theirs"]
+    for rollout in ("team", "side"):
+        assert decide("hard", new_deal(4, 2, 0, seed=3).view(1, history=True), seed=1,
+                      iterations=4, rollout=rollout).startswith(("bid:", "pass"))
+        for seed in range(2):
+            deal = new_deal(4, 2, seed, seed=seed)
+            bots = [make_player("hard", seed=s, iterations=3, rollout=rollout) for s in range(4)]
+            while deal.phase != "finished":
+                seat = deal.to_act
+                assert seat is not None
+                view = deal.view(seat, history=True)
+                action = bots[seat].choose(view)
+                assert action.code in view["legal"]
+                deal.apply(action)

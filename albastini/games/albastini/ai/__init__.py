@@ -63,10 +63,11 @@ def make_player(level: str, *, seed: int | None = None, **options: Any) -> Playe
     runs; ``time_ms`` alone samples until the time is spent), ``rollout`` (search: ``expert``,
     the normal player's rule with the expert's last-draw rule with partners, by default,
     ``policy``, the normal player's rule alone, ``greedy``, ``rival``, heads-up the
-    opponent playing the expert's rules, or ``team``, ``expert`` with a follower counting
-    its partner still to play), ``root`` (search: ``auto``,
-    the default, ``search``, ``hybrid``, ``prior`` or ``leaf``, see ``search.ROOTS``), ``z`` and
-    ``weight`` (search: the hybrid's margin in standard errors, the prior's weight),
+    opponent playing the expert's rules, ``team``, ``expert`` with a follower counting
+    its partner still to play, or ``side``, ``team`` for this seat's side only), ``root``
+    (search: ``auto``, the default, ``search``, ``hybrid``, ``prior`` or ``leaf``, see
+    ``search.ROOTS``), ``z`` and ``weight`` (search: the hybrid's margin in standard
+    errors, the prior's weight),
     ``margin`` (search: weight of the card-point margin in a rollout's score),
     ``infer`` (search, heads-up: 1 samples the hidden cards weighted by what the opponent's
     bid and follows reveal, ``infer.facts``; 2 also by ``infer.lead_check``), ``horizon``

@@ -26,6 +26,7 @@ from .sim import (
     policy_card,
     policy_rollout,
     rival_rollout,
+    side_rollout,
     solve,
     solve_size,
     team_rollout,
@@ -51,9 +52,10 @@ TIME_MS = 300.0
 #: ``policy``; bench/README.md, issue 29), ``policy`` (the normal player's rule) and ``greedy``
 #: (both kept for comparison in the arena), ``team`` (a bench option: ``expert`` where a
 #: follower also counts its partner still to play, ``sim.team_rollout``; bench/README.md,
-#: issue 29, twelfth round). ``rival`` (not in this table: it needs the
-#: seat) is heads-up ``sim.rival_rollout``, the opponent playing the expert's rules; with
-#: partners it is ``expert``.
+#: issue 29, twelfth round). Not in this table, as they need the seat: ``side`` (a bench
+#: option) is ``team`` for this seat's side only, the opponents by ``expert``
+#: (``sim.side_rollout``); ``rival`` is heads-up ``sim.rival_rollout``, the opponent playing
+#: the expert's rules; with partners it is ``expert``.
 ROLLOUTS: dict[str, Callable[[FastDeal], list[int]]] = {
     "policy": policy_rollout,
     "expert": expert_rollout,
@@ -140,8 +142,8 @@ class SearchPlayer(Player):
         super().__init__(seed)
         if (time_ms is not None and time_ms <= 0) or (iterations is not None and iterations < 1):
             raise ValueError("time_ms and iterations must be positive")
-        if rollout not in ROLLOUTS and rollout != "rival":
-            raise ValueError(f"rollout must be one of {', '.join(ROLLOUTS)}, rival")
+        if rollout not in ROLLOUTS and rollout not in ("rival", "side"):
+            raise ValueError(f"rollout must be one of {', '.join(ROLLOUTS)}, rival, side")
         if root not in ROOTS:
             raise ValueError(f"root must be one of {', '.join(ROOTS)}")
         if horizon < 0:
@@ -279,6 +281,8 @@ class SearchPlayer(Player):
         if self.rollout == "rival" and k.players == 2:
             rival = 1 - k.seat
             return partial(rival_rollout, rival=rival), rival
+        if self.rollout == "side":
+            return partial(side_rollout, side=k.team), -1
         return ROLLOUTS.get(self.rollout, expert_rollout), -1
 
     def _done(self, n: int, deadline: float | None) -> bool:

@@ -303,6 +303,14 @@ def team_rollout(st: FastDeal) -> list[int]:
     return _rollout(st, st.players == 4 and st.teams == 2, team=True)
 
 
+def side_rollout(st: FastDeal, side: int) -> list[int]:
+    """:func:`team_rollout` for side ``side``'s seats only, :func:`expert_rollout` for the
+    others: the searching seat's side plays as the search does (it sees what a partner after
+    it takes back), the opponents by the rules they are expected to play by. ``st`` changes.
+    Returns the card points per team."""
+    return _rollout(st, st.players == 4 and st.teams == 2, team=True, side=side)
+
+
 def rival_rollout(st: FastDeal, rival: int) -> list[int]:
     """Heads-up, :func:`policy_rollout` where seat ``rival`` (the searching seat's opponent)
     plays the expert's rules made certain, the searching seat normal's rule; ``st`` changes.
@@ -346,12 +354,13 @@ def horizon_rollout(st: FastDeal, rounds: int) -> list[float]:
 
 
 def _rollout(st: FastDeal, face: bool, rival: int = -1, rounds: int = 0,
-             team: bool = False) -> list[int]:
+             team: bool = False, side: int = -1) -> list[int]:
     """The rollout of :func:`policy_rollout`; ``face``: weigh the face-up trump at the last
     draw (:func:`expert_rollout`); ``rival``: the seat that plays the expert's heads-up rules
     (:func:`rival_rollout`), -1 for none; ``rounds``: stop after that many rounds (0: play
     the deal out), ``st`` left at the next round's lead (:func:`horizon_rollout`); ``team``:
-    a follower counts its partners still to play (:func:`team_rollout`)."""
+    a follower counts its partners still to play (:func:`team_rollout`), only on side
+    ``side`` if it is not -1."""
     if st.finished:
         return st.eaten[:]
     n = st.players
@@ -396,7 +405,7 @@ def _rollout(st: FastDeal, face: bool, rival: int = -1, rounds: int = 0,
             if s >= n:
                 s -= n
             if s % teams == my_team:
-                if team and count:
+                if team and count and side in (-1, my_team):
                     for x in hands[s]:
                         if keys[x] > pmax:
                             pmax = keys[x]
