@@ -760,3 +760,29 @@ def test_side_rollout_counts_the_partner_for_one_side_only() -> None:
                 action = bots[seat].choose(view)
                 assert action.code in view["legal"]
                 deal.apply(action)
+
+
+@pytest.mark.parametrize("mode", ["2", "4 pairs", "6 trios"])
+def test_hard_samples_more_deals_in_two_pairs_by_default(mode: str) -> None:
+    """Hard's own budget samples ``ITERATIONS_PAIRS`` deals a decision in 4 pairs and
+    ``ITERATIONS`` in the other modes; a number of deals given is kept in every mode."""
+    from albastini.games.albastini.ai.search import ITERATIONS, ITERATIONS_PAIRS, SearchPlayer
+
+    players, team_size = MODES[mode]
+    deal = new_deal(players, team_size, 0, seed=4)
+    bots = [make_player("greedy") for _ in range(players)]
+    while deal.phase == "bidding":
+        seat = deal.to_act
+        assert seat is not None
+        deal.apply(bots[seat].choose(deal.view(seat, history=True)))
+    seat = deal.to_act
+    assert seat is not None
+    view = deal.view(seat, history=True)
+    hard = make_player("hard", seed=1)
+    fixed = make_player("hard", seed=1, iterations=7)
+    assert isinstance(hard, SearchPlayer) and isinstance(fixed, SearchPlayer)
+    hard._choose(view)
+    fixed._choose(view)
+    assert hard.worlds == (ITERATIONS_PAIRS if mode == "4 pairs" else ITERATIONS)
+    assert hard.iterations == ITERATIONS
+    assert fixed.worlds == 7

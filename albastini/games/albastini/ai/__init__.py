@@ -59,8 +59,9 @@ def make_player(level: str, *, seed: int | None = None, **options: Any) -> Playe
 
     ``seed`` makes its choices reproducible. Options: ``epsilon`` (greedy: chance of a random
     move), ``iterations`` and ``time_ms`` (search: sampled deals per decision and a time cap;
-    by default 100 deals capped at 300 ms; ``iterations`` alone has no cap, for reproducible
-    runs; ``time_ms`` alone samples until the time is spent), ``rollout`` (search: ``expert``,
+    by default 100 deals, 200 in 4 pairs, capped at 300 ms; ``iterations`` alone has no cap,
+    for reproducible runs; ``time_ms`` alone samples until the time is spent), ``rollout``
+    (search: ``expert``,
     the normal player's rule with the expert's last-draw rule with partners, by default,
     ``policy``, the normal player's rule alone, ``greedy``, ``rival``, heads-up the
     opponent playing the expert's rules, ``team``, ``expert`` with a follower counting

@@ -41,6 +41,10 @@ EXACT_NODES = 60_000
 #: on a loaded machine as on an idle one until the time cap binds. 200 played no better than
 #: 100 heads-up against normal (bench/README.md, issue 20) and took twice the time.
 ITERATIONS = 100
+#: Sampled deals per decision by default in two pairs (4 pairs), capped by the same time:
+#: there the search is still limited by its sampling noise, and twice the deals fit in the
+#: cap (bench/README.md, issue 29, twelfth round).
+ITERATIONS_PAIRS = 200
 #: At most this many sampled deals are solved exactly (each solve costs as much as hundreds
 #: of rollouts; the normal player averages 6): past it, the exact values stand.
 EXACT_ITERATIONS = 30
@@ -112,10 +116,11 @@ class SearchPlayer(Player):
     there is a stock by a tree of the public plays (:meth:`tree`, :mod:`.ismcts`) instead of
     plain rollouts, with ``explore``, ``paired``, ``widen`` and ``replies`` its settings.
 
-    The budget: by default ``ITERATIONS`` sampled deals, stopped early at 80% of ``TIME_MS``
-    should the machine be too slow. ``iterations`` alone fixes the number of sampled deals with
-    no time cap (deterministic, for tests and reproducible arena runs); ``time_ms`` alone
-    samples until 80% of it has passed; both: that many deals, capped by that time.
+    The budget: by default ``ITERATIONS`` sampled deals (``ITERATIONS_PAIRS`` in 4 pairs),
+    stopped early at 80% of ``TIME_MS`` should the machine be too slow (``worlds``: this
+    decision's number). ``iterations`` alone fixes the number of sampled deals with no time
+    cap (deterministic, for tests and reproducible arena runs); ``time_ms`` alone samples
+    until 80% of it has passed; both: that many deals, capped by that time.
     Bidding follows the heuristic player.
     """
 
@@ -154,10 +159,13 @@ class SearchPlayer(Player):
             raise ValueError("replies must be tree or policy")
         if explore < 0:
             raise ValueError("explore must not be negative")
+        #: the player's own budget (not given): two pairs sample ``ITERATIONS_PAIRS`` deals
+        self.default_budget = time_ms is None and iterations is None
         if time_ms is None and iterations is None:
             time_ms, iterations = TIME_MS, ITERATIONS
         self.time_ms = time_ms
         self.iterations = iterations
+        self.worlds = iterations  # this decision's number of sampled deals (``_choose``)
         self.rollout = rollout
         self.root = root
         self.z = z
@@ -181,6 +189,9 @@ class SearchPlayer(Player):
         # 80%: room for the work after the deadline (the last sample, the view read before
         # it, the worker's round trip) on a loaded machine, where 85% once gave a p95 of 310 ms
         deadline = None if self.time_ms is None else start + self.time_ms * 0.0008
+        self.worlds = self.iterations
+        if self.default_budget and k.players == 4 and k.teams == 2:
+            self.worlds = ITERATIONS_PAIRS
         root = self.root
         if root == "auto":
             root = "hybrid" if k.players == 2 else "search"
@@ -286,7 +297,7 @@ class SearchPlayer(Player):
         return ROLLOUTS.get(self.rollout, expert_rollout), -1
 
     def _done(self, n: int, deadline: float | None) -> bool:
-        if self.iterations is not None and n >= self.iterations:
+        if self.worlds is not None and n >= self.worlds:
             return True
         return deadline is not None and perf_counter() >= deadline
 
