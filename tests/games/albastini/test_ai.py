@@ -762,12 +762,8 @@ def test_side_rollout_counts_the_partner_for_one_side_only() -> None:
                 deal.apply(action)
 
 
-@pytest.mark.parametrize("mode", ["2", "4 pairs", "6 trios"])
-def test_hard_samples_more_deals_in_two_pairs_by_default(mode: str) -> None:
-    """Hard's own budget samples ``ITERATIONS_PAIRS`` deals a decision in 4 pairs and
-    ``ITERATIONS`` in the other modes; a number of deals given is kept in every mode."""
-    from albastini.games.albastini.ai.search import ITERATIONS, ITERATIONS_PAIRS, SearchPlayer
-
+def _first_play_view(mode: str) -> dict[str, Any]:
+    """The view of the first seat to play a card in a deal of ``mode`` (bids by greedy)."""
     players, team_size = MODES[mode]
     deal = new_deal(players, team_size, 0, seed=4)
     bots = [make_player("greedy") for _ in range(players)]
@@ -777,7 +773,16 @@ def test_hard_samples_more_deals_in_two_pairs_by_default(mode: str) -> None:
         deal.apply(bots[seat].choose(deal.view(seat, history=True)))
     seat = deal.to_act
     assert seat is not None
-    view = deal.view(seat, history=True)
+    return deal.view(seat, history=True)
+
+
+@pytest.mark.parametrize("mode", ["2", "4 pairs", "6 trios"])
+def test_hard_samples_more_deals_in_two_pairs_by_default(mode: str) -> None:
+    """Hard's own budget samples ``ITERATIONS_PAIRS`` deals a decision in 4 pairs and
+    ``ITERATIONS`` in the other modes; a number of deals given is kept in every mode."""
+    from albastini.games.albastini.ai.search import ITERATIONS, ITERATIONS_PAIRS, SearchPlayer
+
+    view = _first_play_view(mode)
     hard = make_player("hard", seed=1)
     fixed = make_player("hard", seed=1, iterations=7)
     assert isinstance(hard, SearchPlayer) and isinstance(fixed, SearchPlayer)
@@ -786,3 +791,31 @@ def test_hard_samples_more_deals_in_two_pairs_by_default(mode: str) -> None:
     assert hard.worlds == (ITERATIONS_PAIRS if mode == "4 pairs" else ITERATIONS)
     assert hard.iterations == ITERATIONS
     assert fixed.worlds == 7
+
+
+@pytest.mark.parametrize("mode", list(MODES))
+def test_hard_weighs_the_margin_with_five_or_six_players_each_on_their_own(mode: str) -> None:
+    """With five or six players each on their own hard's rollouts also count the card-point
+    margin over the best other seat (``MARGIN_MANY``); in the other modes they count who wins
+    the deal; a margin given is kept in every mode."""
+    from albastini.games.albastini.ai.core import read_view
+    from albastini.games.albastini.ai.search import MARGIN_MANY, SearchPlayer
+
+    k = read_view(_first_play_view(mode))
+    hard = make_player("hard", seed=1)
+    given = make_player("hard", seed=1, margin=0.5)
+    assert isinstance(hard, SearchPlayer) and isinstance(given, SearchPlayer)
+    assert hard.margin_for(k) == (MARGIN_MANY if mode in ("5", "6 solo") else 0.0)
+    assert given.margin_for(k) == 0.5
+
+
+def test_the_margin_scores_a_close_loss_above_a_heavy_one_and_any_win_above_both() -> None:
+    """Six seats, seat 0 scored: losing by 2 points is worth more than losing by 40 (by the
+    weight times 38 / 120), and a win is worth more than either."""
+    from albastini.games.albastini.ai.search import margin_score
+
+    close = margin_score([30, 32, 20, 15, 13, 10], 0, 1, 4.0)
+    heavy = margin_score([10, 50, 20, 15, 13, 12], 0, 1, 4.0)
+    win = margin_score([25, 24, 20, 20, 16, 15], 0, 1, 4.0)
+    assert close - heavy == pytest.approx(4.0 * 38 / 120 + 38 / 240)
+    assert win > close > heavy

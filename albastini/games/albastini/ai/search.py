@@ -45,6 +45,13 @@ ITERATIONS = 100
 #: there the search is still limited by its sampling noise, and twice the deals fit in the
 #: cap (bench/README.md, issue 29, twelfth round).
 ITERATIONS_PAIRS = 200
+#: The weight of the card-point margin in a rollout's score by default with five or six
+#: players each on their own (``margin`` not given): there a seat wins about one deal in five
+#: or six, so on most sampled deals every card loses alike and winning alone barely tells
+#: the cards apart, where the margin over the best other seat does. In the other modes 0:
+#: no better in 4 solo, 3 players or 6 pairs, nor heads-up (bench/README.md, issue 20 and
+#: issue 29, twelfth round).
+MARGIN_MANY = 4.0
 #: At most this many sampled deals are solved exactly (each solve costs as much as hundreds
 #: of rollouts; the normal player averages 6): past it, the exact values stand.
 EXACT_ITERATIONS = 30
@@ -101,7 +108,8 @@ class SearchPlayer(Player):
     when there are two sides.
     The card with the best average score wins; the score is mostly winning the deal, a little
     the card-point margin (``core.utility``, plus ``margin`` times the margin / 120 in
-    rollouts if given). Every card is scored on the same sampled deals, so their comparison
+    rollouts: by default ``MARGIN_MANY`` with five or six players each on their own, else
+    0; :meth:`margin_for`). Every card is scored on the same sampled deals, so their comparison
     is not blurred by luck. Heads-up, while there is a stock, the expert's card
     (``terms.expert_values``: the normal player's pricing with the lead and face-up terms)
     is played unless the search's best card beats it by ``z`` standard errors of their
@@ -135,7 +143,7 @@ class SearchPlayer(Player):
         root: str = "auto",
         z: float = 1.0,
         weight: float = 1.0,
-        margin: float = 0.0,
+        margin: float | None = None,
         infer: int = 0,
         horizon: int = 0,
         play: str = "pimc",
@@ -215,10 +223,18 @@ class SearchPlayer(Player):
             values = {c: v + self.weight * guide[c] / 120.0 for c, v in values.items()}
         return play_action(best_card(values, k.trump))
 
-    def _margin_score(self, points: list[int], team: int, team_size: int) -> float:
-        """``core.utility`` plus ``margin`` times the card-point margin over 120."""
-        others = max(p for t, p in enumerate(points) if t != team)
-        return utility(points, team, team_size) + self.margin * (points[team] - others) / 120.0
+    def margin_for(self, k: Knowledge) -> float:
+        """The weight of the card-point margin in this decision's rollout scores: ``margin``
+        if given, else ``MARGIN_MANY`` with five or six players each on their own, else 0."""
+        if self.margin is not None:
+            return self.margin
+        return MARGIN_MANY if k.team_size == 1 and k.players >= 5 else 0.0
+
+    def _scorer(self, k: Knowledge) -> Callable[[list[int], int, int], float]:
+        """How a rollout's card points are scored for a side at ``k``: ``core.utility``, plus
+        the margin over the best other side times :meth:`margin_for` over 120."""
+        weight = self.margin_for(k)
+        return utility if weight == 0 else partial(margin_score, weight=weight)
 
     def _hybrid(self, values: dict[int, float], ref: int, trump: int) -> int:
         """The expert's card ``ref`` unless the search's best beats it, on the same sampled
@@ -255,7 +271,7 @@ class SearchPlayer(Player):
         team = k.team
         team_size = k.team_size
         play_out, rival = self._rollout(k)
-        score = utility if self.margin == 0 else self._margin_score
+        score = self._scorer(k)
 
         def rollout(st: FastDeal) -> list[float]:
             """Each side's score of one rollout from ``st``."""
@@ -330,7 +346,7 @@ class SearchPlayer(Player):
         team = k.team
         team_size = k.team_size
         play_out, _ = self._rollout(k)
-        score = utility if self.margin == 0 else self._margin_score
+        score = self._scorer(k)
 
         def outcome(st: FastDeal) -> float:
             """The score of one rollout from ``st``."""
@@ -375,3 +391,10 @@ class SearchPlayer(Player):
                 break
         self.last_samples = n
         return {m: t / n for m, t in totals.items()}
+
+
+def margin_score(points: list[int], team: int, team_size: int, weight: float) -> float:
+    """``core.utility`` of ``points`` for ``team`` plus ``weight`` times its card-point
+    margin over the best other side, over 120."""
+    others = max(p for t, p in enumerate(points) if t != team)
+    return utility(points, team, team_size) + weight * (points[team] - others) / 120.0
