@@ -12,7 +12,7 @@ count more, as the auction's weight (:mod:`.infer`) does for the speeches.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from .. import kernel as K
 from .careful import careful_policy
@@ -57,14 +57,14 @@ def start_of_play(world: K.State, k: Knowledge) -> K.State:
 
 
 def play_weight(world: K.State, k: Knowledge, plays: list[tuple[int, int]], miss: float,
-                opponents_only: bool = True, stop_below: float = 0.0, seats: int = -1
-                ) -> float:
+                opponents_only: bool = True, stop_below: float = 0.0, seats: int = -1,
+                models: Sequence[Callable[[K.State], int]] = (careful_policy,)) -> float:
     """``miss`` to the power of the number of choices (more than one legal action) of the
     other players (``opponents_only``: of the other side only; and only the seats in the bit
-    mask ``seats``) that :func:`.careful.careful_policy` would have made otherwise in
-    ``world``; ``plays``: :func:`public_plays`. Once the weight falls below ``stop_below``
-    the rest of the play is not read (the weight only falls): the value returned is then
-    below it, no more."""
+    mask ``seats``) that no policy of ``models`` (by default :func:`.careful.careful_policy`
+    alone) would have made in ``world``; ``plays``: :func:`public_plays`. Once the weight
+    falls below ``stop_below`` the rest of the play is not read (the weight only falls): the
+    value returned is then below it, no more."""
     if not plays:
         return 1.0
     st = start_of_play(world, k)
@@ -73,7 +73,7 @@ def play_weight(world: K.State, k: Knowledge, plays: list[tuple[int, int]], miss
     for s, action in plays:
         if s != k.seat and seats >> s & 1 and (not opponents_only or side_of(st, s) != mine):
             options = st.play_options()
-            if len(options) > 1 and careful_policy(st) != action:
+            if len(options) > 1 and all(model(st) != action for model in models):
                 w *= miss
                 if w < stop_below:
                     return w
