@@ -95,3 +95,18 @@ def test_the_arena_sets_the_read_model() -> None:
     bot = arena.make_bot("twentyeight", "hard", 1, {"iterations": 2})
     assert isinstance(bot, SearchPlayer)
     assert bot.read_model == "careful"
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_reading_the_partner_in_the_same_pass_multiplies_the_two_readings(seed: int) -> None:
+    _, view = defending(seed)
+    k = read_view(view)
+    plays = public_plays(k)
+    rng = random.Random(seed)
+    partner = 1 << (k.seat + 2) % 4
+    for _ in range(5):
+        world = sample_world(k, rng)
+        one = play_weight(world, k, plays, 0.5, partner_miss=0.25)
+        opponents = play_weight(world, k, plays, 0.5)
+        partners = play_weight(world, k, plays, 0.25, opponents_only=False, seats=partner)
+        assert one == pytest.approx(opponents * partners)

@@ -58,23 +58,27 @@ def start_of_play(world: K.State, k: Knowledge) -> K.State:
 
 def play_weight(world: K.State, k: Knowledge, plays: list[tuple[int, int]], miss: float,
                 opponents_only: bool = True, stop_below: float = 0.0, seats: int = -1,
-                models: Sequence[Callable[[K.State], int]] = (careful_policy,)) -> float:
+                models: Sequence[Callable[[K.State], int]] = (careful_policy,),
+                partner_miss: float = 1.0) -> float:
     """``miss`` to the power of the number of choices (more than one legal action) of the
     other players (``opponents_only``: of the other side only; and only the seats in the bit
     mask ``seats``) that no policy of ``models`` (by default :func:`.careful.careful_policy`
-    alone) would have made in ``world``; ``plays``: :func:`public_plays`. Once the weight
-    falls below ``stop_below`` the rest of the play is not read (the weight only falls): the
-    value returned is then below it, no more."""
+    alone) would have made in ``world``; ``plays``: :func:`public_plays`. With
+    ``opponents_only``, the partners' such choices count ``partner_miss`` each in the same
+    pass (1: not read). Once the weight falls below ``stop_below`` the rest of the play is
+    not read (the weight only falls): the value returned is then below it, no more."""
     if not plays:
         return 1.0
     st = start_of_play(world, k)
     mine = side_of(st, k.seat)
     w = 1.0
     for s, action in plays:
-        if s != k.seat and seats >> s & 1 and (not opponents_only or side_of(st, s) != mine):
-            options = st.play_options()
-            if len(options) > 1 and all(model(st) != action for model in models):
-                w *= miss
+        if s != k.seat and seats >> s & 1:
+            m = partner_miss if opponents_only and side_of(st, s) == mine else miss
+            if m != 1.0 and len(st.play_options()) > 1 and all(
+                model(st) != action for model in models
+            ):
+                w *= m
                 if w < stop_below:
                     return w
         st.apply(action)

@@ -312,7 +312,7 @@ def gated_rollout(careful: int) -> Callable[[K.State], None]:
 ROLLOUT: list[Callable[[K.State], int]] = [fair_policy]
 
 READ_MODELS.update(careful=(careful_policy,), fair=(fair_policy,),
-                   either=(careful_policy, fair_policy))
+                   either=(fair_policy, careful_policy))
 
 #: The rollout policies by name, for the bench (``arena.py --rollout28``).
 ROLLOUTS: dict[str, Callable[[K.State], int]] = {
@@ -742,17 +742,10 @@ class SearchPlayer(NormalPlayer):
         """A world for ``k`` kept with the product of :meth:`read_world`'s chance (the
         opponents' plays, :attr:`read_plays`) and :meth:`partner_world`'s (the partner's,
         :attr:`read_partner`); the likeliest of :data:`TRIES` when none is kept."""
-        partners = self.partner_mask(k)
         models = READ_MODELS[self.read_model]
-
-        def weight(st: K.State, stop: float) -> float:
-            w = play_weight(st, k, history, self.read_plays, stop_below=stop, models=models)
-            if w < stop or w <= 0.0:
-                return w
-            return w * play_weight(st, k, history, self.read_partner, opponents_only=False,
-                                   stop_below=stop / w, seats=partners, models=models)
-
-        return self.kept_world(k, weight)
+        return self.kept_world(k, lambda st, stop: play_weight(
+            st, k, history, self.read_plays, stop_below=stop, models=models,
+            partner_miss=self.read_partner))
 
     def kept_world(self, k: Knowledge, weight: Callable[[K.State, float], float]
                    ) -> K.State:
