@@ -4,10 +4,11 @@ A world sampled for a decision (:func:`.core.sample_world`) respects what the pl
 (voids, the bidder's leads while the trump was hidden) but not what it suggests: a player
 who did not overtake probably could not, a player who threw a Nine probably had no cheaper
 card. :func:`play_weight` replays the deal from its first trick in the sampled world and
-compares each other player's action with what :func:`.careful.careful_policy` would have
-played holding that world's cards: each action it would not have chosen multiplies the
-world's weight by ``miss``. Worlds where those players' hands explain their plays then
-count more, as the auction's weight (:mod:`.infer`) does for the speeches.
+compares each other player's action with what :func:`.careful.careful_policy` (or the
+models given) would have played holding that world's cards: each action it would not have
+chosen multiplies the world's weight by ``miss``. Worlds where those players' hands
+explain their plays then count more, as the auction's weight (:mod:`.infer`) does for the
+speeches.
 """
 
 from __future__ import annotations
