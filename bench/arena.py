@@ -139,6 +139,7 @@ def make_bot(game: str, level: str, seed: int, options: dict[str, Any]) -> Any:
         hidden_worlds = opts.pop("hidden_worlds", None)
         weak_fd = opts.pop("weak_fd", None)
         partner = opts.pop("partner", None)
+        read_model = opts.pop("read_model", None)
         if rollout is not None:
             # the rollout policy is the search module's (one per process: only hard uses it);
             # "gated": fair_policy, and the careful rule for the seats that play by it
@@ -178,6 +179,8 @@ def make_bot(game: str, level: str, seed: int, options: dict[str, Any]) -> Any:
                 bot.weaker_face_down = weak_fd
             if partner is not None:
                 bot.read_partner = partner
+            if read_model is not None:
+                bot.read_model = read_model
         return bot
     if game == "cassino":
         opts = dict(options)
@@ -771,6 +774,11 @@ def main(argv: list[str] | None = None) -> None:
                         help="twentyeight hard: as a defender, keep a sampled world with MISS "
                              "to the power of its partner's plays the careful rule would not "
                              "have made (default 0: not read)")
+    parser.add_argument("--readmodel28", default=None, choices=list(search28.READ_MODELS),
+                        help="twentyeight hard: the model --reads28 and --partner28 read the "
+                             "plays by (default the player's: careful; fair: its own "
+                             "rollout policy; either: a play either makes is no miss); with "
+                             "both set a defender reads the opponents and its partner")
     parser.add_argument("--classify28", type=int, default=None, metavar="N",
                         help="twentyeight 4 pairs: print why each pack went as it did (who "
                              "bid with which cards, made or not) and N examples of the "
@@ -865,6 +873,8 @@ def main(argv: list[str] | None = None) -> None:
                 opts28["weak_fd"] = args.weakfd28
             if twenty_eight and args.partner28 is not None:
                 opts28["partner"] = args.partner28
+            if twenty_eight and args.readmodel28 is not None:
+                opts28["read_model"] = args.readmodel28
             options[lv] = opts28
         elif not twenty_eight and DIFFICULTIES.get(lv, lv) == "search":
             # the player's own budget (a fixed number of samples, a time cap) unless given
@@ -918,6 +928,7 @@ def main(argv: list[str] | None = None) -> None:
         + (f", weaker face-down card {args.weakfd28}" if twenty_eight
            and args.weakfd28 is not None else "")
         + (f", partner read {args.partner28}" if twenty_eight and args.partner28 else "")
+        + (f", read by {args.readmodel28}" if twenty_eight and args.readmodel28 else "")
         + "".join(f", {k} {v}" for k, v in root_options(args).items() if not game)
         + (f", hard {args.ass_hard}" if is_ass and args.ass_hard else "")
     )

@@ -4,15 +4,16 @@ A world sampled for a decision (:func:`.core.sample_world`) respects what the pl
 (voids, the bidder's leads while the trump was hidden) but not what it suggests: a player
 who did not overtake probably could not, a player who threw a Nine probably had no cheaper
 card. :func:`play_weight` replays the deal from its first trick in the sampled world and
-compares each other player's action with what :func:`.careful.careful_policy` would have
-played holding that world's cards: each action it would not have chosen multiplies the
-world's weight by ``miss``. Worlds where those players' hands explain their plays then
-count more, as the auction's weight (:mod:`.infer`) does for the speeches.
+compares each other player's action with what :func:`.careful.careful_policy` (or the
+models given) would have played holding that world's cards: each action it would not have
+chosen multiplies the world's weight by ``miss``. Worlds where those players' hands
+explain their plays then count more, as the auction's weight (:mod:`.infer`) does for the
+speeches.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from .. import kernel as K
 from .careful import careful_policy
@@ -57,24 +58,28 @@ def start_of_play(world: K.State, k: Knowledge) -> K.State:
 
 
 def play_weight(world: K.State, k: Knowledge, plays: list[tuple[int, int]], miss: float,
-                opponents_only: bool = True, stop_below: float = 0.0, seats: int = -1
-                ) -> float:
+                opponents_only: bool = True, stop_below: float = 0.0, seats: int = -1,
+                models: Sequence[Callable[[K.State], int]] = (careful_policy,),
+                partner_miss: float = 1.0) -> float:
     """``miss`` to the power of the number of choices (more than one legal action) of the
     other players (``opponents_only``: of the other side only; and only the seats in the bit
-    mask ``seats``) that :func:`.careful.careful_policy` would have made otherwise in
-    ``world``; ``plays``: :func:`public_plays`. Once the weight falls below ``stop_below``
-    the rest of the play is not read (the weight only falls): the value returned is then
-    below it, no more."""
+    mask ``seats``) that no policy of ``models`` (by default :func:`.careful.careful_policy`
+    alone) would have made in ``world``; ``plays``: :func:`public_plays`. With
+    ``opponents_only``, the partners' such choices count ``partner_miss`` each in the same
+    pass (1: not read). Once the weight falls below ``stop_below`` the rest of the play is
+    not read (the weight only falls): the value returned is then below it, no more."""
     if not plays:
         return 1.0
     st = start_of_play(world, k)
     mine = side_of(st, k.seat)
     w = 1.0
     for s, action in plays:
-        if s != k.seat and seats >> s & 1 and (not opponents_only or side_of(st, s) != mine):
-            options = st.play_options()
-            if len(options) > 1 and careful_policy(st) != action:
-                w *= miss
+        if s != k.seat and seats >> s & 1:
+            m = partner_miss if opponents_only and side_of(st, s) == mine else miss
+            if m != 1.0 and len(st.play_options()) > 1 and all(
+                model(st) != action for model in models
+            ):
+                w *= m
                 if w < stop_below:
                     return w
         st.apply(action)

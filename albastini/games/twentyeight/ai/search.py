@@ -36,7 +36,11 @@ its weakest card weighed down, the partner's plays read) measured no better
 (bench/README.md, Twenty-Eight eleventh round), so only the bench sets them
 (:attr:`SearchPlayer.defence_rollout`, :attr:`~SearchPlayer.hidden_defence`,
 :attr:`~SearchPlayer.hidden_worlds`, :attr:`~SearchPlayer.weaker_face_down`,
-:attr:`~SearchPlayer.read_partner`).
+:attr:`~SearchPlayer.read_partner`). Reading the opponents' and the partner's plays by
+either the careful rule or this player's own rollout policy
+(:attr:`~SearchPlayer.read_model`) won a few deals against the expert, none against
+normal, and halves the worlds a decision sees (bench/README.md, Twenty-Eight twelfth
+round): a bench option too.
 """
 
 from __future__ import annotations
@@ -93,6 +97,11 @@ AUCTION_EDGE = (0.0, 0.0)
 #: What :attr:`SearchPlayer.defence_rollout` may be: the play's rollouts as in any other
 #: decision; the bidding side's seats by the careful rule; every seat by it.
 DEFENCE_ROLLOUTS = ("fair", "bidder", "all")
+#: The models a play is read by (:attr:`SearchPlayer.read_model`): a play with a choice
+#: counts against a world when none of its policies would have made it there. ``"careful"``:
+#: the expert's trick rules; ``"fair"``: :func:`fair_policy`, this player's own rollouts
+#: (what its partner's search plays out); ``"either"``: a play that either would make.
+READ_MODELS: dict[str, tuple[Callable[[K.State], int], ...]] = {}
 #: Worlds in which the others' plays so far are replayed to decide which seats the gated
 #: rollout plays by the careful rule (:meth:`SearchPlayer.careful_seats`).
 GATE_WORLDS = 8
@@ -306,6 +315,9 @@ def gated_rollout(careful: int) -> Callable[[K.State], None]:
 #: against the expert and fewer against normal, Twenty-Eight round 5).
 ROLLOUT: list[Callable[[K.State], int]] = [fair_policy]
 
+READ_MODELS.update(careful=(careful_policy,), fair=(fair_policy,),
+                   either=(fair_policy, careful_policy))
+
 #: The rollout policies by name, for the bench (``arena.py --rollout28``).
 ROLLOUTS: dict[str, Callable[[K.State], int]] = {
     "fair": fair_policy,
@@ -451,6 +463,10 @@ class SearchPlayer(NormalPlayer):
         #: partner's plays so far that the careful rule would not have made holding that
         #: world's cards (0: not read, the default; the bench's ``arena.py --partner28``).
         self.read_partner = 0.0
+        #: The model :attr:`read_plays` and :attr:`read_partner` read the plays by
+        #: (:data:`READ_MODELS`; the bench's ``arena.py --readmodel28``). With both set, a
+        #: defender reads the opponents and the partner together.
+        self.read_model = "careful"
 
     def _choose(self, view: Mapping[str, Any], legal: list[str]) -> str:
         start = perf_counter()
@@ -704,20 +720,36 @@ class SearchPlayer(NormalPlayer):
         (``history``, :func:`.reads.public_plays`) were the careful rule's in it
         (:func:`.reads.play_weight` with :attr:`read_plays`, the opponents in the bit mask
         ``seats`` only); the likeliest of :data:`TRIES` when none is kept."""
+        models = READ_MODELS[self.read_model]
         return self.kept_world(k, lambda st, stop: play_weight(
-            st, k, history, self.read_plays, stop_below=stop, seats=seats))
+            st, k, history, self.read_plays, stop_below=stop, seats=seats, models=models))
 
     def partner_world(self, k: Knowledge, history: list[tuple[int, int]]) -> K.State:
         """A world for ``k`` kept with :attr:`read_partner` to the power of this seat's
         partners' plays so far (``history``, :func:`.reads.public_plays`) that the careful
         rule would not have made in it; the likeliest of :data:`TRIES` when none is kept."""
+        partners = self.partner_mask(k)
+        models = READ_MODELS[self.read_model]
+        return self.kept_world(k, lambda st, stop: play_weight(
+            st, k, history, self.read_partner, opponents_only=False, stop_below=stop,
+            seats=partners, models=models))
+
+    def partner_mask(self, k: Knowledge) -> int:
+        """This seat's partners, a bit mask of seats."""
         partners = 0
         for s in range(k.players):
             if s != k.seat and k.side(s) == k.side(k.seat):
                 partners |= 1 << s
+        return partners
+
+    def both_world(self, k: Knowledge, history: list[tuple[int, int]]) -> K.State:
+        """A world for ``k`` kept with the product of :meth:`read_world`'s chance (the
+        opponents' plays, :attr:`read_plays`) and :meth:`partner_world`'s (the partner's,
+        :attr:`read_partner`); the likeliest of :data:`TRIES` when none is kept."""
+        models = READ_MODELS[self.read_model]
         return self.kept_world(k, lambda st, stop: play_weight(
-            st, k, history, self.read_partner, opponents_only=False, stop_below=stop,
-            seats=partners))
+            st, k, history, self.read_plays, stop_below=stop, models=models,
+            partner_miss=self.read_partner))
 
     def kept_world(self, k: Knowledge, weight: Callable[[K.State, float], float]
                    ) -> K.State:
@@ -803,10 +835,13 @@ class SearchPlayer(NormalPlayer):
         exact = (not k.thani
                  and K.MODE_SIZES[(k.players, k.team_size)] - len(k.tricks) <= self.exact_tricks)
         partner_plays = (public_plays(k) if self.read_partner and k.side(k.seat) == 1
-                         and k.n_teams == 2 and not history else [])
+                         and k.n_teams == 2 and (not history or self.careful_gate is None)
+                         else [])
         done = 0
         while more(done):
-            if partner_plays:
+            if partner_plays and history:
+                world = self.both_world(k, history)
+            elif partner_plays:
                 world = self.partner_world(k, partner_plays)
             else:
                 world = (self.read_world(k, history,
