@@ -653,8 +653,8 @@ def main(argv: list[str] | None = None) -> None:
                              "the rules would have led the card it just led (default 0)")
     parser.add_argument("--margin", type=float, default=None,
                         help="albastini search: weight of the card-point margin / 120 "
-                             "added to a rollout's score (default: 4 with five or "
-                             "six players each on their own, else 0; 0 is hard before "
+                             "added to a rollout's score (default: 4 with three or "
+                             "more players each on their own, else 0; 0 is hard before "
                              "its twelfth round there)")
     parser.add_argument("--horizon", type=int, default=None,
                         help="albastini search, two sides: stop each rollout this many rounds "

@@ -794,8 +794,8 @@ def test_hard_samples_more_deals_in_two_pairs_by_default(mode: str) -> None:
 
 
 @pytest.mark.parametrize("mode", list(MODES))
-def test_hard_weighs_the_margin_with_five_or_six_players_each_on_their_own(mode: str) -> None:
-    """With five or six players each on their own hard's rollouts also count the card-point
+def test_hard_weighs_the_margin_with_three_or_more_players_each_on_their_own(mode: str) -> None:
+    """With three or more players each on their own hard's rollouts also count the card-point
     margin over the best other seat (``MARGIN_MANY``); in the other modes they count who wins
     the deal; a margin given is kept in every mode."""
     from albastini.games.albastini.ai.core import read_view
@@ -805,7 +805,7 @@ def test_hard_weighs_the_margin_with_five_or_six_players_each_on_their_own(mode:
     hard = make_player("hard", seed=1)
     given = make_player("hard", seed=1, margin=0.5)
     assert isinstance(hard, SearchPlayer) and isinstance(given, SearchPlayer)
-    assert hard.margin_for(k) == (MARGIN_MANY if mode in ("5", "6 solo") else 0.0)
+    assert hard.margin_for(k) == (MARGIN_MANY if mode in ("3", "4 solo", "5", "6 solo") else 0.0)
     assert given.margin_for(k) == 0.5
 
 

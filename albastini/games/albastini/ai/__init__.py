@@ -70,7 +70,7 @@ def make_player(level: str, *, seed: int | None = None, **options: Any) -> Playe
     ``search.ROOTS``), ``z`` and ``weight`` (search: the hybrid's margin in standard
     errors, the prior's weight),
     ``margin`` (search: weight of the card-point margin in a rollout's score; by default 4
-    with five or six players each on their own, else 0),
+    with three or more players each on their own, else 0),
     ``infer`` (search, heads-up: 1 samples the hidden cards weighted by what the opponent's
     bid and follows reveal, ``infer.facts``; 2 also by ``infer.lead_check``), ``horizon``
     (search, two sides: stop each rollout that many rounds on and score it in card points,

@@ -45,12 +45,12 @@ ITERATIONS = 100
 #: there the search is still limited by its sampling noise, and twice the deals fit in the
 #: cap (bench/README.md, issue 29, twelfth round).
 ITERATIONS_PAIRS = 200
-#: The weight of the card-point margin in a rollout's score by default with five or six
-#: players each on their own (``margin`` not given): there a seat wins about one deal in five
-#: or six, so on most sampled deals every card loses alike and winning alone barely tells
-#: the cards apart, where the margin over the best other seat does. In the other modes 0:
-#: no better in 4 solo, 3 players or 6 pairs, nor heads-up (bench/README.md, issue 20 and
-#: issue 29, twelfth round).
+#: The weight of the card-point margin in a rollout's score by default with three or more
+#: players each on their own (``margin`` not given): there a seat wins one deal in three to
+#: six, so on many sampled deals every card loses alike and winning alone barely tells the
+#: cards apart, where the margin over the best other seat does (most in 6 solo). Elsewhere
+#: 0: no better in 6 pairs, nor heads-up (bench/README.md, issue 20 and issue 29, twelfth
+#: round).
 MARGIN_MANY = 4.0
 #: At most this many sampled deals are solved exactly (each solve costs as much as hundreds
 #: of rollouts; the normal player averages 6): past it, the exact values stand.
@@ -108,9 +108,9 @@ class SearchPlayer(Player):
     when there are two sides.
     The card with the best average score wins; the score is mostly winning the deal, a little
     the card-point margin (``core.utility``, plus ``margin`` times the margin / 120 in
-    rollouts: by default ``MARGIN_MANY`` with five or six players each on their own, else
-    0; :meth:`margin_for`). Every card is scored on the same sampled deals, so their comparison
-    is not blurred by luck. Heads-up, while there is a stock, the expert's card
+    rollouts: by default ``MARGIN_MANY`` with three or more players each on their own,
+    else 0; :meth:`margin_for`). Every card is scored on the same sampled deals, so their
+    comparison is not blurred by luck. Heads-up, while there is a stock, the expert's card
     (``terms.expert_values``: the normal player's pricing with the lead and face-up terms)
     is played unless the search's best card beats it by ``z`` standard errors of their
     paired difference (``root``, see ``ROOTS``). Bench options, heads-up (not measurably
@@ -225,10 +225,10 @@ class SearchPlayer(Player):
 
     def margin_for(self, k: Knowledge) -> float:
         """The weight of the card-point margin in this decision's rollout scores: ``margin``
-        if given, else ``MARGIN_MANY`` with five or six players each on their own, else 0."""
+        if given, else ``MARGIN_MANY`` with three or more players each on their own, else 0."""
         if self.margin is not None:
             return self.margin
-        return MARGIN_MANY if k.team_size == 1 and k.players >= 5 else 0.0
+        return MARGIN_MANY if k.team_size == 1 and k.players >= 3 else 0.0
 
     def _scorer(self, k: Knowledge) -> Callable[[list[int], int, int], float]:
         """How a rollout's card points are scored for a side at ``k``: ``core.utility``, plus
