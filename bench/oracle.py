@@ -293,6 +293,19 @@ def truthful_new_deal(new_deal: Callable[..., Any]) -> Callable[..., Any]:
     return deal
 
 
+def take_span(args: list[str], flag: str, what: str) -> tuple[int, int] | None:
+    """The span ``N`` or ``N-M`` given after ``flag`` (both taken out of ``args``), or None
+    when ``flag`` is not there; exits with a message when the span is not one."""
+    if flag not in args:
+        return None
+    i = args.index(flag)
+    first, _, last = (args[i + 1] if i + 1 < len(args) else "").partition("-")
+    if not (first.isdigit() and (last or first).isdigit()):
+        raise SystemExit(f"oracle.py: {flag} N or N-M (the {what} where it sees)")
+    del args[i:i + 2]
+    return int(first), int(last or first)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Run the arena with side A's hard player seeing the cards (``--sees auction|play``:
     Twenty-Eight's auction or play decisions only)."""
@@ -308,13 +321,9 @@ def main(argv: list[str] | None = None) -> None:
         i = args.index("--after")
         OracleCas.after = int(args[i + 1])
         del args[i:i + 2]
-    if "--tricks-ass" in args:
-        i = args.index("--tricks-ass")
-        first, _, last = (args[i + 1] if i + 1 < len(args) else "").partition("-")
-        if not (first.isdigit() and (last or first).isdigit()):
-            raise SystemExit("oracle.py: --tricks-ass N or N-M (the tricks where it sees)")
-        OracleAss.tricks = (int(first), int(last or first))
-        del args[i:i + 2]
+    tricks = take_span(args, "--tricks-ass", "tricks")
+    if tricks is not None:
+        OracleAss.tricks = tricks
     if "--sees-alb" in args:
         i = args.index("--sees-alb")
         sees = args[i + 1] if i + 1 < len(args) else ""
@@ -322,13 +331,9 @@ def main(argv: list[str] | None = None) -> None:
             raise SystemExit("oracle.py: --sees-alb all, partner or opponents")
         OracleAlb.sees = sees
         del args[i:i + 2]
-    if "--rounds-alb" in args:
-        i = args.index("--rounds-alb")
-        first, _, last = (args[i + 1] if i + 1 < len(args) else "").partition("-")
-        if not (first.isdigit() and (last or first).isdigit()):
-            raise SystemExit("oracle.py: --rounds-alb N or N-M (the rounds where it sees)")
-        OracleAlb.rounds = (int(first), int(last or first))
-        del args[i:i + 2]
+    rounds = take_span(args, "--rounds-alb", "rounds")
+    if rounds is not None:
+        OracleAlb.rounds = rounds
     if "--b" in args and args[args.index("--b") + 1:][:1] == ["hard"]:
         raise SystemExit("oracle.py: side B must not be hard (every hard player would see)")
     arena.make_bot = oracle_bots(arena.make_bot)  # type: ignore[assignment]

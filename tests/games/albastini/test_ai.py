@@ -751,15 +751,8 @@ def test_side_rollout_counts_the_partner_for_one_side_only() -> None:
         assert decide("hard", new_deal(4, 2, 0, seed=3).view(1, history=True), seed=1,
                       iterations=4, rollout=rollout).startswith(("bid:", "pass"))
         for seed in range(2):
-            deal = new_deal(4, 2, seed, seed=seed)
             bots = [make_player("hard", seed=s, iterations=3, rollout=rollout) for s in range(4)]
-            while deal.phase != "finished":
-                seat = deal.to_act
-                assert seat is not None
-                view = deal.view(seat, history=True)
-                action = bots[seat].choose(view)
-                assert action.code in view["legal"]
-                deal.apply(action)
+            play_with(new_deal(4, 2, seed, seed=seed), bots)
 
 
 def _first_play_view(mode: str) -> dict[str, Any]:

@@ -11,6 +11,7 @@ from albastini.games.albastini import new_deal
 from albastini.games.albastini.kernel import card_int
 
 from ..bench_modules import load_bench
+from .test_ai import play_with
 
 oracle = load_bench("oracle")
 
@@ -32,13 +33,7 @@ def play_seeing(seed: int, spy: list[tuple[int, Any, Any]]) -> None:
             return world
 
         bot.true_world = spying
-    while deal.phase != "finished":
-        seat = deal.to_act
-        assert seat is not None
-        view = deal.view(seat, history=True)
-        action = bots[seat].choose(view)
-        assert action.code in view["legal"]
-        deal.apply(action)
+    play_with(deal, bots)
 
 
 def ints(cards: Any) -> list[int]:
