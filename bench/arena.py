@@ -556,7 +556,8 @@ def root_options(args: argparse.Namespace) -> dict[str, Any]:
              "play": args.play_alb, "explore": args.explore_alb,
              "paired": None if args.paired_alb is None else args.paired_alb == "on",
              "widen": None if args.widen_alb is None else args.widen_alb == "on",
-             "replies": args.replies_alb}
+             "replies": args.replies_alb,
+             "deep": None if args.deep_alb is None else args.deep_alb == "on"}
     return {k: v for k, v in given.items() if v is not None}
 
 
@@ -679,6 +680,10 @@ def main(argv: list[str] | None = None) -> None:
                         help="albastini search, --play-alb ismcts: the opponent's plays "
                              "searched in the tree (tree, the default) or the rollout "
                              "policy's in each sampled deal (policy)")
+    parser.add_argument("--deep-alb", default=None, choices=["on", "off"],
+                        help="albastini search, more than two sides: play the expert's exact "
+                             "endgame once the stock is out (on) or roll it out (off, the "
+                             "default)")
     parser.add_argument("--ass-hard", default=None, metavar="NAME=V,...",
                         help="ass: attributes set on the search player (hard), e.g. "
                              "careful=1 (its variants, see SearchPlayer)")

@@ -812,3 +812,34 @@ def test_the_margin_scores_a_close_loss_above_a_heavy_one_and_any_win_above_both
     win = margin_score([25, 24, 20, 20, 16, 15], 0, 1, 4.0)
     assert close - heavy == pytest.approx(4.0 * 38 / 120 + 38 / 240)
     assert win > close > heavy
+
+
+def test_deep_option_plays_the_experts_exact_endgame_with_three_players() -> None:
+    """Bench option ``deep``: with more than two sides, once the stock is out and the endgame
+    is small, hard plays the card of ``terms.deep_endgame`` (the expert's exact endgame);
+    every card it plays in a whole deal is legal."""
+    import random
+
+    from albastini.games.albastini.ai.core import read_view
+    from albastini.games.albastini.ai.heuristic import best_card
+    from albastini.games.albastini.ai.terms import deep_endgame
+    from albastini.games.albastini.kernel import CODES
+
+    checked = 0
+    for seed in range(3):
+        deal = new_deal(3, 1, seed % 3, seed=70 + seed)
+        bots = [make_player("greedy", seed=s) for s in range(3)]
+        while deal.phase != "finished":
+            seat = deal.to_act
+            assert seat is not None
+            view = deal.view(seat, history=True)
+            if deal.phase == "playing":
+                exact = deep_endgame(read_view(view), random.Random(5))
+                hard = make_player("hard", seed=5, iterations=3, deep=True)
+                action = hard.choose(view)
+                assert action.code in view["legal"]
+                if exact:
+                    assert action.code == f"play:{CODES[best_card(exact, read_view(view).trump)]}"
+                    checked += 1
+            deal.apply(bots[seat].choose(view))
+    assert checked > 0

@@ -43,7 +43,7 @@ OPTIONS: dict[str, frozenset[str]] = {
     "heuristic": frozenset({"endgame_samples"}),
     "search": frozenset({"time_ms", "iterations", "rollout", "root", "z", "weight", "margin",
                           "infer", "horizon", "play", "explore", "paired",
-                          "widen", "replies"}),
+                          "widen", "replies", "deep"}),
 }
 _CLASSES: dict[str, type[Player]] = {
     "random": RandomPlayer,
@@ -74,7 +74,8 @@ def make_player(level: str, *, seed: int | None = None, **options: Any) -> Playe
     ``infer`` (search, heads-up: 1 samples the hidden cards weighted by what the opponent's
     bid and follows reveal, ``infer.facts``; 2 also by ``infer.lead_check``), ``horizon``
     (search, two sides: stop each rollout that many rounds on and score it in card points,
-    ``sim.horizon_rollout``; 0, the default, plays the deal out),
+    ``sim.horizon_rollout``; 0, the default, plays the deal out), ``deep`` (search, more
+    than two sides: the expert's exact endgame once the stock is out, a bench option),
     ``endgame_samples`` (heuristic: sampled placements averaged in a small endgame). A level
     ignores the options of the other levels. Raises ValueError for an unknown level or option
     or a bad option value.

@@ -31,7 +31,7 @@ from .sim import (
     solve_size,
     team_rollout,
 )
-from .terms import expert_values, leaf_values
+from .terms import deep_endgame, expert_values, leaf_values
 
 #: Largest endgame (product of hand-size factorials) searched exactly.
 EXACT_SIZE = 20_000
@@ -120,6 +120,8 @@ class SearchPlayer(Player):
     ``rollout="rival"`` plays the opponent by the expert's rules in the rollouts. Bench
     option (issue 29, sixth round): ``horizon`` H > 0 stops each rollout H rounds on and
     scores it in card points, the hands' worth included (``sim.horizon_rollout``, two sides).
+    Bench option (twelfth round): ``deep`` plays the expert's exact endgame
+    (``terms.deep_endgame``, everyone else against this seat) with more than two sides.
     Bench option (ninth round, not better): ``play="ismcts"`` scores the cards heads-up while
     there is a stock by a tree of the public plays (:meth:`tree`, :mod:`.ismcts`) instead of
     plain rollouts, with ``explore``, ``paired``, ``widen`` and ``replies`` its settings.
@@ -151,6 +153,7 @@ class SearchPlayer(Player):
         paired: bool = True,
         widen: bool = True,
         replies: str = "tree",
+        deep: bool = False,
     ) -> None:
         super().__init__(seed)
         if (time_ms is not None and time_ms <= 0) or (iterations is not None and iterations < 1):
@@ -186,6 +189,7 @@ class SearchPlayer(Player):
         self.paired = paired
         self.widen = widen
         self.replies = replies
+        self.deep = deep
         self._sq: dict[int, float] = {}
         self.last_samples = 0
 
@@ -200,6 +204,11 @@ class SearchPlayer(Player):
         self.worlds = self.iterations
         if self.default_budget and k.players == 4 and k.teams == 2:
             self.worlds = ITERATIONS_PAIRS
+        if self.deep and k.teams > 2:
+            # bench option: the expert's exact endgame, everyone else against this seat
+            exact = deep_endgame(k, self.rng)
+            if exact:
+                return play_action(best_card(exact, k.trump))
         root = self.root
         if root == "auto":
             root = "hybrid" if k.players == 2 else "search"
