@@ -682,8 +682,8 @@ def main(argv: list[str] | None = None) -> None:
                              "policy's in each sampled deal (policy)")
     parser.add_argument("--deep-alb", default=None, choices=["on", "off"],
                         help="albastini search, more than two sides: play the expert's exact "
-                             "endgame once the stock is out (on) or roll it out (off, the "
-                             "default)")
+                             "endgame once the stock is out (on; the default with 3 and 4 "
+                             "solo) or roll it out (off; the default with 5, 6 solo, 6 pairs)")
     parser.add_argument("--ass-hard", default=None, metavar="NAME=V,...",
                         help="ass: attributes set on the search player (hard), e.g. "
                              "careful=1 (its variants, see SearchPlayer)")

@@ -800,6 +800,10 @@ def test_hard_weighs_the_margin_with_three_or_more_players_each_on_their_own(mod
     assert isinstance(hard, SearchPlayer) and isinstance(given, SearchPlayer)
     assert hard.margin_for(k) == (MARGIN_MANY if mode in ("3", "4 solo", "5", "6 solo") else 0.0)
     assert given.margin_for(k) == 0.5
+    # and the expert's exact endgame by default with three or four players each on their own
+    assert hard.deep_for(k) == (mode in ("3", "4 solo"))
+    deep = make_player("hard", seed=1, deep=True)
+    assert isinstance(deep, SearchPlayer) and deep.deep_for(k) == (k.teams > 2)
 
 
 def test_the_margin_scores_a_close_loss_above_a_heavy_one_and_any_win_above_both() -> None:
@@ -814,10 +818,10 @@ def test_the_margin_scores_a_close_loss_above_a_heavy_one_and_any_win_above_both
     assert win > close > heavy
 
 
-def test_deep_option_plays_the_experts_exact_endgame_with_three_players() -> None:
-    """Bench option ``deep``: with more than two sides, once the stock is out and the endgame
-    is small, hard plays the card of ``terms.deep_endgame`` (the expert's exact endgame);
-    every card it plays in a whole deal is legal."""
+def test_hard_plays_the_experts_exact_endgame_with_three_players() -> None:
+    """With three players, once the stock is out and the endgame is small, hard (by default)
+    plays the card of ``terms.deep_endgame`` (the expert's exact endgame); every card it
+    plays in a whole deal is legal."""
     import random
 
     from albastini.games.albastini.ai.core import read_view
@@ -835,7 +839,7 @@ def test_deep_option_plays_the_experts_exact_endgame_with_three_players() -> Non
             view = deal.view(seat, history=True)
             if deal.phase == "playing":
                 exact = deep_endgame(read_view(view), random.Random(5))
-                hard = make_player("hard", seed=5, iterations=3, deep=True)
+                hard = make_player("hard", seed=5, iterations=3)
                 action = hard.choose(view)
                 assert action.code in view["legal"]
                 if exact:

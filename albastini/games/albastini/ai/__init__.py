@@ -75,7 +75,8 @@ def make_player(level: str, *, seed: int | None = None, **options: Any) -> Playe
     bid and follows reveal, ``infer.facts``; 2 also by ``infer.lead_check``), ``horizon``
     (search, two sides: stop each rollout that many rounds on and score it in card points,
     ``sim.horizon_rollout``; 0, the default, plays the deal out), ``deep`` (search, more
-    than two sides: the expert's exact endgame once the stock is out, a bench option),
+    than two sides: the expert's exact endgame once the stock is out; by default with three
+    or four players each on their own),
     ``endgame_samples`` (heuristic: sampled placements averaged in a small endgame). A level
     ignores the options of the other levels. Raises ValueError for an unknown level or option
     or a bad option value.

@@ -120,8 +120,9 @@ class SearchPlayer(Player):
     ``rollout="rival"`` plays the opponent by the expert's rules in the rollouts. Bench
     option (issue 29, sixth round): ``horizon`` H > 0 stops each rollout H rounds on and
     scores it in card points, the hands' worth included (``sim.horizon_rollout``, two sides).
-    Bench option (twelfth round): ``deep`` plays the expert's exact endgame
-    (``terms.deep_endgame``, everyone else against this seat) with more than two sides.
+    With three or four players each on their own, once the stock is out and the endgame is
+    small, it plays the expert's exact endgame (``terms.deep_endgame``, everyone else against
+    this seat; ``deep``, :meth:`deep_for`).
     Bench option (ninth round, not better): ``play="ismcts"`` scores the cards heads-up while
     there is a stock by a tree of the public plays (:meth:`tree`, :mod:`.ismcts`) instead of
     plain rollouts, with ``explore``, ``paired``, ``widen`` and ``replies`` its settings.
@@ -153,7 +154,7 @@ class SearchPlayer(Player):
         paired: bool = True,
         widen: bool = True,
         replies: str = "tree",
-        deep: bool = False,
+        deep: bool | None = None,
     ) -> None:
         super().__init__(seed)
         if (time_ms is not None and time_ms <= 0) or (iterations is not None and iterations < 1):
@@ -204,8 +205,7 @@ class SearchPlayer(Player):
         self.worlds = self.iterations
         if self.default_budget and k.players == 4 and k.teams == 2:
             self.worlds = ITERATIONS_PAIRS
-        if self.deep and k.teams > 2:
-            # bench option: the expert's exact endgame, everyone else against this seat
+        if self.deep_for(k):
             exact = deep_endgame(k, self.rng)
             if exact:
                 return play_action(best_card(exact, k.trump))
@@ -231,6 +231,18 @@ class SearchPlayer(Player):
         if ref is not None and root == "prior":
             values = {c: v + self.weight * guide[c] / 120.0 for c, v in values.items()}
         return play_action(best_card(values, k.trump))
+
+    def deep_for(self, k: Knowledge) -> bool:
+        """Whether this decision plays the expert's exact endgame once the stock is out:
+        ``deep`` if given (more than two sides only), else with three or four players each
+        on their own, where it measured ahead of the rollouts against normal and the expert
+        (bench/README.md, issue 29, twelfth round; with five and six players the same kind
+        of solve was no better in issue 20)."""
+        if k.teams <= 2:
+            return False
+        if self.deep is not None:
+            return self.deep
+        return k.team_size == 1 and k.players <= 4
 
     def margin_for(self, k: Knowledge) -> float:
         """The weight of the card-point margin in this decision's rollout scores: ``margin``
