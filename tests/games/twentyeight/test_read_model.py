@@ -69,7 +69,7 @@ def test_a_defender_reading_both_keeps_worlds_explaining_both() -> None:
         bot = SearchPlayer(seed=seed, iterations=4)
         bot.read_plays = bot.read_partner = 1e-9
         bot.read_model = "either"
-        world = bot.both_world(k, history)
+        world = bot.partner_world(k, history, opponents=True)
         assert sorted(c for h in world.hands[k.seat] for c in h) == sorted(k.hand)
         models = READ_MODELS["either"]
         opponents = play_weight(world, k, history, 1e-9, models=models)
@@ -89,7 +89,7 @@ def test_hard_reading_by_each_model_plays_legal_codes() -> None:
 
 def test_the_arena_sets_the_read_model() -> None:
     bot = arena.make_bot("twentyeight", "hard", 1, {
-        "reads": 0.5, "partner": 0.5, "read_model": "either", "iterations": 2})
+        "read_plays": 0.5, "read_partner": 0.5, "read_model": "either", "iterations": 2})
     assert isinstance(bot, SearchPlayer)
     assert (bot.read_plays, bot.read_partner, bot.read_model) == (0.5, 0.5, "either")
     bot = arena.make_bot("twentyeight", "hard", 1, {"iterations": 2})

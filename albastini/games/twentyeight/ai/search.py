@@ -97,11 +97,6 @@ AUCTION_EDGE = (0.0, 0.0)
 #: What :attr:`SearchPlayer.defence_rollout` may be: the play's rollouts as in any other
 #: decision; the bidding side's seats by the careful rule; every seat by it.
 DEFENCE_ROLLOUTS = ("fair", "bidder", "all")
-#: The models a play is read by (:attr:`SearchPlayer.read_model`): a play with a choice
-#: counts against a world when none of its policies would have made it there. ``"careful"``:
-#: the expert's trick rules; ``"fair"``: :func:`fair_policy`, this player's own rollouts
-#: (what its partner's search plays out); ``"either"``: a play that either would make.
-READ_MODELS: dict[str, tuple[Callable[[K.State], int], ...]] = {}
 #: Worlds in which the others' plays so far are replayed to decide which seats the gated
 #: rollout plays by the careful rule (:meth:`SearchPlayer.careful_seats`).
 GATE_WORLDS = 8
@@ -315,8 +310,13 @@ def gated_rollout(careful: int) -> Callable[[K.State], None]:
 #: against the expert and fewer against normal, Twenty-Eight round 5).
 ROLLOUT: list[Callable[[K.State], int]] = [fair_policy]
 
-READ_MODELS.update(careful=(careful_policy,), fair=(fair_policy,),
-                   either=(fair_policy, careful_policy))
+#: The models a play is read by (:attr:`SearchPlayer.read_model`): a play with a choice
+#: counts against a world when none of its policies would have made it there. ``"careful"``:
+#: the expert's trick rules; ``"fair"``: :func:`fair_policy`, this player's own rollouts
+#: (what its partner's search plays out); ``"either"``: a play that either would make.
+READ_MODELS: dict[str, tuple[Callable[[K.State], int], ...]] = {
+    "careful": (careful_policy,), "fair": (fair_policy,),
+    "either": (fair_policy, careful_policy)}
 
 #: The rollout policies by name, for the bench (``arena.py --rollout28``).
 ROLLOUTS: dict[str, Callable[[K.State], int]] = {
@@ -724,31 +724,17 @@ class SearchPlayer(NormalPlayer):
         return self.kept_world(k, lambda st, stop: play_weight(
             st, k, history, self.read_plays, stop_below=stop, seats=seats, models=models))
 
-    def partner_world(self, k: Knowledge, history: list[tuple[int, int]]) -> K.State:
+    def partner_world(self, k: Knowledge, history: list[tuple[int, int]],
+                      opponents: bool = False) -> K.State:
         """A world for ``k`` kept with :attr:`read_partner` to the power of this seat's
-        partners' plays so far (``history``, :func:`.reads.public_plays`) that the careful
-        rule would not have made in it; the likeliest of :data:`TRIES` when none is kept."""
-        partners = self.partner_mask(k)
+        partners' plays so far (``history``, :func:`.reads.public_plays`) that the read
+        model (:attr:`read_model`) would not have made in it, and with ``opponents`` times
+        :meth:`read_world`'s chance (the opponents' plays, :attr:`read_plays`); the likeliest
+        of :data:`TRIES` when none is kept."""
         models = READ_MODELS[self.read_model]
+        miss = self.read_plays if opponents else 1.0  # 1: the opponents' plays not read
         return self.kept_world(k, lambda st, stop: play_weight(
-            st, k, history, self.read_partner, opponents_only=False, stop_below=stop,
-            seats=partners, models=models))
-
-    def partner_mask(self, k: Knowledge) -> int:
-        """This seat's partners, a bit mask of seats."""
-        partners = 0
-        for s in range(k.players):
-            if s != k.seat and k.side(s) == k.side(k.seat):
-                partners |= 1 << s
-        return partners
-
-    def both_world(self, k: Knowledge, history: list[tuple[int, int]]) -> K.State:
-        """A world for ``k`` kept with the product of :meth:`read_world`'s chance (the
-        opponents' plays, :attr:`read_plays`) and :meth:`partner_world`'s (the partner's,
-        :attr:`read_partner`); the likeliest of :data:`TRIES` when none is kept."""
-        models = READ_MODELS[self.read_model]
-        return self.kept_world(k, lambda st, stop: play_weight(
-            st, k, history, self.read_plays, stop_below=stop, models=models,
+            st, k, history, miss, stop_below=stop, models=models,
             partner_miss=self.read_partner))
 
     def kept_world(self, k: Knowledge, weight: Callable[[K.State, float], float]
@@ -819,7 +805,9 @@ class SearchPlayer(NormalPlayer):
         said = speeches(k)
         weigh = bool(said) or (k.face_down and k.seat != k.bidder)
         played = played_by_seat(k)
-        history = public_plays(k) if self.read_plays or self.careful_gate is not None else []
+        plays = (public_plays(k) if self.read_plays or self.read_partner
+                 or self.careful_gate is not None else [])
+        history = plays if self.read_plays or self.careful_gate is not None else []
         gated = self.careful_seats(k, history)
         self.last_careful = gated
         play_out = gated_rollout(gated) if self.careful_gate is not None else rollout
@@ -834,15 +822,13 @@ class SearchPlayer(NormalPlayer):
         # exactly, or none is
         exact = (not k.thani
                  and K.MODE_SIZES[(k.players, k.team_size)] - len(k.tricks) <= self.exact_tricks)
-        partner_plays = (public_plays(k) if self.read_partner and k.side(k.seat) == 1
-                         and k.n_teams == 2 and (not history or self.careful_gate is None)
-                         else [])
+        # a defender reads its partner's plays too (and the opponents' unless the gate does)
+        partner = bool(self.read_partner and k.side(k.seat) == 1 and k.n_teams == 2
+                       and plays and (not history or self.careful_gate is None))
         done = 0
         while more(done):
-            if partner_plays and history:
-                world = self.both_world(k, history)
-            elif partner_plays:
-                world = self.partner_world(k, partner_plays)
+            if partner:
+                world = self.partner_world(k, plays, opponents=bool(history))
             else:
                 world = (self.read_world(k, history,
                                          gated if self.careful_gate is not None else -1)
