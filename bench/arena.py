@@ -118,6 +118,14 @@ CARD_ORDER_28 = {c.code: c.index for c in t28.CARDS}
 AUCTION_ROLLOUTS_28 = {"auction": "careful", "auctionmin": "min", "auctionmean": "mean"}
 
 
+#: Twenty-Eight hard's attributes the command line sets as they are: argument -> attribute
+#: of its ``SearchPlayer``, which is also the name of ``make_bot``'s option for it.
+ATTRS_28 = {"reads28": "read_plays", "defence28": "defence_rollout",
+            "hidden28": "hidden_defence", "hiddenworlds28": "hidden_worlds",
+            "weakfd28": "weaker_face_down", "partner28": "read_partner",
+            "readmodel28": "read_model"}
+
+
 def make_bot(game: str, level: str, seed: int, options: dict[str, Any]) -> Any:
     """A player of ``game`` for an arena side: ``expert`` (bench/experts/) or any level or
     kind the game's own ``make_player`` knows."""
@@ -132,14 +140,8 @@ def make_bot(game: str, level: str, seed: int, options: dict[str, Any]) -> Any:
         weakest = opts.pop("weakest", None)
         model_trump = opts.pop("model_trump", None)
         rollout = opts.pop("rollout", None)
-        reads = opts.pop("reads", None)
         edge = opts.pop("edge", None)
-        defence = opts.pop("defence", None)
-        hidden = opts.pop("hidden", None)
-        hidden_worlds = opts.pop("hidden_worlds", None)
-        weak_fd = opts.pop("weak_fd", None)
-        partner = opts.pop("partner", None)
-        read_model = opts.pop("read_model", None)
+        attrs = {name: opts.pop(name) for name in ATTRS_28.values() if name in opts}
         if rollout is not None:
             # the rollout policy is the search module's (one per process: only hard uses it);
             # "gated": fair_policy, and the careful rule for the seats that play by it
@@ -160,8 +162,6 @@ def make_bot(game: str, level: str, seed: int, options: dict[str, Any]) -> Any:
                 bot.TRUMP_WEAKEST = True
             if model_trump:
                 bot.TRUMP_BY_MODEL = True
-            if reads is not None:
-                bot.read_plays = reads
             if rollout in ("gated", "gatedopp"):
                 bot.careful_gate = 0.0
                 bot.gate_partners = rollout == "gated"
@@ -169,18 +169,8 @@ def make_bot(game: str, level: str, seed: int, options: dict[str, Any]) -> Any:
                 bot.auction_rollout = AUCTION_ROLLOUTS_28[rollout]
             if edge is not None:
                 bot.auction_edge = edge
-            if defence is not None:
-                bot.defence_rollout = defence
-            if hidden is not None:
-                bot.hidden_defence = hidden
-            if hidden_worlds is not None:
-                bot.hidden_worlds = hidden_worlds
-            if weak_fd is not None:
-                bot.weaker_face_down = weak_fd
-            if partner is not None:
-                bot.read_partner = partner
-            if read_model is not None:
-                bot.read_model = read_model
+            for name, value in attrs.items():  # ATTRS_28's
+                setattr(bot, name, value)
         return bot
     if game == "cassino":
         opts = dict(options)
@@ -863,23 +853,12 @@ def main(argv: list[str] | None = None) -> None:
                 opts28["model_trump"] = True
             if twenty_eight and args.rollout28:
                 opts28["rollout"] = args.rollout28
-            if twenty_eight and args.reads28 is not None:
-                opts28["reads"] = args.reads28
             if twenty_eight and args.edge28 is not None:
                 bid_edge, _, def_edge = args.edge28.partition(",")
                 opts28["edge"] = (float(bid_edge), float(def_edge or bid_edge))
-            if twenty_eight and args.defence28 is not None:
-                opts28["defence"] = args.defence28
-            if twenty_eight and args.hidden28 is not None:
-                opts28["hidden"] = args.hidden28
-            if twenty_eight and args.hiddenworlds28 is not None:
-                opts28["hidden_worlds"] = args.hiddenworlds28
-            if twenty_eight and args.weakfd28 is not None:
-                opts28["weak_fd"] = args.weakfd28
-            if twenty_eight and args.partner28 is not None:
-                opts28["partner"] = args.partner28
-            if twenty_eight and args.readmodel28 is not None:
-                opts28["read_model"] = args.readmodel28
+            if twenty_eight:
+                opts28.update({attr: getattr(args, arg) for arg, attr in ATTRS_28.items()
+                               if getattr(args, arg) is not None})
             options[lv] = opts28
         elif not twenty_eight and DIFFICULTIES.get(lv, lv) == "search":
             # the player's own budget (a fixed number of samples, a time cap) unless given

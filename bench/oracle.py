@@ -35,6 +35,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -43,6 +44,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from albastini.games.albastini.ai import search as search_alb
 from albastini.games.albastini.ai.core import Knowledge as KnowledgeAlb
+from albastini.games.albastini.ai.heuristic import sample_sim
 from albastini.games.albastini.ai.search import SearchPlayer as SearchPlayerAlb
 from albastini.games.albastini.fast import FastDeal
 from albastini.games.albastini.kernel import card_int
@@ -209,29 +211,15 @@ class OracleAlb(SearchPlayerAlb):
         return others
 
     def true_world(self, k: KnowledgeAlb, rng: Any) -> FastDeal:
-        """A world with the seen seats' true hands, the rest sampled as hard samples it."""
+        """A world with the seen seats' true hands, the rest sampled as hard samples it (its
+        own sampler, told those hands as known cards with no unknown slot)."""
         hands_now = self.truth._hands  # the deal's hands as they stand (bench only)
-        seen = self.seen(k)
-        truth = {s: [card_int(c) for c in hands_now[s]] for s in seen}
+        truth = {s: [card_int(c) for c in hands_now[s]] for s in self.seen(k)}
         placed = {c for h in truth.values() for c in h}
-        pool = [c for c in k.unknown if c not in placed]
-        rng.shuffle(pool)
-        hands: list[list[int]] = []
-        i = 0
-        for s in range(k.players):
-            if s == k.seat:
-                hands.append(list(k.hand))
-            elif s in truth:
-                hands.append(truth[s])
-            else:
-                take = k.slots[s]
-                hands.append([*k.known[s], *pool[i:i + take]])
-                i += take
-        stock = pool[i:i + k.stock_hidden]
-        if k.face_up is not None:
-            stock.append(k.face_up)
-        return FastDeal.from_parts(k.players, k.team_size, k.trump, hands, stock, k.leader,
-                                   k.current, k.eaten)
+        told = replace(k, known=[truth.get(s, k.known[s]) for s in range(k.players)],
+                       slots=[0 if s in truth else k.slots[s] for s in range(k.players)],
+                       unknown=[c for c in k.unknown if c not in placed])
+        return sample_sim(told, rng)
 
     def _choose(self, view: dict[str, Any]) -> Any:
         def seeing(k: KnowledgeAlb, found: Any, rng: Any, tries: int = 0,
@@ -293,6 +281,19 @@ def truthful_new_deal(new_deal: Callable[..., Any]) -> Callable[..., Any]:
     return deal
 
 
+def take_choice(args: list[str], flag: str, choices: tuple[str, ...]) -> str | None:
+    """The value given after ``flag``, one of ``choices`` (both taken out of ``args``), or
+    None when ``flag`` is not there; exits with a message when it is not one of them."""
+    if flag not in args:
+        return None
+    i = args.index(flag)
+    value = args[i + 1] if i + 1 < len(args) else ""
+    if value not in choices:
+        raise SystemExit(f"oracle.py: {flag} {', '.join(choices[:-1])} or {choices[-1]}")
+    del args[i:i + 2]
+    return value
+
+
 def take_span(args: list[str], flag: str, what: str) -> tuple[int, int] | None:
     """The span ``N`` or ``N-M`` given after ``flag`` (both taken out of ``args``), or None
     when ``flag`` is not there; exits with a message when the span is not one."""
@@ -310,13 +311,9 @@ def main(argv: list[str] | None = None) -> None:
     """Run the arena with side A's hard player seeing the cards (``--sees auction|play``:
     Twenty-Eight's auction or play decisions only)."""
     args = list(sys.argv[1:] if argv is None else argv)
-    if "--sees" in args:
-        i = args.index("--sees")
-        sees = args[i + 1] if i + 1 < len(args) else ""
-        if sees not in ("auction", "play", "all"):
-            raise SystemExit("oracle.py: --sees auction, play or all")
+    sees = take_choice(args, "--sees", ("auction", "play", "all"))
+    if sees is not None:
         Oracle28.sees = sees
-        del args[i:i + 2]
     if "--after" in args:
         i = args.index("--after")
         OracleCas.after = int(args[i + 1])
@@ -324,13 +321,9 @@ def main(argv: list[str] | None = None) -> None:
     tricks = take_span(args, "--tricks-ass", "tricks")
     if tricks is not None:
         OracleAss.tricks = tricks
-    if "--sees-alb" in args:
-        i = args.index("--sees-alb")
-        sees = args[i + 1] if i + 1 < len(args) else ""
-        if sees not in ("all", "partner", "opponents"):
-            raise SystemExit("oracle.py: --sees-alb all, partner or opponents")
+    sees = take_choice(args, "--sees-alb", ("all", "partner", "opponents"))
+    if sees is not None:
         OracleAlb.sees = sees
-        del args[i:i + 2]
     rounds = take_span(args, "--rounds-alb", "rounds")
     if rounds is not None:
         OracleAlb.rounds = rounds

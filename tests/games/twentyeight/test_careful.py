@@ -128,7 +128,7 @@ def test_the_arena_sets_the_rollout_and_the_reading_on_hard() -> None:
     saved = search.ROLLOUT[0]
     try:
         bot = arena.make_bot("twentyeight", "hard", 1,
-                             {"rollout": "careful", "reads": 0.1, "iterations": 2})
+                             {"rollout": "careful", "read_plays": 0.1, "iterations": 2})
         assert search.ROLLOUT[0] is careful_policy
         assert isinstance(bot, SearchPlayer) and bot.read_plays == 0.1
     finally:

@@ -148,8 +148,8 @@ def test_hard_with_the_defence_options_plays_legal_codes() -> None:
 
 def test_the_arena_sets_the_defence_options() -> None:
     bot = arena.make_bot("twentyeight", "hard", 1, {
-        "defence": "bidder", "hidden": "fair", "hidden_worlds": 2.0, "weak_fd": 0.2,
-        "partner": 0.5, "iterations": 2})
+        "defence_rollout": "bidder", "hidden_defence": "fair", "hidden_worlds": 2.0,
+        "weaker_face_down": 0.2, "read_partner": 0.5, "iterations": 2})
     assert isinstance(bot, SearchPlayer)
     assert (bot.defence_rollout, bot.hidden_defence, bot.hidden_worlds,
             bot.weaker_face_down, bot.read_partner) == ("bidder", "fair", 2.0, 0.2, 0.5)
