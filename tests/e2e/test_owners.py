@@ -11,7 +11,6 @@ import asyncio
 import os
 import signal
 import socket
-import sys
 from pathlib import Path
 
 import asyncpg
@@ -22,20 +21,11 @@ from albastini.store.postgres.owner import SHARD_LOCK
 from tests.doubles import PostgresServer
 from tests.e2e.conftest import match_with_computers
 from tests.e2e.test_clusters import my_moves, play
-from tests.e2e.test_processes import Stderr, alive, descendants
+from tests.e2e.test_processes import Stderr, alive, descendants, run_bot_py
 from tests.fakediscord import FakeDiscord
 from tests.test_runner import ROOT, env_for
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
-
-
-async def run_bot_py(env: dict[str, str], cwd: Path, *args: str) -> asyncio.subprocess.Process:
-    """bot.py with its stderr read by the test, its stdout (empty) to /dev/null: an unread
-    pipe would keep the process's transport open past the test's event loop."""
-    return await asyncio.create_subprocess_exec(
-        sys.executable, str(ROOT / "bot.py"), *args, cwd=cwd, env=env,
-        stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE,
-    )  # fmt: skip
 
 
 async def test_a_second_process_for_served_shards_refuses_or_waits_and_takes_over(

@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 import os
 import re
 import signal
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -20,7 +22,7 @@ from bot import AlbastiniBot
 from tests.e2e.conftest import assert_clean, enabled_moves, match_with_computers, table_of
 from tests.e2e.test_courier import _my_move
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
-from tests.test_runner import TOKEN, env_for, run_bot_py
+from tests.test_runner import ROOT, TOKEN, env_for
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
 
@@ -72,6 +74,16 @@ def workers(pid: int) -> set[int]:
 
 
 # ---------------------------------------------------------------------- a bot with a hard move
+async def run_bot_py(env: dict[str, str], cwd: Path, *args: str) -> asyncio.subprocess.Process:
+    """bot.py with its stderr read by the test (:class:`Stderr`), its stdout (empty) to
+    /dev/null: an unread pipe would keep the process's transport open past the test's event
+    loop."""
+    return await asyncio.create_subprocess_exec(
+        sys.executable, str(ROOT / "bot.py"), *args, cwd=cwd, env=env,
+        stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+
+
 async def start_with_a_hard_move(
     fake: FakeDiscord, neema: FakeUser, proc: asyncio.subprocess.Process
 ) -> FakeMessage:
@@ -241,3 +253,28 @@ async def test_hard_computers_keep_playing_after_their_worker_is_killed(
     assert tracebacks == []
     warnings = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
     assert warnings == ["a computer player worker process died; started a new one"]
+
+
+def test_a_bot_run_and_stopped_here_leaves_nothing_open_for_after_its_loop(tmp_path: Path) -> None:
+    """The harness itself: a bot.py started and stopped as these tests do leaves no pipe of
+    its process open once its event loop has closed. An open one is closed by the garbage
+    collector later, in whatever test is running then, which fails inside the transport's
+    ``__del__`` ("Event loop is closed") and is reported against that innocent test."""
+
+    async def run_and_stop() -> None:
+        async with FakeDiscord() as fake:
+            proc = await run_bot_py(env_for(tmp_path / "a.db", **fake.env()), tmp_path)
+            stderr = Stderr(proc)
+            try:
+                await fake.wait_connected(timeout=30)
+            finally:
+                await stderr.stop()
+
+    unraisable: list[sys.UnraisableHookArgs] = []
+    hook, sys.unraisablehook = sys.unraisablehook, unraisable.append
+    try:
+        asyncio.run(run_and_stop())
+        gc.collect()
+    finally:
+        sys.unraisablehook = hook
+    assert [f"{u.exc_type.__name__}: {u.exc_value} in {u.object}" for u in unraisable] == []
