@@ -123,7 +123,7 @@ AUCTION_ROLLOUTS_28 = {"auction": "careful", "auctionmin": "min", "auctionmean":
 ATTRS_28 = {"reads28": "read_plays", "defence28": "defence_rollout",
             "hidden28": "hidden_defence", "hiddenworlds28": "hidden_worlds",
             "weakfd28": "weaker_face_down", "partner28": "read_partner",
-            "readmodel28": "read_model"}
+            "readmodel28": "read_model", "readwhen28": "read_when"}
 
 
 def make_bot(game: str, level: str, seed: int, options: dict[str, Any]) -> Any:
@@ -774,6 +774,10 @@ def main(argv: list[str] | None = None) -> None:
                              "plays by (default the player's: careful; fair: its own "
                              "rollout policy; either: a play either makes is no miss); with "
                              "both set a defender reads the opponents and its partner")
+    parser.add_argument("--readwhen28", default=None, choices=list(search28.READ_WHEN),
+                        help="twentyeight hard: when --reads28 and --partner28 read (default "
+                             "the player's: always; declaring: only while its side holds the "
+                             "contract, the defenders' plays)")
     parser.add_argument("--classify28", type=int, default=None, metavar="N",
                         help="twentyeight 4 pairs: print why each pack went as it did (who "
                              "bid with which cards, made or not) and N examples of the "
@@ -913,6 +917,7 @@ def main(argv: list[str] | None = None) -> None:
            and args.weakfd28 is not None else "")
         + (f", partner read {args.partner28}" if twenty_eight and args.partner28 else "")
         + (f", read by {args.readmodel28}" if twenty_eight and args.readmodel28 else "")
+        + (f", read when {args.readwhen28}" if twenty_eight and args.readwhen28 else "")
         + "".join(f", {k} {v}" for k, v in root_options(args).items() if not game)
         + (f", hard {args.ass_hard}" if is_ass and args.ass_hard else "")
     )

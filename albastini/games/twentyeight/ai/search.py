@@ -40,7 +40,9 @@ its weakest card weighed down, the partner's plays read) measured no better
 either the careful rule or this player's own rollout policy
 (:attr:`~SearchPlayer.read_model`) won a few deals against the expert, none against
 normal, and halves the worlds a decision sees (bench/README.md, Twenty-Eight twelfth
-round): a bench option too.
+round): a bench option too; so is reading only while this seat's side holds the contract
+(:attr:`~SearchPlayer.read_when`), which measured level with today's on fresh packs
+against both opponents (thirteenth round).
 """
 
 from __future__ import annotations
@@ -318,6 +320,10 @@ READ_MODELS: dict[str, tuple[Callable[[K.State], int], ...]] = {
     "careful": (careful_policy,), "fair": (fair_policy,),
     "either": (fair_policy, careful_policy)}
 
+#: When the plays are read (:attr:`SearchPlayer.read_when`): at every decision, or only
+#: while this seat's side holds the contract.
+READ_WHEN = ("always", "declaring")
+
 #: The rollout policies by name, for the bench (``arena.py --rollout28``).
 ROLLOUTS: dict[str, Callable[[K.State], int]] = {
     "fair": fair_policy,
@@ -467,6 +473,17 @@ class SearchPlayer(NormalPlayer):
         #: (:data:`READ_MODELS`; the bench's ``arena.py --readmodel28``). With both set, a
         #: defender reads the opponents and the partner together.
         self.read_model = "careful"
+        #: When :attr:`read_plays` and :attr:`read_partner` read (:data:`READ_WHEN`):
+        #: ``"always"`` (the default) or ``"declaring"``, only while this seat's side holds
+        #: the contract (then only the defenders' plays are read); as a defender every world
+        #: is sampled as without reading. The bench's ``arena.py --readwhen28``.
+        self.read_when = "always"
+
+    def reads_now(self, k: Knowledge) -> bool:
+        """Whether this decision reads the plays so far (:attr:`read_when`)."""
+        if self.read_when not in READ_WHEN:
+            raise ValueError(f"unknown read_when {self.read_when!r}")
+        return self.read_when == "always" or k.side(k.seat) == 0
 
     def _choose(self, view: Mapping[str, Any], legal: list[str]) -> str:
         start = perf_counter()
@@ -813,8 +830,10 @@ class SearchPlayer(NormalPlayer):
         play_out = gated_rollout(gated) if self.careful_gate is not None else rollout
         if self.defence_rollout != "fair" and k.side(k.seat) == 1:
             play_out = gated_rollout(self.defence_mask(k))
-        if not self.read_plays or (self.careful_gate is not None and not gated):
-            history = []  # not read, or the gate reads only the seats it rolls out carefully
+        if (not self.read_plays or (self.careful_gate is not None and not gated)
+                or not self.reads_now(k)):
+            # not read, or the gate reads only the seats it rolls out carefully, or not now
+            history = []
         fixed = self.iterations if worlds is None else worlds
         more = (self.samples(deadline, 0, 10**9) if fixed is None
                 else lambda done: done < fixed)
@@ -824,7 +843,8 @@ class SearchPlayer(NormalPlayer):
                  and K.MODE_SIZES[(k.players, k.team_size)] - len(k.tricks) <= self.exact_tricks)
         # a defender reads its partner's plays too (and the opponents' unless the gate does)
         partner = bool(self.read_partner and k.side(k.seat) == 1 and k.n_teams == 2
-                       and plays and (not history or self.careful_gate is None))
+                       and plays and (not history or self.careful_gate is None)
+                       and self.reads_now(k))
         done = 0
         while more(done):
             if partner:
@@ -879,6 +899,7 @@ class SearchPlayer(NormalPlayer):
         return [float(m) if ours else 1.0 - m for m in wins]
 
 
-__all__ = ["DEFENCE_ROLLOUTS", "ROLLOUT", "ROLLOUTS", "SearchPlayer", "fair_code",
-           "gated_rollout", "model_auction", "play_with", "policy", "rollout", "utility"]
+__all__ = ["DEFENCE_ROLLOUTS", "READ_MODELS", "READ_WHEN", "ROLLOUT", "ROLLOUTS",
+           "SearchPlayer", "fair_code", "gated_rollout", "model_auction", "play_with", "policy",
+           "rollout", "utility"]
 
