@@ -382,7 +382,10 @@ def _rollout(st: FastDeal, face: bool, rival: int = -1, rounds: int = 0,
     higher = _HIGHER
     ckr = _CK_RANK[trump]
     pens = _PEN[trump]
+    pop9 = _POP9
+    suit = SUIT
     tsh = 9 * trump
+    size = len(stock)
     after = _AFTER[n, teams]
     cur = st.current
     count = len(cur)
@@ -408,81 +411,85 @@ def _rollout(st: FastDeal, face: bool, rival: int = -1, rounds: int = 0,
         best_seat, best = winner_of(cur, trump)
         pts = sum(points[c] for _, c in cur)
     worth = _WORTH[trump]
+    # the last draw with two sides (``terms.face_up_term`` made certain): the round's losers
+    # draw the face-up trump, its winners the stock's other cards
+    face = face and teams == 2
     while True:
         hand = hands[seat]
-        my_team = seat % teams
-        # what the opponents still to play this round hold (``opp``), as one bit set
-        opps, partners = after[seat][count]
-        opp = 0
-        for s in opps:
-            opp |= masks[s]
-        # ``team``: the highest key in the round of the partners still to play (``pmax``)
-        # and of the opponents (``rmax``); a follower's round is safe when a partner takes
-        # back what the opponents after it could take (else both are 0, and that never is)
-        pmax = rmax = 0
-        if team and count and side in (-1, my_team):
-            both = 0
-            for s in partners:
-                both |= masks[s]
-            pmax = _top_key(both, tsh, lsh, top9)
-            rmax = _top_key(opp, tsh, lsh, top9)
         mine = masks[seat]
-        out = 0  # the cards still out of this hand (other hands, the stock)
-        pen_out = pen_top = _NO_PEN
-        tb = mine >> tsh & 511
-        if tb:
-            out = alive ^ mine
-            pen_out, pen_top = pens[_POP9[tb]][len(hand) + (len(stock) - pos) // n <= 2]
-        # the last draw with two sides (``terms.face_up_term`` made certain): the round's
-        # losers draw the face-up trump, its winners the stock's other cards
-        expert = seat == rival
-        last_draw = (face or expert) and teams == 2 and len(stock) - pos == n
-        swap = 0.0
-        if last_draw:
-            swap = sum(worth[x] for x in stock[pos:-1]) / (n - 1) - worth[stock[-1]]
-        top_v = -1e9
-        top_r = 99
         card = hand[0]
-        if count == 0:
-            for c in hand:
-                # nobody after holds a trump (a higher one) or a higher card of its suit
-                won = not opp & beat[c]
-                p = points[c]
-                ev = (p if won else -p) if p else 0.0
-                if expert and SUIT[c] != trump:
-                    # the follower sees the lead and banks its best higher card of the suit
-                    top = 0
-                    for x in hands[1 - seat]:
-                        if SUIT[x] == SUIT[c] and STRENGTH[x] > STRENGTH[c] and points[x] > top:
-                            top = points[x]
-                    ev -= top
-                if last_draw:
-                    ev += swap if won else -swap
-                if tb and SUIT[c] == trump:
-                    ev -= (pen_out if out & higher[c] else pen_top)[c]
-                if ev > top_v or (ev == top_v and ckr[c] < top_r):
-                    top_v = ev
-                    top_r = ckr[c]
-                    card = c
-        else:
-            kb = keys[best]
-            back = pmax > rmax  # a partner still to play takes back what the opponents add
-            # a partner's round is kept when no opponent after beats it; an opponent's round
-            # is the side's when a partner still to play beats it and every card the
-            # opponents after may add (``team``; else pmax is 0)
-            held = not opp & beat[best] if best_seat % teams == my_team else pmax > kb and back
-            for c in hand:
-                stake = pts + points[c]
-                won = (back or not opp & beat[c]) if keys[c] > kb else held
-                ev = stake if won else -stake
-                if last_draw:
-                    ev += swap if won else -swap
-                if tb and SUIT[c] == trump:
-                    ev -= (pen_out if out & higher[c] else pen_top)[c]
-                if ev > top_v or (ev == top_v and ckr[c] < top_r):
-                    top_v = ev
-                    top_r = ckr[c]
-                    card = c
+        # with one card there is nothing to price
+        if len(hand) > 1:
+            my_team = seat % teams
+            # what the opponents still to play this round hold (``opp``), as one bit set
+            opps, partners = after[seat][count]
+            opp = 0
+            for s in opps:
+                opp |= masks[s]
+            # ``team``: the highest key in the round of the partners still to play
+            # (``pmax``) and of the opponents (``rmax``); a follower's round is safe when a
+            # partner takes back what the opponents after it could take (else both are 0,
+            # and that never is)
+            pmax = rmax = 0
+            if team and count and side in (-1, my_team):
+                both = 0
+                for s in partners:
+                    both |= masks[s]
+                pmax = _top_key(both, tsh, lsh, top9)
+                rmax = _top_key(opp, tsh, lsh, top9)
+            out = 0  # the cards still out of this hand (other hands, the stock)
+            pen_out = pen_top = _NO_PEN
+            tb = mine >> tsh & 511
+            if tb:
+                out = alive ^ mine
+                pen_out, pen_top = pens[pop9[tb]][len(hand) + (size - pos) // n <= 2]
+            expert = seat == rival
+            last_draw = (face or (expert and teams == 2)) and size - pos == n
+            swap = 0.0
+            if last_draw:
+                swap = sum(worth[x] for x in stock[pos:-1]) / (n - 1) - worth[stock[-1]]
+            top_v = -1e9
+            top_r = 99
+            if count == 0:
+                for c in hand:
+                    # nobody after holds a trump (a higher one) or a higher card of its suit
+                    won = not opp & beat[c]
+                    p = points[c]
+                    ev: float = p if won else -p
+                    if expert and SUIT[c] != trump:
+                        # the follower sees the lead and banks its best higher card of the suit
+                        top = 0
+                        for x in hands[1 - seat]:
+                            if SUIT[x] == SUIT[c] and STRENGTH[x] > STRENGTH[c] and points[x] > top:
+                                top = points[x]
+                        ev -= top
+                    if last_draw:
+                        ev += swap if won else -swap
+                    if tb and suit[c] == trump:
+                        ev -= (pen_out if out & higher[c] else pen_top)[c]
+                    if ev > top_v or (ev == top_v and ckr[c] < top_r):
+                        top_v = ev
+                        top_r = ckr[c]
+                        card = c
+            else:
+                kb = keys[best]
+                back = pmax > rmax  # a partner still to play takes back what opponents add
+                # a partner's round is kept when no opponent after beats it; an opponent's
+                # round is the side's when a partner still to play beats it and every card
+                # the opponents after may add (``team``; else pmax is 0)
+                held = not opp & beat[best] if best_seat % teams == my_team else pmax > kb and back
+                for c in hand:
+                    stake = pts + points[c]
+                    won = (back or not opp & beat[c]) if keys[c] > kb else held
+                    ev = stake if won else -stake
+                    if last_draw:
+                        ev += swap if won else -swap
+                    if tb and suit[c] == trump:
+                        ev -= (pen_out if out & higher[c] else pen_top)[c]
+                    if ev > top_v or (ev == top_v and ckr[c] < top_r):
+                        top_v = ev
+                        top_r = ckr[c]
+                        card = c
         hand.remove(card)
         b = bit[card]
         masks[seat] = mine ^ b
