@@ -7,7 +7,8 @@ positions are the same where the trees choose alike):
 
     PYTHONPATH=. nice -n 10 .venv/bin/python bench/alb_speed.py --mode "4 pairs" --packs 4 \
         --seed 900 --iterations 200 --out new_1.json
-    PYTHONPATH=. .venv/bin/python bench/alb_speed.py --compare new_1.json new_2.json --base old_1.json old_2.json
+    PYTHONPATH=. .venv/bin/python bench/alb_speed.py --compare new_1.json new_2.json \
+        --base old_1.json old_2.json
 
 Each run writes, per position: the card chosen at ``--iterations`` worlds, that decision's
 CPU seconds (``time.process_time``), whether the stock still held a card per player, and
