@@ -847,3 +847,24 @@ def test_hard_plays_the_experts_exact_endgame_with_three_players() -> None:
                     checked += 1
             deal.apply(bots[seat].choose(view))
     assert checked > 0
+
+
+def test_the_rollouts_bit_set_tables_read_the_kernels_rules() -> None:
+    """The rollout prices a card from bit sets of the hands still to play: a card beats
+    ``c`` in a round ``c`` leads or wins exactly when its bit is in ``_BEAT[trump][c]``, and
+    ``_top_key`` of a set is the highest ``WIN_KEY`` among its cards."""
+    from albastini.games.albastini.ai.sim import _BEAT, _TOP9, _top_key
+    from albastini.games.albastini.kernel import CARDS, SUIT, WIN_KEY, beats
+
+    rng = random.Random(3)
+    for trump in range(4):
+        for c in range(CARDS):
+            for x in range(CARDS):
+                if x != c:
+                    assert bool(_BEAT[trump][c] >> x & 1) == beats(x, c, trump)
+        for _ in range(200):
+            led = rng.randrange(CARDS)
+            held = rng.sample(range(CARDS), rng.randrange(8))
+            cards = sum(1 << x for x in held)
+            top = max((WIN_KEY[trump][led][x] for x in held), default=0)
+            assert _top_key(cards, 9 * trump, 9 * SUIT[led], _TOP9) == top

@@ -43,7 +43,8 @@ EXACT_NODES = 60_000
 ITERATIONS = 100
 #: Sampled deals per decision by default in two pairs (4 pairs), capped by the same time:
 #: there the search is still limited by its sampling noise, and twice the deals fit in the
-#: cap (bench/README.md, issue 29, twelfth round).
+#: cap (bench/README.md, issue 29, twelfth round). 300, which fit in the same time once the
+#: rollouts got faster, played no better (thirteenth round).
 ITERATIONS_PAIRS = 200
 #: The weight of the card-point margin in a rollout's score by default with three or more
 #: players each on their own (``margin`` not given): there a seat wins one deal in three to

@@ -360,7 +360,11 @@ def _rollout(st: FastDeal, face: bool, rival: int = -1, rounds: int = 0,
     (:func:`rival_rollout`), -1 for none; ``rounds``: stop after that many rounds (0: play
     the deal out), ``st`` left at the next round's lead (:func:`horizon_rollout`); ``team``:
     a follower counts its partners still to play (:func:`team_rollout`), only on side
-    ``side`` if it is not -1."""
+    ``side`` if it is not -1.
+
+    Each hand is also kept as a bit set (``masks``), so what the seats still to play hold
+    (their best card of a suit, whether one beats a card) is a few int operations on the
+    union of their sets and a table, not a walk through their cards."""
     if st.finished:
         return st.eaten[:]
     n = st.players
@@ -371,121 +375,133 @@ def _rollout(st: FastDeal, face: bool, rival: int = -1, rounds: int = 0,
     pos = st.pos
     eaten = st.eaten
     by_lead = WIN_KEY[trump]
-    tkeys = by_lead[0]  # the key of a trump does not depend on the card led
+    points = POINTS
+    bit = _BIT
+    top9 = _TOP9
+    beat = _BEAT[trump]
+    higher = _HIGHER
+    ckr = _CK_RANK[trump]
+    pens = _PEN[trump]
+    pop9 = _POP9
+    suit = SUIT
+    tsh = 9 * trump
+    size = len(stock)
+    after = _AFTER[n, teams]
     cur = st.current
     count = len(cur)
     seat = st.to_act
-    # trumps not yet played, in hands or the stock, as a bit set
-    alive = 0
-    for h in hands:
+    masks = [0] * n
+    for s, h in enumerate(hands):
+        m = 0
         for c in h:
-            alive |= 1 << c
+            m |= bit[c]
+        masks[s] = m
+    # cards not yet played, in hands or the stock, as a bit set
+    alive = 0
+    for m in masks:
+        alive |= m
     for c in stock[pos:]:
-        alive |= 1 << c
-    trumps = [c for c in range(CARDS) if SUIT[c] == trump]
+        alive |= bit[c]
     keys = by_lead[0]
+    lsh = 0  # the suit led, as the shift of its bits
     best_seat = best = pts = 0
     if count:
         keys = by_lead[cur[0][1]]
+        lsh = 9 * SUIT[cur[0][1]]
         best_seat, best = winner_of(cur, trump)
-        pts = sum(POINTS[c] for _, c in cur)
-    ck = CHEAP_KEY[trump]
+        pts = sum(points[c] for _, c in cur)
     worth = _WORTH[trump]
+    # the last draw with two sides (``terms.face_up_term`` made certain): the round's losers
+    # draw the face-up trump, its winners the stock's other cards
+    face = face and teams == 2
     while True:
         hand = hands[seat]
-        my_team = seat % teams
-        # what the opponents still to play this round hold at best: ``rmax`` the highest key
-        # in the round as led (following), ``rtrump`` their highest trump key and ``rsuit``
-        # their highest key per plain suit as if it were led (leading)
-        rmax = rtrump = 0
-        rsuit = [0, 0, 0, 0]
-        pmax = 0  # ``team``: the highest key in the round of the partners still to play
-        for i in range(1, n - count):
-            s = seat + i
-            if s >= n:
-                s -= n
-            if s % teams == my_team:
-                if team and count and side in (-1, my_team):
-                    for x in hands[s]:
-                        if keys[x] > pmax:
-                            pmax = keys[x]
-                continue
-            for x in hands[s]:
-                if count:
-                    if keys[x] > rmax:
-                        rmax = keys[x]
-                elif SUIT[x] == trump:
-                    if tkeys[x] > rtrump:
-                        rtrump = tkeys[x]
-                elif 10 + STRENGTH[x] > rsuit[SUIT[x]]:
-                    rsuit[SUIT[x]] = 10 + STRENGTH[x]
-        n_trumps = 0
-        out_top = 0  # the highest trump still out of this hand (another hand or the stock)
-        for x in hand:
-            if SUIT[x] == trump:
-                n_trumps += 1
-        if n_trumps:
-            for t in trumps:
-                if alive >> t & 1 and tkeys[t] > out_top and t not in hand:
-                    out_top = tkeys[t]
-            trump_div = 1.0 + 0.2 * (n_trumps - 1)
-            if len(hand) + (len(stock) - pos) // n <= 2:
-                trump_div *= 2.0
-        # the last draw with two sides (``terms.face_up_term`` made certain): the round's
-        # losers draw the face-up trump, its winners the stock's other cards
-        expert = seat == rival
-        last_draw = (face or expert) and teams == 2 and len(stock) - pos == n
-        swap = 0.0
-        if last_draw:
-            swap = sum(worth[x] for x in stock[pos:-1]) / (n - 1) - worth[stock[-1]]
-        top_v = -1e9
-        top_tie = (9, 99, 99, 99)
+        mine = masks[seat]
         card = hand[0]
-        for c in hand:
-            stake = pts + POINTS[c]
-            if count == 0:
-                if SUIT[c] == trump:
-                    won = rtrump <= tkeys[c]
-                else:
-                    won = rtrump == 0 and rsuit[SUIT[c]] <= 10 + STRENGTH[c]
-                ev = (stake if won else -stake) if POINTS[c] else 0.0
-                if expert and SUIT[c] != trump:
-                    # the follower sees the lead and banks its best higher card of the suit
-                    top = 0
-                    for x in hands[1 - seat]:
-                        if SUIT[x] == SUIT[c] and STRENGTH[x] > STRENGTH[c] and POINTS[x] > top:
-                            top = POINTS[x]
-                    ev -= top
-            elif keys[c] > keys[best]:
-                # a partner still to play takes back what the opponents after it could take
-                won = rmax <= keys[c] or pmax > rmax
-                ev = stake if won else -stake
-            elif best_seat % teams == my_team:
-                won = rmax <= keys[best]
-                ev = stake if won else -stake
-            else:
-                # an opponent's round is the side's when a partner still to play beats it
-                # and every card the opponents after may add (``team``; else pmax is 0)
-                won = pmax > keys[best] and pmax > rmax
-                ev = stake if won else -stake
+        # with one card there is nothing to price
+        if len(hand) > 1:
+            my_team = seat % teams
+            # what the opponents still to play this round hold (``opp``), as one bit set
+            opps, partners = after[seat][count]
+            opp = 0
+            for s in opps:
+                opp |= masks[s]
+            # ``team``: the highest key in the round of the partners still to play
+            # (``pmax``) and of the opponents (``rmax``); a follower's round is safe when a
+            # partner takes back what the opponents after it could take (else both are 0,
+            # and that never is)
+            pmax = rmax = 0
+            if team and count and side in (-1, my_team):
+                both = 0
+                for s in partners:
+                    both |= masks[s]
+                pmax = _top_key(both, tsh, lsh, top9)
+                rmax = _top_key(opp, tsh, lsh, top9)
+            out = 0  # the cards still out of this hand (other hands, the stock)
+            pen_out = pen_top = _NO_PEN
+            tb = mine >> tsh & 511
+            if tb:
+                out = alive ^ mine
+                pen_out, pen_top = pens[pop9[tb]][len(hand) + (size - pos) // n <= 2]
+            expert = seat == rival
+            last_draw = (face or (expert and teams == 2)) and size - pos == n
+            swap = 0.0
             if last_draw:
-                ev += swap if won else -swap
-            if SUIT[c] == trump:
-                power = _POWER[c] if out_top > tkeys[c] else _POWER[c] + 3.0
-                ev -= POINTS[c] + power / trump_div
-            if ev > top_v or (ev == top_v and ck[c] < top_tie):
-                top_v = ev
-                top_tie = ck[c]
-                card = c
+                swap = sum(worth[x] for x in stock[pos:-1]) / (n - 1) - worth[stock[-1]]
+            top_v = -1e9
+            top_r = 99
+            if count == 0:
+                for c in hand:
+                    # nobody after holds a trump (a higher one) or a higher card of its suit
+                    won = not opp & beat[c]
+                    p = points[c]
+                    ev: float = p if won else -p
+                    if expert and SUIT[c] != trump:
+                        # the follower sees the lead and banks its best higher card of the suit
+                        top = 0
+                        for x in hands[1 - seat]:
+                            if SUIT[x] == SUIT[c] and STRENGTH[x] > STRENGTH[c] and points[x] > top:
+                                top = points[x]
+                        ev -= top
+                    if last_draw:
+                        ev += swap if won else -swap
+                    if tb and suit[c] == trump:
+                        ev -= (pen_out if out & higher[c] else pen_top)[c]
+                    if ev > top_v or (ev == top_v and ckr[c] < top_r):
+                        top_v = ev
+                        top_r = ckr[c]
+                        card = c
+            else:
+                kb = keys[best]
+                back = pmax > rmax  # a partner still to play takes back what opponents add
+                # a partner's round is kept when no opponent after beats it; an opponent's
+                # round is the side's when a partner still to play beats it and every card
+                # the opponents after may add (``team``; else pmax is 0)
+                held = not opp & beat[best] if best_seat % teams == my_team else pmax > kb and back
+                for c in hand:
+                    stake = pts + points[c]
+                    won = (back or not opp & beat[c]) if keys[c] > kb else held
+                    ev = stake if won else -stake
+                    if last_draw:
+                        ev += swap if won else -swap
+                    if tb and suit[c] == trump:
+                        ev -= (pen_out if out & higher[c] else pen_top)[c]
+                    if ev > top_v or (ev == top_v and ckr[c] < top_r):
+                        top_v = ev
+                        top_r = ckr[c]
+                        card = c
         hand.remove(card)
-        alive &= ~(1 << card)
+        b = bit[card]
+        masks[seat] = mine ^ b
+        alive ^= b
         if count == 0:
             keys = by_lead[card]
-            best, best_seat, pts = card, seat, POINTS[card]
+            lsh = 9 * SUIT[card]
+            best, best_seat, pts = card, seat, points[card]
         else:
             if keys[card] > keys[best]:
                 best, best_seat = card, seat
-            pts += POINTS[card]
+            pts += points[card]
         count += 1
         if count < n:
             seat = seat + 1 if seat + 1 < n else 0
@@ -493,7 +509,11 @@ def _rollout(st: FastDeal, face: bool, rival: int = -1, rounds: int = 0,
         eaten[best_seat % teams] += pts
         count = pts = 0
         seat = best_seat
+        drawn = pos
         pos = draw(hands, stock, pos, seat)
+        if pos != drawn:
+            for s, h in enumerate(hands):
+                masks[s] |= bit[h[-1]]
         if not hands[seat]:
             break
         rounds -= 1
@@ -503,6 +523,18 @@ def _rollout(st: FastDeal, face: bool, rival: int = -1, rounds: int = 0,
             st.leader = st.to_act = seat
             return eaten[:]
     return st.ended(pos, seat)
+
+
+def _top_key(cards: int, tsh: int, lsh: int, top9: Sequence[int]) -> int:
+    """The highest ``kernel.WIN_KEY`` among the bit set ``cards`` in a round whose trump's
+    and suit led's bits start at ``tsh`` and ``lsh`` (0 when none can win it)."""
+    bits = cards >> tsh & 511
+    if bits:
+        return 20 + top9[bits]
+    bits = cards >> lsh & 511
+    if bits and lsh != tsh:
+        return 10 + top9[bits]
+    return 0
 
 
 #: ``_WORTH[trump][card]``: ``terms.worth_in_hand`` as a table.
@@ -517,3 +549,75 @@ _WORTH = tuple(
 #: ``CHEAP_KEY[trump][card]``: ``core.cheap_key`` then the card, as a table (a total order,
 #: so the choice does not depend on the order of the hand).
 CHEAP_KEY = tuple(tuple((*cheap_key(c, t), c) for c in range(CARDS)) for t in range(4))
+
+
+if any(SUIT[c] != c // 9 or STRENGTH[c] != STRENGTH[c % 9] for c in range(CARDS)):
+    raise ImportError("the rollout's bit sets need 9 cards a suit, in the same order in each")
+#: ``_BIT[card]``: the card's bit in a bit set of cards (bits 9s..9s+8 are suit s's cards).
+_BIT = tuple(1 << c for c in range(CARDS))
+#: ``_TOP9[bits]``: the highest strength among a suit's cards given as its 9 bits.
+_TOP9 = tuple(
+    max((STRENGTH[i] for i in range(9) if bits >> i & 1), default=0) for bits in range(512)
+)
+#: ``_POP9[bits]``: how many of a suit's cards its 9 bits hold.
+_POP9 = tuple(bin(bits).count("1") for bits in range(512))
+#: ``_HIGHER[card]``: the cards of its suit that beat it, as a bit set.
+_HIGHER = tuple(
+    sum(1 << x for x in range(CARDS) if SUIT[x] == SUIT[c] and STRENGTH[x] > STRENGTH[c])
+    for c in range(CARDS)
+)
+#: ``_BEAT[trump][card]``: the cards that beat ``card`` in a round it leads, or that it wins
+#: (a higher trump; for a plain card also a higher card of its suit and every trump).
+_BEAT = tuple(
+    tuple(_HIGHER[c] | (0 if SUIT[c] == t else 511 << 9 * t) for c in range(CARDS))
+    for t in range(4)
+)
+#: ``_CK_RANK[trump][card]``: the place of ``CHEAP_KEY[trump][card]`` in the pack's order
+#: (one int comparison for the rollout's tie-break).
+_CK_RANK = tuple(
+    tuple(sorted(CHEAP_KEY[t]).index(CHEAP_KEY[t][c]) for c in range(CARDS)) for t in range(4)
+)
+
+
+def _pens(trump: int, held: int, late: bool) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    """What playing each trump costs the rollout's pricing, its points and its power over
+    the trump divisor of ``held`` trumps in hand (doubled ``late`` in the deal): with a
+    higher trump still out, and with none (power 3 more); 0 for the other cards."""
+    div = 1.0 + 0.2 * (held - 1)
+    if late:
+        div *= 2.0
+    out = tuple(POINTS[c] + _POWER[c] / div if SUIT[c] == trump else 0.0 for c in range(CARDS))
+    top = tuple(
+        POINTS[c] + (_POWER[c] + 3.0) / div if SUIT[c] == trump else 0.0 for c in range(CARDS)
+    )
+    return out, top
+
+
+#: ``_PEN[trump][trumps held][late]``: :func:`_pens`.
+_PEN = tuple(
+    tuple(tuple(_pens(t, held, late) for late in (False, True)) for held in range(10))
+    for t in range(4)
+)
+_NO_PEN: tuple[float, ...] = (0.0,) * CARDS
+
+
+def _after(n: int, teams: int) -> tuple[tuple[tuple[tuple[int, ...], tuple[int, ...]], ...], ...]:
+    """``[seat][cards down]``: (the opponents, the partners) of ``seat`` still to play in
+    the round after it, in play order."""
+    table = []
+    for seat in range(n):
+        row = []
+        for count in range(n):
+            later = [(seat + i) % n for i in range(1, n - count)]
+            row.append((
+                tuple(s for s in later if s % teams != seat % teams),
+                tuple(s for s in later if s % teams == seat % teams),
+            ))
+        table.append(tuple(row))
+    return tuple(table)
+
+
+#: ``_AFTER[players, teams]``: :func:`_after` for every table.
+_AFTER = {
+    (n, n // size): _after(n, n // size) for n in range(2, 7) for size in (1, 2, 3) if n % size == 0
+}
