@@ -769,11 +769,14 @@ def _first_play_view(mode: str) -> dict[str, Any]:
     return deal.view(seat, history=True)
 
 
-@pytest.mark.parametrize("mode", ["2", "4 pairs", "6 trios"])
-def test_hard_samples_more_deals_in_two_pairs_by_default(mode: str) -> None:
-    """Hard's own budget samples ``ITERATIONS_PAIRS`` deals a decision in 4 pairs and
-    ``ITERATIONS`` in the other modes; a number of deals given is kept in every mode."""
-    from albastini.games.albastini.ai.search import ITERATIONS, ITERATIONS_PAIRS, SearchPlayer
+@pytest.mark.parametrize("mode", list(MODES))
+def test_hard_samples_more_deals_in_two_pairs_and_three_or_four_solo_by_default(
+    mode: str,
+) -> None:
+    """Hard's own budget samples ``ITERATIONS_MORE`` deals a decision in 4 pairs, 3 and 4
+    solo and ``ITERATIONS`` in the other modes; a number of deals given is kept in every
+    mode."""
+    from albastini.games.albastini.ai.search import ITERATIONS, ITERATIONS_MORE, SearchPlayer
 
     view = _first_play_view(mode)
     hard = make_player("hard", seed=1)
@@ -781,7 +784,8 @@ def test_hard_samples_more_deals_in_two_pairs_by_default(mode: str) -> None:
     assert isinstance(hard, SearchPlayer) and isinstance(fixed, SearchPlayer)
     hard._choose(view)
     fixed._choose(view)
-    assert hard.worlds == (ITERATIONS_PAIRS if mode == "4 pairs" else ITERATIONS)
+    more = mode in ("4 pairs", "3", "4 solo")
+    assert hard.worlds == (ITERATIONS_MORE if more else ITERATIONS)
     assert hard.iterations == ITERATIONS
     assert fixed.worlds == 7
 

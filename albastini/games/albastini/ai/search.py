@@ -41,11 +41,12 @@ EXACT_NODES = 60_000
 #: on a loaded machine as on an idle one until the time cap binds. 200 played no better than
 #: 100 heads-up against normal (bench/README.md, issue 20) and took twice the time.
 ITERATIONS = 100
-#: Sampled deals per decision by default in two pairs (4 pairs), capped by the same time:
+#: Sampled deals per decision by default in two pairs (4 pairs) and with three or four
+#: players each on their own (:meth:`SearchPlayer.worlds_for`), capped by the same time:
 #: there the search is still limited by its sampling noise, and twice the deals fit in the
-#: cap (bench/README.md, issue 29, twelfth round). 300, which fit in the same time once the
-#: rollouts got faster, played no better (thirteenth round).
-ITERATIONS_PAIRS = 200
+#: cap (bench/README.md, issue 29, twelfth and thirteenth rounds). In 4 pairs 300, which fit
+#: in the same time once the rollouts got faster, played no better (thirteenth round).
+ITERATIONS_MORE = 200
 #: The weight of the card-point margin in a rollout's score by default with three or more
 #: players each on their own (``margin`` not given): there a seat wins one deal in three to
 #: six, so on many sampled deals every card loses alike and winning alone barely tells the
@@ -128,7 +129,8 @@ class SearchPlayer(Player):
     there is a stock by a tree of the public plays (:meth:`tree`, :mod:`.ismcts`) instead of
     plain rollouts, with ``explore``, ``paired``, ``widen`` and ``replies`` its settings.
 
-    The budget: by default ``ITERATIONS`` sampled deals (``ITERATIONS_PAIRS`` in 4 pairs),
+    The budget: by default ``ITERATIONS`` sampled deals (``ITERATIONS_MORE`` in 4 pairs, 3
+    and 4 solo: :meth:`worlds_for`),
     stopped early at 80% of ``TIME_MS`` should the machine be too slow (``worlds``: this
     decision's number). ``iterations`` alone fixes the number of sampled deals with no time
     cap (deterministic, for tests and reproducible arena runs); ``time_ms`` alone samples
@@ -172,7 +174,7 @@ class SearchPlayer(Player):
             raise ValueError("replies must be tree or policy")
         if explore < 0:
             raise ValueError("explore must not be negative")
-        #: the player's own budget (not given): two pairs sample ``ITERATIONS_PAIRS`` deals
+        #: the player's own budget (not given): :meth:`worlds_for` may sample more deals
         self.default_budget = time_ms is None and iterations is None
         if time_ms is None and iterations is None:
             time_ms, iterations = TIME_MS, ITERATIONS
@@ -203,9 +205,7 @@ class SearchPlayer(Player):
         # 80%: room for the work after the deadline (the last sample, the view read before
         # it, the worker's round trip) on a loaded machine, where 85% once gave a p95 of 310 ms
         deadline = None if self.time_ms is None else start + self.time_ms * 0.0008
-        self.worlds = self.iterations
-        if self.default_budget and k.players == 4 and k.teams == 2:
-            self.worlds = ITERATIONS_PAIRS
+        self.worlds = self.worlds_for(k)
         if self.deep_for(k):
             exact = deep_endgame(k, self.rng)
             if exact:
@@ -232,6 +232,18 @@ class SearchPlayer(Player):
         if ref is not None and root == "prior":
             values = {c: v + self.weight * guide[c] / 120.0 for c, v in values.items()}
         return play_action(best_card(values, k.trump))
+
+    def worlds_for(self, k: Knowledge) -> int | None:
+        """How many deals this decision samples: ``iterations`` if given (or a time alone),
+        else ``ITERATIONS_MORE`` in 4 pairs and with three or four players each on their own,
+        where twice the deals measured ahead against the expert and normal (bench/README.md,
+        issue 29, twelfth and thirteenth rounds), else ``ITERATIONS`` (heads-up 150 were no
+        better than 100; with five and six players 300 no better either)."""
+        if self.default_budget and (
+            (k.players == 4 and k.teams == 2) or (k.team_size == 1 and 3 <= k.players <= 4)
+        ):
+            return ITERATIONS_MORE
+        return self.iterations
 
     def deep_for(self, k: Knowledge) -> bool:
         """Whether this decision plays the expert's exact endgame once the stock is out:
