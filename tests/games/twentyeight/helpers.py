@@ -62,6 +62,25 @@ def to_play(players: int = 4, dealer: int = 0, seed: int = 1, *, thani: bool = F
     return deal
 
 
+def play_until(
+    seed: int, wanted: Callable[[Deal, int, dict[str, Any]], bool]
+) -> tuple[Deal, dict[str, Any]]:
+    """A 4-pairs deal (:func:`to_play`) played by random legal cards (never ``expose``)
+    from ``seed`` until ``wanted(deal, seat, view)`` holds for the seat to act; the deal and
+    that seat's view."""
+    rng = random.Random(seed)
+    deal = to_play(seed=seed)
+    while deal.phase == "playing":
+        seat = deal.to_act
+        assert seat is not None
+        view = deal.view(seat)
+        if wanted(deal, seat, view):
+            return deal, view
+        legal = view["legal"]
+        deal.apply(rng.choice([c for c in legal if c != "expose"] or legal))
+    raise AssertionError("no such position")
+
+
 def plays_legal_cards(bot: Any, players: int, seeds: int = 2) -> None:
     """``bot`` plays every seat of whole deals (``seeds`` of them) at a table of
     ``players``: each code it answers is legal, and each deal finishes."""

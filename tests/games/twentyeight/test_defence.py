@@ -20,23 +20,15 @@ from albastini.games.twentyeight.ai.reads import play_weight, public_plays
 from albastini.games.twentyeight.ai.search import SearchPlayer
 
 from ..albastini.test_arena import arena
-from .helpers import plays_legal_cards, to_play
+from .helpers import play_until, plays_legal_cards, to_play
 
 
 def defending(seed: int) -> tuple[Deal, dict[str, Any]]:
     """A 4-pairs deal in play, the trump face down, with a defender to act who has a
     choice; its view."""
-    rng = random.Random(seed)
-    deal = to_play(seed=seed)
-    while deal.phase == "playing":
-        seat = deal.to_act
-        assert seat is not None
-        view = deal.view(seat)
-        legal = view["legal"]
-        if seat % 2 != deal.state.bidder % 2 and len(legal) > 1 and view["trump_face_down"]:
-            return deal, view
-        deal.apply(rng.choice([c for c in legal if c != "expose"] or legal))
-    raise AssertionError("no defensive choice")
+    return play_until(seed, lambda deal, seat, view: (
+        seat % 2 != deal.state.bidder % 2 and len(view["legal"]) > 1
+        and view["trump_face_down"]))
 
 
 def test_the_defence_mask_is_the_bidding_side() -> None:

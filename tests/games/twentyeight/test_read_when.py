@@ -4,7 +4,6 @@ contract, the defenders' plays read as ``read_model`` reads them."""
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import pytest
@@ -16,24 +15,15 @@ from albastini.games.twentyeight.ai.reads import play_weight
 from albastini.games.twentyeight.ai.search import READ_MODELS, SearchPlayer
 
 from ..albastini.test_arena import arena
-from .helpers import to_play
+from .helpers import play_until
 
 
 def in_play(seed: int, declaring: bool) -> tuple[Deal, dict[str, Any]]:
     """A 4-pairs deal after at least one trick, with a seat of the bidding side
     (``declaring``) or of the defenders to act who has a choice; its view."""
-    rng = random.Random(seed)
-    deal = to_play(seed=seed)
-    while deal.phase == "playing":
-        seat = deal.to_act
-        assert seat is not None
-        view = deal.view(seat)
-        legal = view["legal"]
-        ours = seat % 2 == deal.state.bidder % 2
-        if ours == declaring and len(legal) > 1 and deal.state.tricks:
-            return deal, view
-        deal.apply(rng.choice([c for c in legal if c != "expose"] or legal))
-    raise AssertionError("no such choice")
+    return play_until(seed, lambda deal, seat, view: (
+        (seat % 2 == deal.state.bidder % 2) == declaring and len(view["legal"]) > 1
+        and bool(deal.state.tricks)))
 
 
 def reader(seed: int, when: str | None) -> SearchPlayer:
