@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from albastini.games.albastini.ai.search import SearchPlayer
-from bench.arena import play_pair
+from bench.arena import pct, play_pair
 
 
 def positions(mode: str, packs: int, seed: int) -> list[dict[str, Any]]:
@@ -73,11 +73,6 @@ def measure(views: list[dict[str, Any]], iterations: int, capped: int, time_ms: 
     return out
 
 
-def _q(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-
-
 def compare(new: list[str], base: list[str]) -> None:
     """Print the comparison of runs ``new`` against runs ``base`` (see the module's text)."""
     sides = {}
@@ -92,9 +87,9 @@ def compare(new: list[str], base: list[str]) -> None:
     for name in ("base", "new"):
         s = sides[name]
         print(f"{name}: {len(s['cpu'])} decisions with a stock, CPU p50 "
-              f"{_q(s['cpu'], 0.5) * 1e3:.1f} ms, p95 {_q(s['cpu'], 0.95) * 1e3:.1f} ms; worlds "
+              f"{pct(s['cpu'], 0.5) * 1e3:.1f} ms, p95 {pct(s['cpu'], 0.95) * 1e3:.1f} ms; worlds "
               f"at the cap: median {statistics.median(s['worlds']):.0f}, "
-              f"5th percentile {_q(s['worlds'], 0.05):.0f}")
+              f"5th percentile {pct(s['worlds'], 0.05):.0f}")
     ratio = sum(sides["new"]["cpu"]) / sum(sides["base"]["cpu"])
     print(f"CPU new / base: {ratio:.3f} ({1 / ratio:.2f}x); the same choices: "
           f"{sides['new']['codes'] == sides['base']['codes']}")
@@ -115,7 +110,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--base", nargs="+")
     args = parser.parse_args(argv)
     if args.compare:
-        compare(args.compare, args.base or [])
+        if not args.base:
+            parser.error("--compare needs --base (the runs to compare against)")
+        compare(args.compare, args.base)
         return
     if not args.out:
         parser.error("--out or --compare")

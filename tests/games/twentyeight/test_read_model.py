@@ -5,12 +5,13 @@ defender reading its opponents and its partner together."""
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 import pytest
 
 from albastini.games.twentyeight import kernel as K
 from albastini.games.twentyeight.ai.careful import careful_policy
-from albastini.games.twentyeight.ai.core import read_view, sample_world
+from albastini.games.twentyeight.ai.core import Knowledge, read_view, sample_world
 from albastini.games.twentyeight.ai.reads import play_weight, public_plays
 from albastini.games.twentyeight.ai.search import READ_MODELS, SearchPlayer, fair_policy
 
@@ -40,14 +41,20 @@ def test_a_table_of_the_rollout_policy_is_explained_by_its_own_model(seed: int) 
                        models=READ_MODELS["either"]) == 1.0
 
 
-@pytest.mark.parametrize("seed", range(6))
-def test_either_model_misses_no_more_than_each_alone(seed: int) -> None:
+def defender_worlds(seed: int) -> Iterator[tuple[Knowledge, list[tuple[int, int]], K.State]]:
+    """A defender's knowledge (:func:`defending`), the public plays so far, and five worlds
+    sampled for it, one at a time."""
     _, view = defending(seed)
     k = read_view(view)
     plays = public_plays(k)
     rng = random.Random(seed)
     for _ in range(5):
-        world = sample_world(k, rng)
+        yield k, plays, sample_world(k, rng)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_either_model_misses_no_more_than_each_alone(seed: int) -> None:
+    for k, plays, world in defender_worlds(seed):
         either = play_weight(world, k, plays, 0.5, opponents_only=False,
                              models=READ_MODELS["either"])
         careful = play_weight(world, k, plays, 0.5, opponents_only=False)
@@ -99,13 +106,8 @@ def test_the_arena_sets_the_read_model() -> None:
 
 @pytest.mark.parametrize("seed", range(6))
 def test_reading_the_partner_in_the_same_pass_multiplies_the_two_readings(seed: int) -> None:
-    _, view = defending(seed)
-    k = read_view(view)
-    plays = public_plays(k)
-    rng = random.Random(seed)
-    partner = 1 << (k.seat + 2) % 4
-    for _ in range(5):
-        world = sample_world(k, rng)
+    for k, plays, world in defender_worlds(seed):
+        partner = 1 << (k.seat + 2) % 4
         one = play_weight(world, k, plays, 0.5, partner_miss=0.25)
         opponents = play_weight(world, k, plays, 0.5)
         partners = play_weight(world, k, plays, 0.25, opponents_only=False, seats=partner)

@@ -59,24 +59,22 @@ def make_player(level: str, *, seed: int | None = None, **options: Any) -> Playe
 
     ``seed`` makes its choices reproducible. Options: ``epsilon`` (greedy: chance of a random
     move), ``iterations`` and ``time_ms`` (search: sampled deals per decision and a time cap;
-    by default 100 deals, 200 in 4 pairs, capped at 300 ms; ``iterations`` alone has no cap,
-    for reproducible runs; ``time_ms`` alone samples until the time is spent), ``rollout``
-    (search: ``expert``,
-    the normal player's rule with the expert's last-draw rule with partners, by default,
-    ``policy``, the normal player's rule alone, ``greedy``, ``rival``, heads-up the
-    opponent playing the expert's rules, ``team``, ``expert`` with a follower counting
-    its partner still to play, or ``side``, ``team`` for this seat's side only), ``root``
-    (search: ``auto``, the default, ``search``, ``hybrid``, ``prior`` or ``leaf``, see
-    ``search.ROOTS``), ``z`` and ``weight`` (search: the hybrid's margin in standard
-    errors, the prior's weight),
-    ``margin`` (search: weight of the card-point margin in a rollout's score; by default 4
-    with three or more players each on their own, else 0),
-    ``infer`` (search, heads-up: 1 samples the hidden cards weighted by what the opponent's
-    bid and follows reveal, ``infer.facts``; 2 also by ``infer.lead_check``), ``horizon``
-    (search, two sides: stop each rollout that many rounds on and score it in card points,
-    ``sim.horizon_rollout``; 0, the default, plays the deal out), ``deep`` (search, more
-    than two sides: the expert's exact endgame once the stock is out; by default with three
-    or four players each on their own),
+    by default 100 deals, 200 in 4 pairs, 3 and 4 solo, capped at 300 ms; ``iterations``
+    alone has no cap, for reproducible runs; ``time_ms`` alone samples until the time is
+    spent), ``rollout`` (search: ``expert``, the normal player's rule with the expert's
+    last-draw rule with partners, by default, ``policy``, the normal player's rule alone,
+    ``greedy``, ``rival``, heads-up the opponent playing the expert's rules, ``team``,
+    ``expert`` with a follower counting its partner still to play, or ``side``, ``team``
+    for this seat's side only), ``root`` (search: ``auto``, the default, ``search``,
+    ``hybrid``, ``prior`` or ``leaf``, see ``search.ROOTS``), ``z`` and ``weight`` (search:
+    the hybrid's margin in standard errors, the prior's weight), ``margin`` (search:
+    weight of the card-point margin in a rollout's score; by default 4 with three or more
+    players each on their own, else 0), ``infer`` (search, heads-up: 1 samples the hidden
+    cards weighted by what the opponent's bid and follows reveal, ``infer.facts``; 2 also
+    by ``infer.lead_check``), ``horizon`` (search, two sides: stop each rollout that many
+    rounds on and score it in card points, ``sim.horizon_rollout``; 0, the default, plays
+    the deal out), ``deep`` (search, more than two sides: the expert's exact endgame once
+    the stock is out; by default with three or four players each on their own),
     ``endgame_samples`` (heuristic: sampled placements averaged in a small endgame). A level
     ignores the options of the other levels. Raises ValueError for an unknown level or option
     or a bad option value.

@@ -130,11 +130,11 @@ class SearchPlayer(Player):
     plain rollouts, with ``explore``, ``paired``, ``widen`` and ``replies`` its settings.
 
     The budget: by default ``ITERATIONS`` sampled deals (``ITERATIONS_MORE`` in 4 pairs, 3
-    and 4 solo: :meth:`worlds_for`),
-    stopped early at 80% of ``TIME_MS`` should the machine be too slow (``worlds``: this
-    decision's number). ``iterations`` alone fixes the number of sampled deals with no time
-    cap (deterministic, for tests and reproducible arena runs); ``time_ms`` alone samples
-    until 80% of it has passed; both: that many deals, capped by that time.
+    and 4 solo: :meth:`worlds_for`), stopped early at 80% of ``TIME_MS`` should the machine
+    be too slow (``worlds``: this decision's number). ``iterations`` alone fixes the number
+    of sampled deals with no time cap (deterministic, for tests and reproducible arena
+    runs); ``time_ms`` alone samples until 80% of it has passed; both: that many deals,
+    capped by that time.
     Bidding follows the heuristic player.
     """
 
@@ -239,9 +239,7 @@ class SearchPlayer(Player):
         where twice the deals measured ahead against the expert and normal (bench/README.md,
         issue 29, twelfth and thirteenth rounds), else ``ITERATIONS`` (heads-up 150 were no
         better than 100; with five and six players 300 no better either)."""
-        if self.default_budget and (
-            (k.players == 4 and k.teams == 2) or (k.team_size == 1 and 3 <= k.players <= 4)
-        ):
+        if self.default_budget and ((k.players == 4 and k.teams == 2) or few_alone(k)):
             return ITERATIONS_MORE
         return self.iterations
 
@@ -255,7 +253,7 @@ class SearchPlayer(Player):
             return False
         if self.deep is not None:
             return self.deep
-        return k.team_size == 1 and k.players <= 4
+        return few_alone(k)
 
     def margin_for(self, k: Knowledge) -> float:
         """The weight of the card-point margin in this decision's rollout scores: ``margin``
@@ -425,6 +423,11 @@ class SearchPlayer(Player):
                 break
         self.last_samples = n
         return {m: t / n for m, t in totals.items()}
+
+
+def few_alone(k: Knowledge) -> bool:
+    """Whether three or four players sit at ``k``'s table, each on their own (3, 4 solo)."""
+    return k.team_size == 1 and 3 <= k.players <= 4
 
 
 def margin_score(points: list[int], team: int, team_size: int, weight: float) -> float:

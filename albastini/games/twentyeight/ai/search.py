@@ -830,8 +830,8 @@ class SearchPlayer(NormalPlayer):
         play_out = gated_rollout(gated) if self.careful_gate is not None else rollout
         if self.defence_rollout != "fair" and k.side(k.seat) == 1:
             play_out = gated_rollout(self.defence_mask(k))
-        if (not self.read_plays or (self.careful_gate is not None and not gated)
-                or not self.reads_now(k)):
+        now = self.reads_now(k)
+        if not self.read_plays or (self.careful_gate is not None and not gated) or not now:
             # not read, or the gate reads only the seats it rolls out carefully, or not now
             history = []
         fixed = self.iterations if worlds is None else worlds
@@ -843,8 +843,7 @@ class SearchPlayer(NormalPlayer):
                  and K.MODE_SIZES[(k.players, k.team_size)] - len(k.tricks) <= self.exact_tricks)
         # a defender reads its partner's plays too (and the opponents' unless the gate does)
         partner = bool(self.read_partner and k.side(k.seat) == 1 and k.n_teams == 2
-                       and plays and (not history or self.careful_gate is None)
-                       and self.reads_now(k))
+                       and plays and (not history or self.careful_gate is None) and now)
         done = 0
         while more(done):
             if partner:
